@@ -1,0 +1,40 @@
+/* NumPy .npy files: header parsing and writing (format 1.0, 2.0, 3.0). */
+#ifndef TN_NPY_H
+#define TN_NPY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "view.h"
+
+typedef struct {
+  int major, minor;       /* format version */
+  tn_dtype dtype;
+  bool big_endian;        /* items need a byte swap on this (LE) machine */
+  bool fortran;           /* column-major: data is a strided view */
+  int rank;
+  int64_t dims[TN_MAX_RANK];
+  size_t data_offset;     /* bytes from the start of the file to the data */
+  size_t data_size;       /* bytes of data the header promises */
+} tn_npy;
+
+/* Parses the magic and header from the first len bytes of a file.  Returns
+ * 0 on success, 1 if more bytes are needed to read the header (and sets
+ * *need to the total needed), -1 on a malformed header.  Never reads past
+ * buf[len - 1]. */
+int tn_npy_parse (tn_npy *h, const void *buf, size_t len, size_t *need,
+    tn_err *e);
+/* The view of the data (starting at data_offset) as the header describes
+ * it: dense for C order, transposed strides for Fortran order. */
+void tn_npy_view (const tn_npy *h, tn_view *v);
+/* Byte-swaps n items of size itemsize in place. */
+void tn_npy_swap (void *data, size_t itemsize, size_t n);
+
+/* Writes a version 1.0 header (2.0 if the header needs more than 65535
+ * bytes) for a little-endian C-order array, padded so the data starts at a
+ * multiple of 64.  Returns the header length, or 0 if cap is too small.
+ * bfloat16 has no NumPy type: callers store it widened to float32. */
+size_t tn_npy_header (char *buf, size_t cap, tn_dtype t, const int64_t *dims,
+    int rank);
+
+#endif

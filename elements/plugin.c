@@ -1,0 +1,25 @@
+/* plugin_init lives with the elements, not in plugin/: plugin/ is the
+ * library the elements use, and arrows only point down. */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "elements.h"
+
+static gboolean
+plugin_init (GstPlugin * plugin)
+{
+  gboolean ok = FALSE;
+
+  ok |= GST_ELEMENT_REGISTER (tensorsrc, plugin);
+  ok |= GST_ELEMENT_REGISTER (tensordebug, plugin);
+  ok |= GST_ELEMENT_REGISTER (npydec, plugin);
+  ok |= GST_ELEMENT_REGISTER (npyenc, plugin);
+  ok |= GST_TYPE_FIND_REGISTER (npy, plugin);
+  return ok;
+}
+
+#define PACKAGE "gst-tensor"
+GST_PLUGIN_DEFINE (GST_VERSION_MAJOR, GST_VERSION_MINOR, tensor,
+    "Tensors as first-class buffers: sources, math, views and .npy files",
+    plugin_init, GST_TENSOR_VERSION, "LGPL", "gst-tensor", "https://example.invalid/gst-tensor")

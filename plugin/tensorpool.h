@@ -1,0 +1,24 @@
+/* A GstBufferPool whose buffers hold tensor-allocator memory. */
+#ifndef GST_TN_POOL_H
+#define GST_TN_POOL_H
+
+#include <gst/gst.h>
+
+G_BEGIN_DECLS
+
+#define GST_TYPE_TN_BUFFER_POOL (gst_tn_buffer_pool_get_type ())
+G_DECLARE_FINAL_TYPE (GstTnBufferPool, gst_tn_buffer_pool, GST, TN_BUFFER_POOL,
+    GstBufferPool)
+
+GstBufferPool *gst_tn_buffer_pool_new (void);
+
+/* For decide_allocation of an element that emits fixed-size tensors of
+ * size bytes described by caps: puts a configured GstTnBufferPool (and our
+ * allocator) first in the query, whatever downstream proposed, keeping
+ * downstream's min/max buffer counts. */
+gboolean gst_tn_decide_allocation (GstQuery *query, GstCaps *caps,
+    gsize size);
+
+G_END_DECLS
+
+#endif
