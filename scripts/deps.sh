@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Installs what building and testing gst-tensor needs on Debian 12, only
+# when something is missing (apt-get update runs at most once).
+set -euo pipefail
+
+pkgs=(gcc meson ninja-build pkg-config libglib2.0-dev libgstreamer1.0-dev
+  libgstreamer-plugins-base1.0-dev gstreamer1.0-tools gstreamer1.0-plugins-base
+  gstreamer1.0-plugins-good liborc-0.4-dev python3 "$@")
+
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
+    missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+echo "deps: installing ${missing[*]}"
+$sudo apt-get update -q
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# From a fresh Debian 12 machine: install what is missing, then build and run
+# the whole suite twice: a plain -Werror build, and an AddressSanitizer +
+# UBSan build with GST_TRACERS=leaks.  Ends with "N passed, N failed".
+set -uo pipefail
+cd "$(dirname "$0")/.."
+scripts/deps.sh || exit 1
+
+status=0
+run_suite () {
+  local dir=$1
+  shift
+  rm -f "$dir/meson-logs/testlog.json"
+  # meson test's own exit code is not needed: the log says what failed.
+  meson test -C "$dir" --print-errorlogs --num-processes 2 "$@" || status=1
+}
+
+if scripts/build.sh build; then
+  run_suite build
+else
+  echo "build failed" >&2
+  status=1
+fi
+
+if scripts/build.sh build-asan -Db_sanitize=address,undefined -Db_lundef=false \
+    -Dbench=false; then
+  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:strict_string_checks=1 \
+  UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+  LSAN_OPTIONS=suppressions=$PWD/tests/lsan.supp \
+  GST_TRACERS=leaks GST_DEBUG=GST_TRACER:7,*:1 \
+    run_suite build-asan --suite core --suite plugin --suite elements --suite pipelines
+else
+  echo "asan build failed" >&2
+  status=1
+fi
+
+python3 scripts/summary.py build build-asan || status=1
+exit $status

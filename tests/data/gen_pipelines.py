@@ -1,0 +1,12 @@
+"""Golden data for tests/pipelines: what NumPy writes for the tensors the
+pipelines should produce.  Run with /usr/bin/python3 from tests/data."""
+import numpy as np
+
+# tensorsrc pattern=arange start=0 step=0.5, float32 <2, 3>
+np.save("pipe_arange_f32_2x3.npy", (np.arange(6) * 0.5).astype(np.float32).reshape(2, 3))
+# tensorsrc pattern=arange start=-3 step=1, int16 <4>
+np.save("pipe_arange_i16_4.npy", (np.arange(4) - 3).astype(np.int16))
+# a [3, 2, 2] uint8 array for npydec split=true: three <2, 2> tensors
+np.save("pipe_split_u8_3x2x2.npy", np.arange(12, dtype=np.uint8).reshape(3, 2, 2))
+for i in range(3):
+    np.save(f"pipe_split_u8_part{i}.npy", np.arange(12, dtype=np.uint8).reshape(3, 2, 2)[i])
