@@ -1,0 +1,180 @@
+#include "parallel.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <unistd.h>
+
+/* One job at a time runs on the pool; callers queue on job_lock.  Workers
+ * take chunk indices from an atomic counter, so no thread waits for a
+ * slower one while chunks are left. */
+typedef struct {
+  tn_chunk_fn fn;
+  void *ctx;
+  int64_t n, grain, nchunks;
+  atomic_int_fast64_t next;
+  atomic_int_fast64_t done;
+} job;
+
+#define MAX_WORKERS 64
+
+static pthread_mutex_t job_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t wake = PTHREAD_COND_INITIALIZER;
+static pthread_cond_t finished = PTHREAD_COND_INITIALIZER;
+static job *current;
+static int wanted; /* workers that may still join the job */
+static int active; /* workers inside the job: it lives on the
+                    * caller's stack until they leave */
+static uint64_t generation;
+static int nworkers;
+
+int
+tn_parallel_ncpus (void)
+{
+  long n = sysconf (_SC_NPROCESSORS_ONLN);
+
+  return n < 1 ? 1 : (n > MAX_WORKERS ? MAX_WORKERS : (int)n);
+}
+
+int64_t
+tn_parallel_chunks (int64_t n, int64_t grain)
+{
+  int64_t per, units;
+
+  if (n <= 0)
+    return 0;
+  if (grain < 1)
+    grain = 1;
+  units = (n + grain - 1) / grain;
+  per = (units + TN_MAX_CHUNKS - 1) / TN_MAX_CHUNKS;
+  return (units + per - 1) / per;
+}
+
+void
+tn_parallel_bounds (
+    int64_t n, int64_t grain, int64_t c, int64_t *begin, int64_t *end)
+{
+  int64_t units, per, size;
+
+  if (grain < 1)
+    grain = 1;
+  units = (n + grain - 1) / grain;
+  per = (units + TN_MAX_CHUNKS - 1) / TN_MAX_CHUNKS;
+  size = per * grain;
+  *begin = c * size;
+  *end = *begin + size < n ? *begin + size : n;
+}
+
+static void
+work (job *j)
+{
+  int64_t c, b, e;
+
+  while ((c = atomic_fetch_add (&j->next, 1)) < j->nchunks) {
+    tn_parallel_bounds (j->n, j->grain, c, &b, &e);
+    j->fn (j->ctx, c, b, e);
+    if (atomic_fetch_add (&j->done, 1) + 1 == j->nchunks) {
+      pthread_mutex_lock (&lock);
+      pthread_cond_broadcast (&finished);
+      pthread_mutex_unlock (&lock);
+    }
+  }
+}
+
+static void *
+worker_main (void *arg)
+{
+  uint64_t seen = 0;
+
+  (void)arg;
+  pthread_mutex_lock (&lock);
+  for (;;) {
+    while (generation == seen || wanted == 0 || !current)
+      pthread_cond_wait (&wake, &lock);
+    seen = generation;
+    wanted--;
+    active++;
+    job *j = current;
+    pthread_mutex_unlock (&lock);
+    work (j);
+    pthread_mutex_lock (&lock);
+    if (--active == 0)
+      pthread_cond_broadcast (&finished);
+  }
+  return NULL;
+}
+
+/* Workers are started on demand and live for the process: a pipeline runs
+ * many buffers, and thread start-up per buffer would cost more than the
+ * work on small tensors. */
+static int
+ensure_workers (int n)
+{
+  while (nworkers < n) {
+    pthread_t t;
+    pthread_attr_t attr;
+
+    pthread_attr_init (&attr);
+    pthread_attr_setdetachstate (&attr, PTHREAD_CREATE_DETACHED);
+    if (pthread_create (&t, &attr, worker_main, NULL) != 0) {
+      pthread_attr_destroy (&attr);
+      break;
+    }
+    pthread_attr_destroy (&attr);
+    nworkers++;
+  }
+  return nworkers;
+}
+
+void
+tn_parallel_run (
+    int nthreads, int64_t n, int64_t grain, tn_chunk_fn fn, void *ctx)
+{
+  job j;
+  int helpers;
+
+  j.fn = fn;
+  j.ctx = ctx;
+  j.n = n;
+  j.grain = grain < 1 ? 1 : grain;
+  j.nchunks = tn_parallel_chunks (n, j.grain);
+  atomic_init (&j.next, 0);
+  atomic_init (&j.done, 0);
+  if (j.nchunks == 0)
+    return;
+
+  if (nthreads <= 0)
+    nthreads = tn_parallel_ncpus ();
+  if (nthreads > MAX_WORKERS)
+    nthreads = MAX_WORKERS;
+  helpers = nthreads - 1;
+  if (helpers > j.nchunks - 1)
+    helpers = (int)(j.nchunks - 1);
+
+  if (helpers <= 0) {
+    work (&j);
+    return;
+  }
+
+  pthread_mutex_lock (&job_lock);
+  pthread_mutex_lock (&lock);
+  if (ensure_workers (helpers) < helpers)
+    helpers = nworkers;
+  current = &j;
+  wanted = helpers;
+  generation++;
+  pthread_cond_broadcast (&wake);
+  pthread_mutex_unlock (&lock);
+
+  work (&j);
+
+  pthread_mutex_lock (&lock);
+  while (atomic_load (&j.done) < j.nchunks || active > 0)
+    pthread_cond_wait (&finished, &lock);
+  /* Workers that never woke must not pick this job up later. */
+  current = NULL;
+  wanted = 0;
+  pthread_mutex_unlock (&lock);
+  pthread_mutex_unlock (&job_lock);
+}
