@@ -1,0 +1,491 @@
+/* float16 / bfloat16 conversions against golden data from
+ * tests/data/gen_half.py, plus identities that must hold for every input. */
+#include <glib.h>
+#include <math.h>
+#include <string.h>
+
+#include "core/half.h"
+#include "core/half-private.h"
+
+/* A loaded 1-D .npy file (little-endian, C order). */
+typedef struct {
+  gchar *buf;
+  const void *data;
+  gsize n;
+} Npy;
+
+static void
+npy_load (Npy *a, const gchar *name, const gchar *descr, gsize itemsize)
+{
+  const gchar *dir = g_getenv ("GST_TENSOR_TESTDATA");
+  gchar *path, *header, *want, *p, *end;
+  GError *err = NULL;
+  gsize len, hstart, hlen;
+
+  g_assert_nonnull (dir);
+  path = g_build_filename (dir, name, NULL);
+  if (!g_file_get_contents (path, &a->buf, &len, &err))
+    g_error ("cannot read %s: %s", path, err->message);
+  g_assert_cmpuint (len, >=, 12);
+  g_assert_cmpmem (a->buf, 6, "\x93NUMPY", 6);
+  if (a->buf[6] == 1) {
+    hstart = 10;
+    hlen = (guint8)a->buf[8] | (guint8)a->buf[9] << 8;
+  } else {
+    hstart = 12;
+    hlen = GUINT32_FROM_LE (*(guint32 *)(a->buf + 8));
+  }
+  g_assert_cmpuint (len, >=, hstart + hlen);
+  header = g_strndup (a->buf + hstart, hlen);
+  want = g_strdup_printf ("'descr': '%s'", descr);
+  if (!strstr (header, want))
+    g_error ("%s: header %s lacks %s", name, header, want);
+  g_assert_nonnull (strstr (header, "'fortran_order': False"));
+  p = strstr (header, "'shape': (");
+  g_assert_nonnull (p);
+  a->n = g_ascii_strtoull (p + 10, &end, 10);
+  g_assert_cmpmem (end, 2, ",)", 2);
+  g_assert_cmpuint (len, ==, hstart + hlen + a->n * itemsize);
+  a->data = a->buf + hstart + hlen;
+  g_free (want);
+  g_free (header);
+  g_free (path);
+}
+
+static void
+npy_clear (Npy *a)
+{
+  g_free (a->buf);
+  memset (a, 0, sizeof *a);
+}
+
+static guint32
+f32_bits (float f)
+{
+  guint32 u;
+  memcpy (&u, &f, sizeof u);
+  return u;
+}
+
+static float
+bits_f32 (guint32 u)
+{
+  float f;
+  memcpy (&f, &u, sizeof f);
+  return f;
+}
+
+static gboolean
+f16_is_nan (guint16 h)
+{
+  return (h & 0x7fff) > 0x7c00;
+}
+
+static gboolean
+bf16_is_nan (guint16 b)
+{
+  return (b & 0x7fff) > 0x7f80;
+}
+
+/* Runs fn once per bulk path: portable, then F16C when the CPU has it. */
+static void
+for_each_impl (void (*fn) (const gchar *what))
+{
+  g_assert_cmpint (
+      tn_half_set_impl (TN_HALF_IMPL_PORTABLE), ==, TN_HALF_IMPL_PORTABLE);
+  fn ("portable");
+  if (tn_half_have_f16c ()) {
+    g_assert_cmpint (
+        tn_half_set_impl (TN_HALF_IMPL_F16C), ==, TN_HALF_IMPL_F16C);
+    fn ("f16c");
+  } else {
+    /* Asking for F16C on a CPU without it must fall back, not crash. */
+    g_test_message ("no F16C on this CPU: only the portable path ran");
+    g_assert_cmpint (
+        tn_half_set_impl (TN_HALF_IMPL_F16C), ==, TN_HALF_IMPL_PORTABLE);
+  }
+  tn_half_set_impl (TN_HALF_IMPL_AUTO);
+}
+
+/* Widened float16 must equal NumPy's, NaN aside: NaN keeps sign and
+ * payload and comes out quiet. */
+static void
+check_widened (const gchar *what, const guint32 *want, const float *got,
+    const guint16 *src, gsize n)
+{
+  gsize i;
+
+  for (i = 0; i < n; i++) {
+    guint32 g = f32_bits (got[i]);
+    if (f16_is_nan (src[i])) {
+      if (g != (want[i] | 0x400000))
+        g_error ("%s: float16 0x%04x widened to 0x%08x, expected quiet NaN "
+                 "0x%08x",
+            what, src[i], g, want[i] | 0x400000);
+    } else if (g != want[i]) {
+      g_error ("%s: float16 0x%04x widened to 0x%08x (%g), expected 0x%08x "
+               "(%g)",
+          what, src[i], g, got[i], want[i], bits_f32 (want[i]));
+    }
+  }
+}
+
+static void
+test_f16_to_f32_scalar (void)
+{
+  Npy g;
+  float got[65536];
+  guint16 src[65536];
+  guint i;
+
+  npy_load (&g, "half_f16_to_f32.npy", "<f4", 4);
+  g_assert_cmpuint (g.n, ==, 65536);
+  for (i = 0; i < 65536; i++) {
+    src[i] = i;
+    got[i] = tn_f16_to_f32 (i);
+  }
+  check_widened ("scalar", g.data, got, src, 65536);
+  /* Hand-checked anchors. */
+  g_assert_cmpfloat (tn_f16_to_f32 (0x3c00), ==, 1.0f);
+  g_assert_cmpfloat (tn_f16_to_f32 (0xc000), ==, -2.0f);
+  g_assert_cmpfloat (tn_f16_to_f32 (0x7bff), ==, 65504.0f);
+  g_assert_cmpfloat (tn_f16_to_f32 (0x0001), ==, 0x1p-24f);
+  g_assert_cmpfloat (tn_f16_to_f32 (0x0400), ==, 0x1p-14f);
+  g_assert_cmphex (f32_bits (tn_f16_to_f32 (0x8000)), ==, 0x80000000);
+  g_assert_true (isinf (tn_f16_to_f32 (0xfc00)));
+  g_assert_true (isnan (tn_f16_to_f32 (0x7c01)));
+  npy_clear (&g);
+}
+
+static void
+bulk_widen (const gchar *what)
+{
+  Npy g;
+  guint16 *src = g_new (guint16, 65536 + 1);
+  float *got = g_new (float, 65536 + 1);
+  const gsize lens[] = { 0, 1, 7, 8, 9, 15, 17, 100 };
+  guint i, k;
+
+  npy_load (&g, "half_f16_to_f32.npy", "<f4", 4);
+  for (i = 0; i < 65536; i++)
+    src[i + 1] = i;
+  /* Unaligned start (src + 1) on purpose. */
+  tn_f16_to_f32_n (got + 1, src + 1, 65536);
+  check_widened (what, g.data, got + 1, src + 1, 65536);
+  /* Short runs end in the tail code; it must not write past n. */
+  for (k = 0; k < G_N_ELEMENTS (lens); k++) {
+    for (i = 0; i <= lens[k]; i++)
+      got[i] = -7.0f;
+    tn_f16_to_f32_n (got, src + 0x3c00 + 1, lens[k]);
+    for (i = 0; i < lens[k]; i++)
+      g_assert_cmpfloat (got[i], ==, tn_f16_to_f32 (0x3c00 + i));
+    g_assert_cmpfloat (got[lens[k]], ==, -7.0f);
+  }
+  npy_clear (&g);
+  g_free (src);
+  g_free (got);
+}
+
+static void
+test_f16_to_f32_bulk (void)
+{
+  for_each_impl (bulk_widen);
+}
+
+/* got against NumPy's bits for float16 narrowing; NaN must stay a quiet NaN
+ * of the same sign. */
+static void
+check_narrowed (const gchar *what, const guint16 *want, const guint16 *got,
+    const double *in, gsize n)
+{
+  gsize i;
+
+  for (i = 0; i < n; i++) {
+    if (isnan (in[i])) {
+      if (!f16_is_nan (got[i]) || !(got[i] & 0x200)
+          || (got[i] >> 15) != (guint)(signbit (in[i]) != 0))
+        g_error ("%s: item %" G_GSIZE_FORMAT ": NaN %a narrowed to 0x%04x, "
+                 "expected a quiet NaN of the same sign",
+            what, i, in[i], got[i]);
+    } else if (got[i] != want[i]) {
+      g_error ("%s: item %" G_GSIZE_FORMAT ": %a narrowed to 0x%04x, "
+               "expected 0x%04x",
+          what, i, in[i], got[i], want[i]);
+    }
+  }
+}
+
+static void
+narrow_f32 (const gchar *what)
+{
+  Npy x, y;
+  const float *in;
+  double *ind;
+  guint16 *got;
+  gsize i;
+
+  npy_load (&x, "half_f32_in.npy", "<f4", 4);
+  npy_load (&y, "half_f32_to_f16.npy", "<u2", 2);
+  g_assert_cmpuint (x.n, ==, y.n);
+  g_assert_cmpuint (x.n, >, 3 * 31744);
+  in = x.data;
+  ind = g_new (double, x.n);
+  got = g_new (guint16, x.n);
+  for (i = 0; i < x.n; i++)
+    ind[i] = in[i];
+  tn_f32_to_f16_n (got, in, x.n);
+  check_narrowed (what, y.data, got, ind, x.n);
+  /* Scalar form, and sign symmetry over the same set. */
+  for (i = 0; i < x.n; i++) {
+    got[i] = tn_f32_to_f16 (in[i]);
+    if (!isnan (in[i]))
+      g_assert_cmphex (tn_f32_to_f16 (-in[i]), ==, got[i] ^ 0x8000);
+  }
+  check_narrowed ("scalar", y.data, got, ind, x.n);
+  npy_clear (&x);
+  npy_clear (&y);
+  g_free (ind);
+  g_free (got);
+}
+
+static void
+test_f32_to_f16 (void)
+{
+  for_each_impl (narrow_f32);
+  /* Hand-checked: ties go to even, overflow threshold is 65520. */
+  g_assert_cmphex (tn_f32_to_f16 (1.0f), ==, 0x3c00);
+  g_assert_cmphex (tn_f32_to_f16 (1.0f + 0x1p-11f), ==, 0x3c00);
+  g_assert_cmphex (tn_f32_to_f16 (1.0f + 0x1p-11f + 0x1p-23f), ==, 0x3c01);
+  g_assert_cmphex (tn_f32_to_f16 (1.0f + 3 * 0x1p-11f), ==, 0x3c02);
+  g_assert_cmphex (tn_f32_to_f16 (65504.0f), ==, 0x7bff);
+  g_assert_cmphex (tn_f32_to_f16 (65519.99f), ==, 0x7bff);
+  g_assert_cmphex (tn_f32_to_f16 (65520.0f), ==, 0x7c00);
+  g_assert_cmphex (tn_f32_to_f16 (-1e10f), ==, 0xfc00);
+  g_assert_cmphex (tn_f32_to_f16 (0x1p-25f), ==, 0x0000);
+  g_assert_cmphex (tn_f32_to_f16 (0x1p-25f + 0x1p-40f), ==, 0x0001);
+  g_assert_cmphex (tn_f32_to_f16 (3 * 0x1p-25f), ==, 0x0002);
+  g_assert_cmphex (tn_f32_to_f16 (-0.0f), ==, 0x8000);
+  g_assert_cmphex (tn_f32_to_f16 (0x1p-14f - 0x1p-25f), ==, 0x0400);
+  /* A NaN whose payload sits only in bits float16 drops stays NaN. */
+  g_assert_true (f16_is_nan (tn_f32_to_f16 (bits_f32 (0x7f800001))));
+  g_assert_true (f16_is_nan (tn_f32_to_f16 (bits_f32 (0xff801fff))));
+}
+
+static void
+test_f64_to_f16 (void)
+{
+  Npy x, y;
+  const double *in;
+  guint16 *got;
+  gsize i;
+
+  npy_load (&x, "half_f64_in.npy", "<f8", 8);
+  npy_load (&y, "half_f64_to_f16.npy", "<u2", 2);
+  g_assert_cmpuint (x.n, ==, y.n);
+  in = x.data;
+  got = g_new (guint16, x.n);
+  for (i = 0; i < x.n; i++) {
+    got[i] = tn_f64_to_f16 (in[i]);
+    if (!isnan (in[i]))
+      g_assert_cmphex (tn_f64_to_f16 (-in[i]), ==, got[i] ^ 0x8000);
+  }
+  check_narrowed ("f64", y.data, got, in, x.n);
+  /* Just above a tie: through float32 it would round to the tie and then
+   * to even (down); from double it rounds up. */
+  g_assert_cmphex (tn_f64_to_f16 (1.0 + 0x1p-11 + 0x1p-40), ==, 0x3c01);
+  g_assert_cmphex (
+      tn_f32_to_f16 ((float)(1.0 + 0x1p-11 + 0x1p-40)), ==, 0x3c00);
+  g_assert_cmphex (tn_f64_to_f16 (0x1p-25 + 0x1p-70), ==, 0x0001);
+  g_assert_cmphex (tn_f64_to_f16 (1e300), ==, 0x7c00);
+  g_assert_cmphex (tn_f64_to_f16 (-1e-300), ==, 0x8000);
+  npy_clear (&x);
+  npy_clear (&y);
+  g_free (got);
+}
+
+/* Identities over every float16: narrowing a widened value gives it back,
+ * through float32 and float64 alike. */
+static void
+test_f16_roundtrip (void)
+{
+  guint i;
+
+  for (i = 0; i < 65536; i++) {
+    float f = tn_f16_to_f32 (i);
+    if (f16_is_nan (i)) {
+      g_assert_true (f16_is_nan (tn_f32_to_f16 (f)));
+      g_assert_true (f16_is_nan (tn_f64_to_f16 (f)));
+      continue;
+    }
+    g_assert_cmphex (tn_f32_to_f16 (f), ==, i);
+    g_assert_cmphex (tn_f64_to_f16 (f), ==, i);
+  }
+}
+
+/* Over a sweep of float32 bit patterns (every 251st, so every exponent and
+ * many significands): scalar float32, float64 and both bulk paths agree. */
+static void
+test_f32_sweep (void)
+{
+  const gsize chunk = 4096;
+  float *in = g_new (float, chunk);
+  guint16 *a = g_new (guint16, chunk), *b = g_new (guint16, chunk);
+  gboolean f16c = tn_half_have_f16c ();
+  guint64 u = 0;
+  gsize i, n;
+
+  while (u <= G_MAXUINT32) {
+    for (n = 0; n < chunk && u <= G_MAXUINT32; n++, u += 251)
+      in[n] = bits_f32 ((guint32)u);
+    tn_half_set_impl (TN_HALF_IMPL_PORTABLE);
+    tn_f32_to_f16_n (a, in, n);
+    if (f16c) {
+      tn_half_set_impl (TN_HALF_IMPL_F16C);
+      tn_f32_to_f16_n (b, in, n);
+    } else {
+      memcpy (b, a, n * sizeof *a);
+    }
+    for (i = 0; i < n; i++) {
+      guint16 s = tn_f32_to_f16 (in[i]);
+      guint16 d = tn_f64_to_f16 (in[i]);
+      if (isnan (in[i])) {
+        g_assert_true (f16_is_nan (a[i]) && f16_is_nan (b[i]));
+        g_assert_true (f16_is_nan (s) && f16_is_nan (d));
+      } else if (a[i] != s || b[i] != s || d != s) {
+        g_error ("0x%08x: portable 0x%04x, f16c 0x%04x, scalar 0x%04x, "
+                 "from double 0x%04x",
+            f32_bits (in[i]), a[i], b[i], s, d);
+      }
+      g_assert_cmphex (tn_f32_to_bf16 (in[i]), ==, tn_f64_to_bf16 (in[i]));
+    }
+  }
+  tn_half_set_impl (TN_HALF_IMPL_AUTO);
+  g_free (in);
+  g_free (a);
+  g_free (b);
+}
+
+static void
+test_bf16_to_f32 (void)
+{
+  Npy g;
+  const guint32 *want;
+  guint i;
+
+  npy_load (&g, "half_bf16_to_f32.npy", "<u4", 4);
+  g_assert_cmpuint (g.n, ==, 65536);
+  want = g.data;
+  for (i = 0; i < 65536; i++) {
+    guint32 got = f32_bits (tn_bf16_to_f32 (i));
+    if (got != want[i])
+      g_error ("bfloat16 0x%04x widened to 0x%08x, expected 0x%08x", i, got,
+          want[i]);
+    /* Widen then narrow gives the pattern back, NaN included. */
+    g_assert_cmphex (tn_f32_to_bf16 (tn_bf16_to_f32 (i)), ==,
+        bf16_is_nan (i) ? i | 0x40 : i);
+  }
+  g_assert_cmpfloat (tn_bf16_to_f32 (0x3f80), ==, 1.0f);
+  g_assert_cmpfloat (tn_bf16_to_f32 (0xc040), ==, -3.0f);
+  npy_clear (&g);
+}
+
+static void
+check_bf16 (const gchar *what, const guint16 *want, const guint16 *got,
+    const double *in, gsize n)
+{
+  gsize i;
+
+  for (i = 0; i < n; i++) {
+    if (isnan (in[i])) {
+      if (!bf16_is_nan (got[i]) || !(got[i] & 0x40)
+          || (got[i] >> 15) != (guint)(signbit (in[i]) != 0))
+        g_error ("%s: item %" G_GSIZE_FORMAT ": NaN narrowed to 0x%04x, "
+                 "expected a quiet NaN of the same sign",
+            what, i, got[i]);
+    } else if (got[i] != want[i]) {
+      g_error ("%s: item %" G_GSIZE_FORMAT ": %a narrowed to 0x%04x, "
+               "expected 0x%04x",
+          what, i, in[i], got[i], want[i]);
+    }
+  }
+}
+
+static void
+test_f32_to_bf16 (void)
+{
+  Npy x, y;
+  const float *in;
+  double *ind;
+  guint16 *got;
+  gsize i;
+
+  npy_load (&x, "half_bf16_f32_in.npy", "<f4", 4);
+  npy_load (&y, "half_f32_to_bf16.npy", "<u2", 2);
+  g_assert_cmpuint (x.n, ==, y.n);
+  in = x.data;
+  ind = g_new (double, x.n);
+  got = g_new (guint16, x.n);
+  for (i = 0; i < x.n; i++) {
+    ind[i] = in[i];
+    got[i] = tn_f32_to_bf16 (in[i]);
+  }
+  check_bf16 ("f32", y.data, got, ind, x.n);
+  /* Hand-checked. */
+  g_assert_cmphex (tn_f32_to_bf16 (1.0f), ==, 0x3f80);
+  g_assert_cmphex (tn_f32_to_bf16 (bits_f32 (0x3f808000)), ==, 0x3f80);
+  g_assert_cmphex (tn_f32_to_bf16 (bits_f32 (0x3f818000)), ==, 0x3f82);
+  g_assert_cmphex (tn_f32_to_bf16 (bits_f32 (0x3f808001)), ==, 0x3f81);
+  g_assert_cmphex (tn_f32_to_bf16 (bits_f32 (0x7f7fffff)), ==, 0x7f80);
+  g_assert_cmphex (tn_f32_to_bf16 (bits_f32 (0x7f800001)), ==, 0x7fc0);
+  g_assert_cmphex (tn_f32_to_bf16 (bits_f32 (0xffffffff)), ==, 0xffff);
+  g_assert_cmphex (tn_f32_to_bf16 (bits_f32 (0x00008000)), ==, 0x0000);
+  g_assert_cmphex (tn_f32_to_bf16 (bits_f32 (0x00018000)), ==, 0x0002);
+  npy_clear (&x);
+  npy_clear (&y);
+  g_free (ind);
+  g_free (got);
+}
+
+static void
+test_f64_to_bf16 (void)
+{
+  Npy x, y;
+  const double *in;
+  guint16 *got;
+  gsize i;
+
+  npy_load (&x, "half_bf16_f64_in.npy", "<f8", 8);
+  npy_load (&y, "half_f64_to_bf16.npy", "<u2", 2);
+  g_assert_cmpuint (x.n, ==, y.n);
+  in = x.data;
+  got = g_new (guint16, x.n);
+  for (i = 0; i < x.n; i++)
+    got[i] = tn_f64_to_bf16 (in[i]);
+  check_bf16 ("f64", y.data, got, in, x.n);
+  /* Just above a tie rounds up; through float32 it would not. */
+  g_assert_cmphex (tn_f64_to_bf16 (1.0 + 0x1p-8 + 0x1p-40), ==, 0x3f81);
+  g_assert_cmphex (
+      tn_f32_to_bf16 ((float)(1.0 + 0x1p-8 + 0x1p-40)), ==, 0x3f80);
+  g_assert_cmphex (tn_f64_to_bf16 (1e39), ==, 0x7f80);
+  g_assert_cmphex (tn_f64_to_bf16 (-0x1p-133), ==, 0x8001);
+  g_assert_cmphex (tn_f64_to_bf16 (0x1p-134), ==, 0x0000);
+  npy_clear (&x);
+  npy_clear (&y);
+  g_free (got);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/half/f16-to-f32/scalar", test_f16_to_f32_scalar);
+  g_test_add_func ("/half/f16-to-f32/bulk", test_f16_to_f32_bulk);
+  g_test_add_func ("/half/f32-to-f16/golden", test_f32_to_f16);
+  g_test_add_func ("/half/f64-to-f16/golden", test_f64_to_f16);
+  g_test_add_func ("/half/f16/roundtrip", test_f16_roundtrip);
+  g_test_add_func ("/half/f32/sweep", test_f32_sweep);
+  g_test_add_func ("/half/bf16-to-f32/all", test_bf16_to_f32);
+  g_test_add_func ("/half/f32-to-bf16/golden", test_f32_to_bf16);
+  g_test_add_func ("/half/f64-to-bf16/golden", test_f64_to_bf16);
+  return g_test_run ();
+}
