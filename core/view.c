@@ -1,1 +1,842 @@
-/* not yet written */
+#include "view.h"
+
+#include <string.h>
+
+static int
+rank_ok (const tn_view *v, tn_err *e)
+{
+  if (v->rank < 0 || v->rank > TN_MAX_RANK) {
+    tn_err_set (e, "rank %d is out of range: a tensor has rank 0 to %d",
+        v->rank, TN_MAX_RANK);
+    return -1;
+  }
+  return 0;
+}
+
+static int
+norm_axis (int axis, int rank, int *out, tn_err *e)
+{
+  if (axis < -rank || axis >= rank) {
+    tn_err_set (
+        e, "axis %d is out of range for a tensor of rank %d", axis, rank);
+    return -1;
+  }
+  *out = axis < 0 ? axis + rank : axis;
+  return 0;
+}
+
+static int
+dtype_ok (tn_dtype t, tn_err *e)
+{
+  if (!tn_dtype_valid (t)) {
+    tn_err_set (e, "dtype %d is not one of the %d dtypes (0 to %d)", (int)t,
+        (int)TN_NDTYPES, (int)TN_NDTYPES - 1);
+    return -1;
+  }
+  return 0;
+}
+
+int
+tn_view_init (tn_view *v, tn_dtype t, const int64_t *dims, int rank, tn_err *e)
+{
+  if (dtype_ok (t, e) < 0 || tn_shape_count (dims, rank, NULL, e) < 0)
+    return -1;
+  memset (v, 0, sizeof *v);
+  v->dtype = t;
+  v->rank = rank;
+  if (rank)
+    memcpy (v->dims, dims, sizeof dims[0] * rank);
+  tn_shape_strides (v->strides, v->dims, rank);
+  return 0;
+}
+
+/* -1 when the view's rank or extents are invalid. */
+int64_t
+tn_view_count (const tn_view *v)
+{
+  int64_t n;
+
+  if (tn_shape_count (v->dims, v->rank, &n, NULL) < 0)
+    return -1;
+  return n;
+}
+
+bool
+tn_view_dense (const tn_view *v)
+{
+  int64_t n = tn_view_count (v), expect = 1;
+
+  if (n < 0)
+    return false;
+  if (n == 0)
+    return true;
+  for (int i = v->rank - 1; i >= 0; i--) {
+    if (v->dims[i] != 1 && v->strides[i] != expect)
+      return false;
+    expect *= v->dims[i]; /* bounded by n */
+  }
+  return true;
+}
+
+int
+tn_view_check (const tn_view *v, int64_t storage_items, tn_err *e)
+{
+  int64_t n, reach;
+  char sd[160], ss[160];
+
+  if (dtype_ok (v->dtype, e) < 0 || rank_ok (v, e) < 0
+      || tn_shape_count (v->dims, v->rank, &n, e) < 0)
+    return -1;
+  if (storage_items < 0) {
+    tn_err_set (e,
+        "a storage of %lld items is impossible; the size must be "
+        "0 or more",
+        (long long)storage_items);
+    return -1;
+  }
+  if (v->offset < 0) {
+    tn_err_set (e, "the view starts at item %lld; an offset must be 0 or more",
+        (long long)v->offset);
+    return -1;
+  }
+  for (int i = 0; i < v->rank; i++) {
+    if (v->strides[i] < 0) {
+      tn_err_set (e, "axis %d has stride %lld; strides must be 0 or more", i,
+          (long long)v->strides[i]);
+      return -1;
+    }
+  }
+  tn_shape_format (sd, sizeof sd, v->dims, v->rank);
+  tn_shape_format (ss, sizeof ss, v->strides, v->rank);
+  if (n == 0) {
+    if (v->offset > storage_items) {
+      tn_err_set (e,
+          "the empty view %s starts at item %lld, past the end of "
+          "a storage of %lld items",
+          sd, (long long)v->offset, (long long)storage_items);
+      return -1;
+    }
+    return 0;
+  }
+  reach = v->offset;
+  for (int i = 0; i < v->rank; i++) {
+    int64_t t;
+
+    if (__builtin_mul_overflow (v->dims[i] - 1, v->strides[i], &t)
+        || __builtin_add_overflow (reach, t, &reach)) {
+      tn_err_set (e,
+          "view %s with strides %s at offset %lld reaches past "
+          "item 2^63: the index overflows at axis %d",
+          sd, ss, (long long)v->offset, i);
+      return -1;
+    }
+  }
+  if (reach >= storage_items) {
+    tn_err_set (e,
+        "view %s with strides %s at offset %lld reaches item "
+        "%lld, but the storage holds %lld items",
+        sd, ss, (long long)v->offset, (long long)reach,
+        (long long)storage_items);
+    return -1;
+  }
+  return 0;
+}
+
+int
+tn_view_permute (tn_view *v, const int *axes, int naxes, tn_err *e)
+{
+  int64_t dims[TN_MAX_RANK], strides[TN_MAX_RANK];
+  int seen[TN_MAX_RANK];
+
+  if (rank_ok (v, e) < 0)
+    return -1;
+  if (naxes != v->rank) {
+    tn_err_set (e, "permute needs %d axes for a tensor of rank %d, got %d",
+        v->rank, v->rank, naxes);
+    return -1;
+  }
+  for (int i = 0; i < naxes; i++)
+    seen[i] = 0;
+  for (int i = 0; i < naxes; i++) {
+    int a;
+
+    if (norm_axis (axes[i], v->rank, &a, e) < 0)
+      return -1;
+    if (seen[a]++) {
+      tn_err_set (e,
+          "permute needs each of the %d axes once; axis %d "
+          "appears twice",
+          v->rank, a);
+      return -1;
+    }
+    dims[i] = v->dims[a];
+    strides[i] = v->strides[a];
+  }
+  for (int i = 0; i < naxes; i++) {
+    v->dims[i] = dims[i];
+    v->strides[i] = strides[i];
+  }
+  return 0;
+}
+
+int
+tn_view_transpose (tn_view *v, tn_err *e)
+{
+  int axes[TN_MAX_RANK];
+
+  if (rank_ok (v, e) < 0)
+    return -1;
+  if (v->rank < 2) {
+    tn_err_set (e,
+        "transpose swaps the last two axes and needs rank 2 or "
+        "more; this tensor has rank %d",
+        v->rank);
+    return -1;
+  }
+  for (int i = 0; i < v->rank; i++)
+    axes[i] = i;
+  axes[v->rank - 2] = v->rank - 1;
+  axes[v->rank - 1] = v->rank - 2;
+  return tn_view_permute (v, axes, v->rank, e);
+}
+
+static int64_t
+clamp_index (int64_t i, int64_t n)
+{
+  if (i < 0) {
+    i += n; /* no overflow: n >= 0 */
+    return i < 0 ? 0 : i;
+  }
+  return i > n ? n : i;
+}
+
+int
+tn_view_slice (
+    tn_view *v, int axis, int64_t start, int64_t stop, int64_t step, tn_err *e)
+{
+  int a;
+  int64_t n, len, offset = v->offset, stride;
+
+  if (rank_ok (v, e) < 0 || norm_axis (axis, v->rank, &a, e) < 0)
+    return -1;
+  if (step < 1) {
+    tn_err_set (e, "slice step must be 1 or more, got %lld", (long long)step);
+    return -1;
+  }
+  n = v->dims[a];
+  stride = v->strides[a];
+  start = clamp_index (start, n);
+  stop = clamp_index (stop, n);
+  len = stop > start ? (stop - start - 1) / step + 1 : 0;
+  /* An empty result keeps its offset (start may be one past the end, or
+   * another axis empty, so the storage may hold nothing) and a single item
+   * keeps its stride: neither can then overflow or fail a check needlessly. */
+  if (len > 0 && tn_view_count (v) > 0) {
+    int64_t t;
+
+    if (__builtin_mul_overflow (start, stride, &t)
+        || __builtin_add_overflow (offset, t, &offset)) {
+      tn_err_set (e,
+          "slicing axis %d from index %lld overflows the offset "
+          "%lld with stride %lld",
+          a, (long long)start, (long long)v->offset, (long long)stride);
+      return -1;
+    }
+  }
+  if (len > 1 && __builtin_mul_overflow (stride, step, &stride)) {
+    tn_err_set (e, "slicing axis %d with step %lld overflows its stride %lld",
+        a, (long long)step, (long long)v->strides[a]);
+    return -1;
+  }
+  v->dims[a] = len;
+  v->strides[a] = stride;
+  v->offset = offset;
+  return 0;
+}
+
+int
+tn_view_select (tn_view *v, int axis, int64_t index, tn_err *e)
+{
+  int a;
+  int64_t n, i, t, offset;
+
+  if (rank_ok (v, e) < 0 || norm_axis (axis, v->rank, &a, e) < 0)
+    return -1;
+  n = v->dims[a];
+  if (index < -n || index >= n) {
+    tn_err_set (e, "index %lld is out of range for axis %d of extent %lld",
+        (long long)index, a, (long long)n);
+    return -1;
+  }
+  i = index < 0 ? index + n : index;
+  offset = v->offset;
+  /* As in slice: an empty view keeps its offset. */
+  if (tn_view_count (v) != 0
+      && (__builtin_mul_overflow (i, v->strides[a], &t)
+          || __builtin_add_overflow (offset, t, &offset))) {
+    tn_err_set (e,
+        "selecting index %lld of axis %d overflows the offset %lld "
+        "with stride %lld",
+        (long long)i, a, (long long)v->offset, (long long)v->strides[a]);
+    return -1;
+  }
+  v->offset = offset;
+  for (int k = a; k + 1 < v->rank; k++) {
+    v->dims[k] = v->dims[k + 1];
+    v->strides[k] = v->strides[k + 1];
+  }
+  v->rank--;
+  v->dims[v->rank] = 0;
+  v->strides[v->rank] = 0;
+  return 0;
+}
+
+int
+tn_view_reshape (tn_view *v, const int64_t *dims, int rank, tn_err *e)
+{
+  int64_t nd[TN_MAX_RANK], count, ncount;
+  int infer = -1;
+  char from[160], to[160];
+
+  if (rank_ok (v, e) < 0)
+    return -1;
+  if (rank < 0 || rank > TN_MAX_RANK) {
+    tn_err_set (e, "cannot reshape to rank %d: a tensor has rank 0 to %d", rank,
+        TN_MAX_RANK);
+    return -1;
+  }
+  count = tn_view_count (v);
+  if (count < 0)
+    return tn_shape_count (v->dims, v->rank, NULL, e);
+  if (!tn_view_dense (v)) {
+    char s[160];
+
+    tn_shape_format (s, sizeof s, v->strides, v->rank);
+    tn_err_set (e,
+        "reshape needs a dense tensor; this view has strides %s: "
+        "copy it first",
+        s);
+    return -1;
+  }
+  tn_shape_format (from, sizeof from, v->dims, v->rank);
+  tn_shape_format (to, sizeof to, dims, rank);
+  for (int i = 0; i < rank; i++) {
+    nd[i] = dims[i];
+    if (dims[i] == -1) {
+      if (infer >= 0) {
+        tn_err_set (e,
+            "cannot reshape to %s: only one extent can be -1, "
+            "and axes %d and %d both are",
+            to, infer, i);
+        return -1;
+      }
+      infer = i;
+      nd[i] = 1;
+    } else if (dims[i] < 0) {
+      tn_err_set (e,
+          "cannot reshape to %s: axis %d has extent %lld; extents "
+          "must be 0 or more, or -1 for one inferred extent",
+          to, i, (long long)dims[i]);
+      return -1;
+    }
+  }
+  if (infer >= 0) {
+    int64_t known;
+
+    if (tn_shape_count (nd, rank, &known, e) < 0)
+      return -1;
+    if (known == 0) {
+      tn_err_set (e,
+          "cannot reshape %s (%lld items) to %s: the -1 extent is "
+          "ambiguous next to an extent of 0",
+          from, (long long)count, to);
+      return -1;
+    }
+    if (count % known) {
+      tn_err_set (e,
+          "cannot reshape %s (%lld items) to %s: %lld items do "
+          "not split into groups of %lld",
+          from, (long long)count, to, (long long)count, (long long)known);
+      return -1;
+    }
+    nd[infer] = count / known;
+  }
+  if (tn_shape_count (nd, rank, &ncount, e) < 0)
+    return -1;
+  if (ncount != count) {
+    tn_err_set (e, "cannot reshape %s (%lld items) to %s (%lld items)", from,
+        (long long)count, to, (long long)ncount);
+    return -1;
+  }
+  v->rank = rank;
+  for (int i = 0; i < TN_MAX_RANK; i++)
+    v->dims[i] = i < rank ? nd[i] : 0;
+  memset (v->strides, 0, sizeof v->strides);
+  tn_shape_strides (v->strides, v->dims, rank);
+  return 0;
+}
+
+int
+tn_view_expand (tn_view *v, int axis, tn_err *e)
+{
+  int a, r = v->rank;
+  int64_t stride = 1;
+
+  if (rank_ok (v, e) < 0)
+    return -1;
+  if (r == TN_MAX_RANK) {
+    tn_err_set (e,
+        "cannot add an axis to a tensor of rank %d, the largest "
+        "rank",
+        r);
+    return -1;
+  }
+  if (axis < -(r + 1) || axis > r) {
+    tn_err_set (e,
+        "axis %d is out of range for inserting into a tensor of "
+        "rank %d (-%d to %d)",
+        axis, r, r + 1, r);
+    return -1;
+  }
+  a = axis < 0 ? axis + r + 1 : axis;
+  /* Any stride suits an extent of 1; pick the one a dense tensor has. */
+  if (a < r && __builtin_mul_overflow (v->strides[a], v->dims[a], &stride))
+    stride = 0;
+  for (int k = r; k > a; k--) {
+    v->dims[k] = v->dims[k - 1];
+    v->strides[k] = v->strides[k - 1];
+  }
+  v->dims[a] = 1;
+  v->strides[a] = stride;
+  v->rank = r + 1;
+  return 0;
+}
+
+int
+tn_view_squeeze (tn_view *v, int axis, tn_err *e)
+{
+  int a;
+
+  if (rank_ok (v, e) < 0 || norm_axis (axis, v->rank, &a, e) < 0)
+    return -1;
+  if (v->dims[a] != 1) {
+    tn_err_set (e,
+        "cannot squeeze axis %d of extent %lld; only an axis of "
+        "extent 1 can be removed",
+        a, (long long)v->dims[a]);
+    return -1;
+  }
+  return tn_view_select (v, a, 0, e);
+}
+
+int
+tn_view_broadcast (tn_view *v, const int64_t *dims, int rank, tn_err *e)
+{
+  int64_t strides[TN_MAX_RANK];
+  char from[160], to[160];
+
+  if (rank_ok (v, e) < 0 || tn_shape_count (dims, rank, NULL, e) < 0)
+    return -1;
+  tn_shape_format (from, sizeof from, v->dims, v->rank);
+  tn_shape_format (to, sizeof to, dims, rank);
+  if (rank < v->rank) {
+    tn_err_set (e,
+        "cannot broadcast %s to %s: the target has rank %d, "
+        "below the tensor's rank %d",
+        from, to, rank, v->rank);
+    return -1;
+  }
+  for (int i = 0; i < rank; i++) {
+    int j = i - (rank - v->rank);
+
+    if (j < 0) {
+      strides[i] = 0;
+    } else if (v->dims[j] == dims[i]) {
+      strides[i] = v->strides[j];
+    } else if (v->dims[j] == 1) {
+      strides[i] = 0;
+    } else {
+      tn_err_set (e,
+          "cannot broadcast %s to %s: axis %d has %lld against "
+          "%lld",
+          from, to, i, (long long)v->dims[j], (long long)dims[i]);
+      return -1;
+    }
+  }
+  v->rank = rank;
+  for (int i = 0; i < TN_MAX_RANK; i++) {
+    v->dims[i] = i < rank ? dims[i] : 0;
+    v->strides[i] = i < rank ? strides[i] : 0;
+  }
+  return 0;
+}
+
+/* ---- materialize ---- */
+
+/* Axes in bytes, after dropping extents of 1 and merging axes that chain. */
+typedef struct {
+  int rank;
+  int64_t dims[TN_MAX_RANK];
+  int64_t src[TN_MAX_RANK];
+  int64_t dst[TN_MAX_RANK];
+} plan;
+
+/* An odometer over a subset of the plan's axes: no division per step. */
+typedef struct {
+  int n;
+  int64_t idx[TN_MAX_RANK], dims[TN_MAX_RANK];
+  int64_t sstep[TN_MAX_RANK], dstep[TN_MAX_RANK];
+} odo;
+
+static void
+odo_init (odo *o, const plan *p, const int *axes, int n)
+{
+  o->n = n;
+  for (int i = 0; i < n; i++) {
+    o->idx[i] = 0;
+    o->dims[i] = p->dims[axes[i]];
+    o->sstep[i] = p->src[axes[i]];
+    o->dstep[i] = p->dst[axes[i]];
+  }
+}
+
+static inline bool
+odo_next (odo *o, const char **s, char **d)
+{
+  for (int i = o->n - 1; i >= 0; i--) {
+    if (++o->idx[i] < o->dims[i]) {
+      *s += o->sstep[i];
+      *d += o->dstep[i];
+      return true;
+    }
+    o->idx[i] = 0;
+    *s -= (o->dims[i] - 1) * o->sstep[i];
+    *d -= (o->dims[i] - 1) * o->dstep[i];
+  }
+  return false;
+}
+
+/* Per item size, not per dtype: a copy moves bits. memcpy of a constant
+ * size compiles to one load and one store and tolerates any alignment. */
+#define DEFINE_ROW(S, T)                                                       \
+  static void row_##S (char *d, const char *s, int64_t n, int64_t ss)          \
+  {                                                                            \
+    for (int64_t j = 0; j < n; j++) {                                          \
+      T x;                                                                     \
+      memcpy (&x, s, S);                                                       \
+      memcpy (d, &x, S);                                                       \
+      d += S;                                                                  \
+      s += ss;                                                                 \
+    }                                                                          \
+  }
+
+DEFINE_ROW (1, uint8_t)
+DEFINE_ROW (2, uint16_t)
+DEFINE_ROW (4, uint32_t)
+DEFINE_ROW (8, uint64_t)
+
+static void
+row_copy (size_t isz, char *d, const char *s, int64_t n, int64_t ss)
+{
+  switch (isz) {
+  case 1:
+    row_1 (d, s, n, ss);
+    break;
+  case 2:
+    row_2 (d, s, n, ss);
+    break;
+  case 4:
+    row_4 (d, s, n, ss);
+    break;
+  case 8:
+    row_8 (d, s, n, ss);
+    break;
+  default:
+    for (int64_t j = 0; j < n; j++)
+      memcpy (d + j * isz, s + j * ss, isz);
+  }
+}
+
+/* A pair of axes (k, l), l innermost in the destination: nk destination
+ * rows of nl items at byte pitch dk; source byte strides sk and sl.
+ *
+ * Portable path: square tiles, so that the source lines a tile reads
+ * along l stay cached while its rows k are walked. */
+#define SCALAR_TILE 32
+
+static void
+tile_scalar (size_t isz, char *d, int64_t dk, const char *s, int64_t sk,
+    int64_t sl, int64_t nk, int64_t nl)
+{
+  for (int64_t k0 = 0; k0 < nk; k0 += SCALAR_TILE) {
+    int64_t ke = nk - k0 < SCALAR_TILE ? nk : k0 + SCALAR_TILE;
+
+    for (int64_t l0 = 0; l0 < nl; l0 += SCALAR_TILE) {
+      int64_t le = nl - l0 < SCALAR_TILE ? nl - l0 : SCALAR_TILE;
+
+      for (int64_t k = k0; k < ke; k++)
+        row_copy (
+            isz, d + k * dk + l0 * (int64_t)isz, s + k * sk + l0 * sl, le, sl);
+    }
+  }
+}
+
+#ifdef __SSE2__
+#include <emmintrin.h>
+
+/* One 16-byte register holds V = 16 / S items. A V x V block is loaded
+ * as V registers along k (the source is contiguous there), transposed by
+ * log2 (V) rounds of interleaves of doubling width, and stored as V
+ * registers along l. */
+static inline __attribute__ ((always_inline)) __m128i
+interleave (__m128i a, __m128i b, int width, int hi)
+{
+  switch (width) {
+  case 1:
+    return hi ? _mm_unpackhi_epi8 (a, b) : _mm_unpacklo_epi8 (a, b);
+  case 2:
+    return hi ? _mm_unpackhi_epi16 (a, b) : _mm_unpacklo_epi16 (a, b);
+  case 4:
+    return hi ? _mm_unpackhi_epi32 (a, b) : _mm_unpacklo_epi32 (a, b);
+  default:
+    return hi ? _mm_unpackhi_epi64 (a, b) : _mm_unpacklo_epi64 (a, b);
+  }
+}
+
+/* After the rounds, register i holds column bitreverse (i). */
+static const uint8_t bitrev[5][16] = {
+  { 0 },
+  { 0, 1 },
+  { 0, 2, 1, 3 },
+  { 0, 4, 2, 6, 1, 5, 3, 7 },
+  { 0, 8, 4, 12, 2, 10, 6, 14, 1, 9, 5, 13, 3, 11, 7, 15 },
+};
+
+static inline __attribute__ ((always_inline)) void
+block_simd (char *d, int64_t dk, const char *s, int64_t sl, const int S)
+{
+  const int V = 16 / S, lg = S == 1 ? 4 : S == 2 ? 3 : S == 4 ? 2 : 1;
+  __m128i r[16], x[16];
+
+#pragma GCC unroll 16
+  for (int l = 0; l < V; l++)
+    r[l] = _mm_loadu_si128 ((const __m128i *)(s + l * sl));
+#pragma GCC unroll 4
+  for (int w = S; w < 16; w *= 2) {
+#pragma GCC unroll 8
+    for (int i = 0; i < V / 2; i++) {
+      x[i] = interleave (r[2 * i], r[2 * i + 1], w, 0);
+      x[i + V / 2] = interleave (r[2 * i], r[2 * i + 1], w, 1);
+    }
+#pragma GCC unroll 16
+    for (int i = 0; i < V; i++)
+      r[i] = x[i];
+  }
+#pragma GCC unroll 16
+  for (int k = 0; k < V; k++)
+    _mm_storeu_si128 ((__m128i *)(d + k * dk), r[bitrev[lg][k]]);
+}
+
+/* Rows l walked per band: the band's source pages stay in the TLB while
+ * its k columns are swept; measured best of 64/128/256/512 on a 2048^2
+ * transpose for every item size. A multiple of the largest B (64). */
+#define SIMD_BAND 128
+
+/* Blocks of one cache line by one cache line (B = 64 / S items square):
+ * each source line is read whole, once, and each destination line written
+ * whole, once. A block is transposed into a small buffer first: rows a
+ * power-of-two pitch apart share an L1 set, so destination lines filled
+ * piecemeal in place would be evicted between visits. The next block's
+ * source lines, a column the hardware prefetcher does not follow, are
+ * prefetched. Outputs too large to stay cached are written with streaming
+ * stores (when aligned), as memcpy does for large copies. */
+#define DEFINE_TILE_SIMD(S)                                                    \
+  static void tile_simd_##S (char *d, int64_t dk, const char *s, int64_t sl,   \
+      int64_t nk, int64_t nl, bool stream)                                     \
+  {                                                                            \
+    enum { V = 16 / S, B = 64 / S };                                           \
+    __m128i buf[B * 4];                                                        \
+    char *bp = (char *)buf;                                                    \
+    for (int64_t l1 = 0; l1 < nl; l1 += SIMD_BAND) {                           \
+      int64_t le = nl - l1 < SIMD_BAND ? nl : l1 + SIMD_BAND;                  \
+      for (int64_t k0 = 0; k0 < nk; k0 += B) {                                 \
+        int64_t kn = nk - k0 < B ? nk - k0 : B, l0 = l1;                       \
+        for (; kn == B && l0 + B <= le; l0 += B) {                             \
+          const char *sb = s + k0 * S + l0 * sl;                               \
+          char *db = d + k0 * dk + l0 * S;                                     \
+          if (l0 + 2 * B <= le)                                                \
+            for (int l = 0; l < B; l++)                                        \
+              __builtin_prefetch (sb + (B + l) * sl);                          \
+          for (int l = 0; l < B; l += V)                                       \
+            for (int k = 0; k < B; k += V)                                     \
+              block_simd (                                                     \
+                  bp + k * 64 + l * S, 64, sb + k * S + l * sl, sl, S);        \
+          for (int k = 0; k < B; k++) {                                        \
+            __m128i *o = (__m128i *)(db + k * dk);                             \
+            if (stream)                                                        \
+              for (int q = 0; q < 4; q++)                                      \
+                _mm_stream_si128 (o + q, buf[k * 4 + q]);                      \
+            else                                                               \
+              for (int q = 0; q < 4; q++)                                      \
+                _mm_storeu_si128 (o + q, buf[k * 4 + q]);                      \
+          }                                                                    \
+        }                                                                      \
+        if (l0 < le)                                                           \
+          for (int64_t k = k0; k < k0 + kn; k++)                               \
+            row_##S (d + k * dk + l0 * S, s + k * S + l0 * sl, le - l0, sl);   \
+      }                                                                        \
+    }                                                                          \
+  }
+
+DEFINE_TILE_SIMD (1)
+DEFINE_TILE_SIMD (2)
+DEFINE_TILE_SIMD (4)
+DEFINE_TILE_SIMD (8)
+#endif
+
+/* Outputs from this size on are streamed past the caches (about half of
+ * a common L3; glibc's memcpy switches near 3/4 of it). */
+#define STREAM_BYTES ((size_t)4 << 20)
+
+static void
+tile_copy (size_t isz, char *d, int64_t dk, const char *s, int64_t sk,
+    int64_t sl, int64_t nk, int64_t nl, bool stream)
+{
+#ifdef __SSE2__
+  if (sk == (int64_t)isz) {
+    switch (isz) {
+    case 1:
+      tile_simd_1 (d, dk, s, sl, nk, nl, stream);
+      return;
+    case 2:
+      tile_simd_2 (d, dk, s, sl, nk, nl, stream);
+      return;
+    case 4:
+      tile_simd_4 (d, dk, s, sl, nk, nl, stream);
+      return;
+    case 8:
+      tile_simd_8 (d, dk, s, sl, nk, nl, stream);
+      return;
+    }
+  }
+#else
+  (void)stream;
+#endif
+  tile_scalar (isz, d, dk, s, sk, sl, nk, nl);
+}
+
+static void
+make_plan (plan *p, const tn_view *v, size_t isz)
+{
+  int r = 0;
+  int64_t dst = (int64_t)isz;
+
+  /* Walk inner to outer, fusing an axis into the one inside it when its
+   * stride is that axis's whole span: the fused axis is then one longer
+   * run with the inner stride. The destination is dense and always fuses. */
+  for (int i = v->rank - 1; i >= 0; i--) {
+    int64_t n = v->dims[i], s, span;
+
+    /* An axis of extent 1 may carry any stride, even one that would
+     * overflow here; it moves nothing. */
+    if (n == 1)
+      continue;
+    s = v->strides[i] * (int64_t)isz;
+    if (r > 0 && !__builtin_mul_overflow (p->src[r - 1], p->dims[r - 1], &span)
+        && s == span) {
+      p->dims[r - 1] *= n;
+    } else {
+      p->dims[r] = n;
+      p->src[r] = s;
+      r++;
+    }
+  }
+  /* Reverse into outermost-first order and lay out the destination. */
+  for (int i = 0; i < r / 2; i++) {
+    int64_t t = p->dims[i];
+
+    p->dims[i] = p->dims[r - 1 - i];
+    p->dims[r - 1 - i] = t;
+    t = p->src[i];
+    p->src[i] = p->src[r - 1 - i];
+    p->src[r - 1 - i] = t;
+  }
+  for (int i = r - 1; i >= 0; i--) {
+    p->dst[i] = dst;
+    dst *= p->dims[i];
+  }
+  p->rank = r;
+}
+
+void
+tn_view_materialize (void *dst, const void *base, const tn_view *v)
+{
+  size_t isz = tn_dtype_size (v->dtype);
+  const char *s;
+  char *d = dst;
+  int axes[TN_MAX_RANK], n = 0, last, k;
+  plan p;
+  odo o;
+
+  if (!isz || tn_view_count (v) <= 0)
+    return;
+  s = (const char *)base + v->offset * (int64_t)isz;
+  make_plan (&p, v, isz);
+  if (p.rank == 0) {
+    memcpy (d, s, isz);
+    return;
+  }
+  last = p.rank - 1;
+
+  if (p.src[last] == (int64_t)isz) {
+    size_t run = (size_t)p.dims[last] * isz;
+
+    for (int i = 0; i < last; i++)
+      axes[n++] = i;
+    odo_init (&o, &p, axes, n);
+    do
+      memcpy (d, s, run);
+    while (odo_next (&o, &s, &d));
+    return;
+  }
+
+  /* The innermost axis is strided. When each of its items sits on its own
+   * cache line and an outer axis steps through memory more finely, copy
+   * that pair of axes in tiles so both sides stay in cache. */
+  k = -1;
+  if (p.src[last] >= 64) {
+    for (int i = 0; i < last; i++)
+      if (p.src[i] < p.src[last] && (k < 0 || p.src[i] <= p.src[k]))
+        k = i;
+  }
+  if (k >= 0) {
+    size_t total = (size_t)tn_view_count (v) * isz;
+    /* Streaming stores need every destination row 16-byte aligned: the
+     * start, the row pitch and each step of the outer walk. */
+    bool stream = total >= STREAM_BYTES && (uintptr_t)d % 16 == 0;
+
+    for (int i = 0; i < last; i++)
+      stream = stream && p.dst[i] % 16 == 0;
+
+    for (int i = 0; i < last; i++)
+      if (i != k)
+        axes[n++] = i;
+    odo_init (&o, &p, axes, n);
+    do
+      tile_copy (isz, d, p.dst[k], s, p.src[k], p.src[last], p.dims[k],
+          p.dims[last], stream);
+    while (odo_next (&o, &s, &d));
+#ifdef __SSE2__
+    if (stream)
+      _mm_sfence ();
+#endif
+    return;
+  }
+
+  for (int i = 0; i < last; i++)
+    axes[n++] = i;
+  odo_init (&o, &p, axes, n);
+  do
+    row_copy (isz, d, s, p.dims[last], p.src[last]);
+  while (odo_next (&o, &s, &d));
+}

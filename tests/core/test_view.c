@@ -1,0 +1,1159 @@
+/* core/view.c: view operations, their error paths, tn_view_check and
+ * tn_view_materialize. Chains of operations are checked against NumPy
+ * (view_golden.h, from tests/data/gen_views.py); the rest against
+ * hand-computed values or a naive per-item reference. */
+#include <glib.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/view.h"
+#include "view_golden.h"
+
+#define P62 ((int64_t)1 << 62)
+
+static void
+expect_msg (const tn_err *e, const char *want)
+{
+  g_assert_cmpstr (e->msg, ==, want);
+}
+
+static void
+expect_dims (const tn_view *v, const int64_t *dims, int rank)
+{
+  g_assert_cmpint (v->rank, ==, rank);
+  for (int i = 0; i < rank; i++)
+    g_assert_cmpint (v->dims[i], ==, dims[i]);
+}
+
+static void
+expect_strides (const tn_view *v, const int64_t *strides)
+{
+  for (int i = 0; i < v->rank; i++)
+    g_assert_cmpint (v->strides[i], ==, strides[i]);
+}
+
+static tn_view
+make (tn_dtype t, const int64_t *dims, int rank)
+{
+  tn_view v;
+  tn_err e;
+
+  g_assert_cmpint (tn_view_init (&v, t, dims, rank, &e), ==, 0);
+  return v;
+}
+
+/* A failing operation leaves the view exactly as it was. */
+#define EXPECT_FAIL(v, call)                                                   \
+  G_STMT_START                                                                 \
+  {                                                                            \
+    tn_view before_ = *(v);                                                    \
+    g_assert_cmpint (call, ==, -1);                                            \
+    g_assert_cmpint (memcmp (&before_, (v), sizeof before_), ==, 0);           \
+  }                                                                            \
+  G_STMT_END
+
+static void
+test_init (void)
+{
+  const int64_t d[] = { 2, 3, 4 }, st[] = { 12, 4, 1 };
+  tn_view v;
+  tn_err e;
+
+  memset (&v, 0x5a, sizeof v);
+  g_assert_cmpint (tn_view_init (&v, TN_FLOAT32, d, 3, &e), ==, 0);
+  g_assert_cmpint (v.dtype, ==, TN_FLOAT32);
+  expect_dims (&v, d, 3);
+  expect_strides (&v, st);
+  g_assert_cmpint (v.offset, ==, 0);
+  for (int i = 3; i < TN_MAX_RANK; i++) {
+    g_assert_cmpint (v.dims[i], ==, 0);
+    g_assert_cmpint (v.strides[i], ==, 0);
+  }
+  g_assert_cmpint (tn_view_init (&v, TN_BOOL, NULL, 0, &e), ==, 0);
+  g_assert_cmpint (v.rank, ==, 0);
+  g_assert_cmpint (tn_view_count (&v), ==, 1);
+}
+
+static void
+test_init_errors (void)
+{
+  const int64_t d[] = { 2, 3 }, neg[] = { 2, -4 }, big[] = { P62, 2 };
+  tn_view v;
+  tn_err e;
+
+  v = make (TN_INT8, d, 2);
+  EXPECT_FAIL (&v, tn_view_init (&v, TN_NDTYPES, d, 2, &e));
+  expect_msg (&e, "dtype 13 is not one of the 13 dtypes (0 to 12)");
+  EXPECT_FAIL (&v, tn_view_init (&v, TN_INT8, d, 9, &e));
+  expect_msg (&e, "rank 9 is out of range: a tensor has rank 0 to 8");
+  EXPECT_FAIL (&v, tn_view_init (&v, TN_INT8, d, -1, &e));
+  expect_msg (&e, "rank -1 is out of range: a tensor has rank 0 to 8");
+  EXPECT_FAIL (&v, tn_view_init (&v, TN_INT8, neg, 2, &e));
+  expect_msg (&e, "axis 1 has extent -4; extents must be 0 or more");
+  EXPECT_FAIL (&v, tn_view_init (&v, TN_INT8, big, 2, &e));
+  expect_msg (&e, "dims <4611686018427387904, 2> hold too many items: the "
+                  "product of the extents overflows 64 bits at axis 1");
+  EXPECT_FAIL (&v, tn_view_init (&v, TN_INT8, big, 2, NULL));
+}
+
+static void
+test_count (void)
+{
+  const int64_t d[] = { 2, 3, 4 }, z[] = { 3, 0, 4 };
+  tn_view v;
+
+  v = make (TN_UINT16, d, 3);
+  g_assert_cmpint (tn_view_count (&v), ==, 24);
+  v = make (TN_UINT16, z, 3);
+  g_assert_cmpint (tn_view_count (&v), ==, 0);
+  v = make (TN_UINT16, NULL, 0);
+  g_assert_cmpint (tn_view_count (&v), ==, 1);
+  /* An invalid view counts -1. */
+  v = make (TN_UINT16, d, 3);
+  v.dims[1] = -3;
+  g_assert_cmpint (tn_view_count (&v), ==, -1);
+  v.dims[1] = INT64_MAX;
+  g_assert_cmpint (tn_view_count (&v), ==, -1);
+  v.rank = 9;
+  g_assert_cmpint (tn_view_count (&v), ==, -1);
+}
+
+static void
+test_dense (void)
+{
+  const int64_t d[] = { 2, 3, 4 }, z[] = { 2, 0, 4 };
+  tn_view v;
+  tn_err e;
+
+  v = make (TN_FLOAT32, d, 3);
+  g_assert_true (tn_view_dense (&v));
+  g_assert_cmpint (tn_view_transpose (&v, &e), ==, 0);
+  g_assert_false (tn_view_dense (&v));
+  /* An axis of extent 1 matches any stride. */
+  v = make (TN_FLOAT32, d, 3);
+  g_assert_cmpint (tn_view_slice (&v, 1, 2, 3, 1, &e), ==, 0);
+  g_assert_false (tn_view_dense (&v)); /* <2, 1, 4> strides <12, 4, 1> */
+  v = make (TN_FLOAT32, d, 3);
+  g_assert_cmpint (tn_view_slice (&v, 0, 1, 2, 1, &e), ==, 0);
+  g_assert_true (tn_view_dense (&v)); /* <1, 3, 4> at offset 12 */
+  g_assert_cmpint (v.offset, ==, 12);
+  v.strides[0] = 999;
+  g_assert_true (tn_view_dense (&v));
+  v.strides[2] = 2;
+  g_assert_false (tn_view_dense (&v));
+  /* Step slices and broadcasts are not dense. */
+  v = make (TN_FLOAT32, d, 3);
+  g_assert_cmpint (tn_view_slice (&v, 2, 0, 4, 2, &e), ==, 0);
+  g_assert_false (tn_view_dense (&v));
+  v = make (TN_FLOAT32, d, 3);
+  g_assert_cmpint (tn_view_expand (&v, 0, &e), ==, 0);
+  g_assert_true (tn_view_dense (&v));
+  {
+    const int64_t to[] = { 5, 2, 3, 4 };
+
+    g_assert_cmpint (tn_view_broadcast (&v, to, 4, &e), ==, 0);
+    g_assert_false (tn_view_dense (&v));
+  }
+  /* No items: dense whatever the strides. */
+  v = make (TN_FLOAT32, z, 3);
+  v.strides[0] = 7;
+  v.strides[2] = 3;
+  g_assert_true (tn_view_dense (&v));
+  v = make (TN_FLOAT32, NULL, 0);
+  g_assert_true (tn_view_dense (&v));
+  v = make (TN_FLOAT32, d, 3);
+  v.dims[0] = -1;
+  g_assert_false (tn_view_dense (&v));
+}
+
+static void
+test_check (void)
+{
+  const int64_t d[] = { 2, 3 }, z[] = { 2, 0 };
+  tn_view v;
+  tn_err e;
+
+  v = make (TN_INT32, d, 2);
+  g_assert_cmpint (tn_view_check (&v, 6, &e), ==, 0);
+  g_assert_cmpint (tn_view_check (&v, 1000, &e), ==, 0);
+  g_assert_cmpint (tn_view_check (&v, 5, &e), ==, -1);
+  expect_msg (&e, "view <2, 3> with strides <3, 1> at offset 0 reaches item "
+                  "5, but the storage holds 5 items");
+  v.offset = 4;
+  g_assert_cmpint (tn_view_check (&v, 10, &e), ==, 0);
+  g_assert_cmpint (tn_view_check (&v, 9, &e), ==, -1);
+  expect_msg (&e, "view <2, 3> with strides <3, 1> at offset 4 reaches item "
+                  "9, but the storage holds 9 items");
+  /* Transposed: same reach. */
+  g_assert_cmpint (tn_view_transpose (&v, &e), ==, 0);
+  g_assert_cmpint (tn_view_check (&v, 10, &e), ==, 0);
+  g_assert_cmpint (tn_view_check (&v, 9, &e), ==, -1);
+  expect_msg (&e, "view <3, 2> with strides <1, 3> at offset 4 reaches item "
+                  "9, but the storage holds 9 items");
+  /* Broadcast: stride 0 reaches nothing further. */
+  v = make (TN_INT32, d, 2);
+  v.strides[0] = 0;
+  g_assert_cmpint (tn_view_check (&v, 3, &e), ==, 0);
+  g_assert_cmpint (tn_view_check (&v, 2, &e), ==, -1);
+  /* An axis of extent 1 may carry any stride. */
+  v.dims[0] = 1;
+  v.strides[0] = INT64_MAX;
+  g_assert_cmpint (tn_view_check (&v, 3, &e), ==, 0);
+  /* Rank 0: one item at offset. */
+  v = make (TN_INT32, NULL, 0);
+  v.offset = 7;
+  g_assert_cmpint (tn_view_check (&v, 8, &e), ==, 0);
+  g_assert_cmpint (tn_view_check (&v, 7, &e), ==, -1);
+  expect_msg (&e, "view <> with strides <> at offset 7 reaches item 7, but "
+                  "the storage holds 7 items");
+  /* Empty views only need their offset inside or at the end. */
+  v = make (TN_INT32, z, 2);
+  g_assert_cmpint (tn_view_check (&v, 0, &e), ==, 0);
+  v.offset = 5;
+  g_assert_cmpint (tn_view_check (&v, 5, &e), ==, 0);
+  g_assert_cmpint (tn_view_check (&v, 4, &e), ==, -1);
+  expect_msg (&e, "the empty view <2, 0> starts at item 5, past the end of a "
+                  "storage of 4 items");
+}
+
+static void
+test_check_errors (void)
+{
+  const int64_t d[] = { 2, 3 }, one[] = { 3 };
+  tn_view v;
+  tn_err e;
+
+  v = make (TN_INT32, d, 2);
+  g_assert_cmpint (tn_view_check (&v, -1, &e), ==, -1);
+  expect_msg (&e, "a storage of -1 items is impossible; the size must be 0 "
+                  "or more");
+  v.offset = -2;
+  g_assert_cmpint (tn_view_check (&v, 100, &e), ==, -1);
+  expect_msg (&e, "the view starts at item -2; an offset must be 0 or more");
+  v.offset = 0;
+  v.strides[1] = -1;
+  g_assert_cmpint (tn_view_check (&v, 100, &e), ==, -1);
+  expect_msg (&e, "axis 1 has stride -1; strides must be 0 or more");
+  v = make (TN_INT32, d, 2);
+  v.dtype = (tn_dtype)77;
+  g_assert_cmpint (tn_view_check (&v, 100, &e), ==, -1);
+  expect_msg (&e, "dtype 77 is not one of the 13 dtypes (0 to 12)");
+  v = make (TN_INT32, d, 2);
+  v.rank = 12;
+  g_assert_cmpint (tn_view_check (&v, 100, &e), ==, -1);
+  expect_msg (&e, "rank 12 is out of range: a tensor has rank 0 to 8");
+  v = make (TN_INT32, d, 2);
+  v.dims[0] = -2;
+  g_assert_cmpint (tn_view_check (&v, 100, &e), ==, -1);
+  expect_msg (&e, "axis 0 has extent -2; extents must be 0 or more");
+  v.dims[0] = P62;
+  v.dims[1] = 2;
+  g_assert_cmpint (tn_view_check (&v, INT64_MAX, &e), ==, -1);
+  expect_msg (&e, "dims <4611686018427387904, 2> hold too many items: the "
+                  "product of the extents overflows 64 bits at axis 1");
+  /* Hostile strides: (3 - 1) * 2^62 = 2^63 wraps the multiplication... */
+  v = make (TN_INT32, one, 1);
+  v.strides[0] = P62;
+  g_assert_cmpint (tn_view_check (&v, INT64_MAX, &e), ==, -1);
+  expect_msg (&e, "view <3> with strides <4611686018427387904> at offset 0 "
+                  "reaches past item 2^63: the index overflows at axis 0");
+  /* ... one less does not, and is merely out of storage. */
+  v.strides[0] = P62 - 1;
+  g_assert_cmpint (tn_view_check (&v, INT64_MAX, &e), ==, 0);
+  g_assert_cmpint (tn_view_check (&v, 2 * (P62 - 1), &e), ==, -1);
+  /* ... and the sum with the offset wraps. */
+  v.strides[0] = 1;
+  v.offset = INT64_MAX - 1;
+  g_assert_cmpint (tn_view_check (&v, INT64_MAX, &e), ==, -1);
+  expect_msg (&e, "view <3> with strides <1> at offset 9223372036854775806 "
+                  "reaches past item 2^63: the index overflows at axis 0");
+  v.offset = INT64_MAX - 3;
+  g_assert_cmpint (tn_view_check (&v, INT64_MAX, &e), ==, 0);
+  g_assert_cmpint (tn_view_check (&v, INT64_MAX - 1, &e), ==, -1);
+  expect_msg (&e, "view <3> with strides <1> at offset 9223372036854775804 "
+                  "reaches item 9223372036854775806, but the storage holds "
+                  "9223372036854775806 items");
+  g_assert_cmpint (tn_view_check (&v, 0, NULL), ==, -1);
+}
+
+static void
+test_permute (void)
+{
+  const int64_t d[] = { 2, 3, 4 };
+  const int ax[] = { 2, 0, 1 }, neg[] = { -1, -3, -2 };
+  const int64_t wd[] = { 4, 2, 3 }, ws[] = { 1, 12, 4 };
+  tn_view v;
+  tn_err e;
+
+  v = make (TN_INT64, d, 3);
+  g_assert_cmpint (tn_view_permute (&v, ax, 3, &e), ==, 0);
+  expect_dims (&v, wd, 3);
+  expect_strides (&v, ws);
+  v = make (TN_INT64, d, 3);
+  g_assert_cmpint (tn_view_permute (&v, neg, 3, &e), ==, 0);
+  expect_dims (&v, wd, 3);
+  expect_strides (&v, ws);
+  v = make (TN_INT64, NULL, 0);
+  g_assert_cmpint (tn_view_permute (&v, NULL, 0, &e), ==, 0);
+  g_assert_cmpint (v.rank, ==, 0);
+}
+
+static void
+test_permute_errors (void)
+{
+  const int64_t d[] = { 2, 3, 4 };
+  const int two[] = { 0, 1 }, big[] = { 0, 3, 1 }, low[] = { -4, 0, 1 };
+  const int twice[] = { 1, -2, 0 };
+  tn_view v;
+  tn_err e;
+
+  v = make (TN_INT64, d, 3);
+  EXPECT_FAIL (&v, tn_view_permute (&v, two, 2, &e));
+  expect_msg (&e, "permute needs 3 axes for a tensor of rank 3, got 2");
+  EXPECT_FAIL (&v, tn_view_permute (&v, big, 3, &e));
+  expect_msg (&e, "axis 3 is out of range for a tensor of rank 3");
+  EXPECT_FAIL (&v, tn_view_permute (&v, low, 3, &e));
+  expect_msg (&e, "axis -4 is out of range for a tensor of rank 3");
+  EXPECT_FAIL (&v, tn_view_permute (&v, twice, 3, &e));
+  expect_msg (&e, "permute needs each of the 3 axes once; axis 1 appears "
+                  "twice");
+  v.rank = 9;
+  EXPECT_FAIL (&v, tn_view_permute (&v, twice, 3, &e));
+  expect_msg (&e, "rank 9 is out of range: a tensor has rank 0 to 8");
+}
+
+static void
+test_transpose (void)
+{
+  const int64_t d[] = { 2, 3, 4 }, wd[] = { 2, 4, 3 }, ws[] = { 12, 1, 4 };
+  const int64_t d1[] = { 5 };
+  tn_view v;
+  tn_err e;
+
+  v = make (TN_UINT8, d, 3);
+  g_assert_cmpint (tn_view_transpose (&v, &e), ==, 0);
+  expect_dims (&v, wd, 3);
+  expect_strides (&v, ws);
+  v = make (TN_UINT8, d1, 1);
+  EXPECT_FAIL (&v, tn_view_transpose (&v, &e));
+  expect_msg (&e, "transpose swaps the last two axes and needs rank 2 or "
+                  "more; this tensor has rank 1");
+  v.rank = -1;
+  EXPECT_FAIL (&v, tn_view_transpose (&v, &e));
+  expect_msg (&e, "rank -1 is out of range: a tensor has rank 0 to 8");
+}
+
+static void
+test_slice (void)
+{
+  const int64_t d[] = { 4, 10 };
+  tn_view v;
+  tn_err e;
+
+  /* Python: a[:, -3:] -> 3 items from index 7. */
+  v = make (TN_INT16, d, 2);
+  g_assert_cmpint (tn_view_slice (&v, 1, -3, INT64_MAX, 1, &e), ==, 0);
+  g_assert_cmpint (v.dims[1], ==, 3);
+  g_assert_cmpint (v.strides[1], ==, 1);
+  g_assert_cmpint (v.offset, ==, 7);
+  /* a[1:, ::3] -> rows 1..3, columns 0, 3, 6, 9. */
+  v = make (TN_INT16, d, 2);
+  g_assert_cmpint (tn_view_slice (&v, -2, 1, 100, 1, &e), ==, 0);
+  g_assert_cmpint (tn_view_slice (&v, -1, INT64_MIN, INT64_MAX, 3, &e), ==, 0);
+  g_assert_cmpint (v.dims[0], ==, 3);
+  g_assert_cmpint (v.dims[1], ==, 4);
+  g_assert_cmpint (v.strides[1], ==, 3);
+  g_assert_cmpint (v.offset, ==, 10);
+  /* a[:, 2:9:2] -> 2, 4, 6, 8. */
+  v = make (TN_INT16, d, 2);
+  g_assert_cmpint (tn_view_slice (&v, 1, 2, 9, 2, &e), ==, 0);
+  g_assert_cmpint (v.dims[1], ==, 4);
+  g_assert_cmpint (v.offset, ==, 2);
+  /* Empty: offset unchanged even past the end. */
+  v = make (TN_INT16, d, 2);
+  g_assert_cmpint (tn_view_slice (&v, 0, 4, 9, 1, &e), ==, 0);
+  g_assert_cmpint (v.dims[0], ==, 0);
+  g_assert_cmpint (v.offset, ==, 0);
+  g_assert_cmpint (tn_view_check (&v, 40, &e), ==, 0);
+  v = make (TN_INT16, d, 2);
+  g_assert_cmpint (tn_view_slice (&v, 1, 7, 3, 1, &e), ==, 0);
+  g_assert_cmpint (v.dims[1], ==, 0);
+  g_assert_cmpint (tn_view_slice (&v, 0, 1, 3, 1, &e), ==, 0);
+  g_assert_cmpint (v.dims[0], ==, 2);
+  g_assert_cmpint (v.offset, ==, 0);
+  /* A single item keeps its stride whatever the step. */
+  v = make (TN_INT16, d, 2);
+  g_assert_cmpint (tn_view_slice (&v, 0, 2, 4, INT64_MAX, &e), ==, 0);
+  g_assert_cmpint (v.dims[0], ==, 1);
+  g_assert_cmpint (v.strides[0], ==, 10);
+  g_assert_cmpint (v.offset, ==, 20);
+}
+
+static void
+test_slice_errors (void)
+{
+  const int64_t d[] = { 4, 10 }, one[] = { 10 };
+  tn_view v;
+  tn_err e;
+
+  v = make (TN_INT16, d, 2);
+  EXPECT_FAIL (&v, tn_view_slice (&v, 1, 0, 5, 0, &e));
+  expect_msg (&e, "slice step must be 1 or more, got 0");
+  EXPECT_FAIL (&v, tn_view_slice (&v, 1, 0, 5, -1, &e));
+  expect_msg (&e, "slice step must be 1 or more, got -1");
+  EXPECT_FAIL (&v, tn_view_slice (&v, 2, 0, 5, 1, &e));
+  expect_msg (&e, "axis 2 is out of range for a tensor of rank 2");
+  EXPECT_FAIL (&v, tn_view_slice (&v, -3, 0, 5, 1, &e));
+  expect_msg (&e, "axis -3 is out of range for a tensor of rank 2");
+  /* Unchecked views whose arithmetic would wrap. */
+  v = make (TN_INT16, one, 1);
+  v.offset = INT64_MAX - 1;
+  EXPECT_FAIL (&v, tn_view_slice (&v, 0, 2, 5, 1, &e));
+  expect_msg (&e, "slicing axis 0 from index 2 overflows the offset "
+                  "9223372036854775806 with stride 1");
+  v = make (TN_INT16, one, 1);
+  v.strides[0] = P62;
+  EXPECT_FAIL (&v, tn_view_slice (&v, 0, 0, 10, 4, &e));
+  expect_msg (&e, "slicing axis 0 with step 4 overflows its stride "
+                  "4611686018427387904");
+  v = make (TN_INT16, one, 1);
+  v.rank = 10;
+  EXPECT_FAIL (&v, tn_view_slice (&v, 0, 0, 10, 4, &e));
+  expect_msg (&e, "rank 10 is out of range: a tensor has rank 0 to 8");
+}
+
+static void
+test_select (void)
+{
+  const int64_t d[] = { 2, 3, 4 }, wd[] = { 2, 4 }, ws[] = { 12, 1 };
+  tn_view v;
+  tn_err e;
+
+  v = make (TN_FLOAT64, d, 3);
+  g_assert_cmpint (tn_view_select (&v, 1, -1, &e), ==, 0);
+  expect_dims (&v, wd, 2);
+  expect_strides (&v, ws);
+  g_assert_cmpint (v.offset, ==, 8);
+  g_assert_cmpint (v.dims[2], ==, 0); /* unused axes are cleared */
+  g_assert_cmpint (tn_view_select (&v, 0, 1, &e), ==, 0);
+  g_assert_cmpint (tn_view_select (&v, -1, 3, &e), ==, 0);
+  g_assert_cmpint (v.rank, ==, 0);
+  g_assert_cmpint (v.offset, ==, 23);
+  /* Selecting beside an empty axis keeps the offset: the view holds no
+   * items and its storage may hold none. */
+  {
+    const int64_t z[] = { 3, 0, 4 };
+
+    v = make (TN_FLOAT64, z, 3);
+    g_assert_cmpint (tn_view_select (&v, 0, 2, &e), ==, 0);
+    g_assert_cmpint (v.offset, ==, 0);
+    g_assert_cmpint (tn_view_check (&v, 0, &e), ==, 0);
+  }
+}
+
+static void
+test_select_errors (void)
+{
+  const int64_t d[] = { 2, 3 }, one[] = { 3 };
+  tn_view v;
+  tn_err e;
+
+  v = make (TN_FLOAT64, d, 2);
+  EXPECT_FAIL (&v, tn_view_select (&v, 1, 3, &e));
+  expect_msg (&e, "index 3 is out of range for axis 1 of extent 3");
+  EXPECT_FAIL (&v, tn_view_select (&v, -1, -4, &e));
+  expect_msg (&e, "index -4 is out of range for axis 1 of extent 3");
+  EXPECT_FAIL (&v, tn_view_select (&v, 2, 0, &e));
+  expect_msg (&e, "axis 2 is out of range for a tensor of rank 2");
+  v = make (TN_FLOAT64, NULL, 0);
+  EXPECT_FAIL (&v, tn_view_select (&v, 0, 0, &e));
+  expect_msg (&e, "axis 0 is out of range for a tensor of rank 0");
+  v = make (TN_FLOAT64, one, 1);
+  v.strides[0] = P62;
+  EXPECT_FAIL (&v, tn_view_select (&v, 0, 2, &e));
+  expect_msg (&e, "selecting index 2 of axis 0 overflows the offset 0 with "
+                  "stride 4611686018427387904");
+  v.rank = -5;
+  EXPECT_FAIL (&v, tn_view_select (&v, 0, 2, &e));
+  expect_msg (&e, "rank -5 is out of range: a tensor has rank 0 to 8");
+}
+
+static void
+test_reshape (void)
+{
+  const int64_t d[] = { 2, 3, 4 }, to[] = { 4, -1 }, wd[] = { 4, 3 };
+  const int64_t ws[] = { 3, 1 }, z[] = { 3, 0 }, zto[] = { 0, 5, -1 };
+  const int64_t zw[] = { 0, 5, 1 }, ones[] = { 1, 1 };
+  tn_view v;
+  tn_err e;
+
+  v = make (TN_INT32, d, 3);
+  g_assert_cmpint (tn_view_select (&v, 0, 1, &e), ==, 0); /* offset 12 */
+  g_assert_cmpint (tn_view_reshape (&v, to, 2, &e), ==, 0);
+  expect_dims (&v, wd, 2);
+  expect_strides (&v, ws);
+  g_assert_cmpint (v.offset, ==, 12);
+  g_assert_cmpint (tn_view_reshape (&v, NULL, 0, &e), ==, -1);
+  g_assert_cmpint (tn_view_reshape (&v, to + 1, 1, &e), ==, 0);
+  g_assert_cmpint (v.dims[0], ==, 12);
+  g_assert_cmpint (v.dims[1], ==, 0);
+  g_assert_cmpint (v.offset, ==, 12);
+  /* Empty tensors reshape freely once -1 is unambiguous. */
+  v = make (TN_INT32, z, 2);
+  g_assert_cmpint (tn_view_reshape (&v, zto, 3, &e), ==, -1);
+  v = make (TN_INT32, z, 2);
+  v.strides[0] = 1234; /* empty views are dense */
+  g_assert_cmpint (tn_view_reshape (&v, zw, 3, &e), ==, 0);
+  expect_dims (&v, zw, 3);
+  /* One item to and from rank 0. */
+  v = make (TN_INT32, ones, 2);
+  g_assert_cmpint (tn_view_reshape (&v, NULL, 0, &e), ==, 0);
+  g_assert_cmpint (v.rank, ==, 0);
+  g_assert_cmpint (tn_view_reshape (&v, ones, 2, &e), ==, 0);
+  expect_dims (&v, ones, 2);
+}
+
+static void
+test_reshape_errors (void)
+{
+  const int64_t d[] = { 2, 3 }, to42[] = { 4, 2 }, to4m[] = { 4, -1 };
+  const int64_t mm[] = { -1, 3, -1 }, m2[] = { 3, -2 }, z[] = { 3, 0 };
+  const int64_t zm[] = { 0, -1 }, big[] = { P62, 4 }, bigm[] = { P62, 4, -1 };
+  const int64_t d9[9] = { 1, 1, 1, 1, 1, 1, 1, 1, 6 };
+  tn_view v;
+  tn_err e;
+
+  v = make (TN_INT32, d, 2);
+  EXPECT_FAIL (&v, tn_view_reshape (&v, to42, 2, &e));
+  expect_msg (&e, "cannot reshape <2, 3> (6 items) to <4, 2> (8 items)");
+  EXPECT_FAIL (&v, tn_view_reshape (&v, to4m, 2, &e));
+  expect_msg (&e, "cannot reshape <2, 3> (6 items) to <4, -1>: 6 items do "
+                  "not split into groups of 4");
+  EXPECT_FAIL (&v, tn_view_reshape (&v, mm, 3, &e));
+  expect_msg (&e, "cannot reshape to <-1, 3, -1>: only one extent can be -1, "
+                  "and axes 0 and 2 both are");
+  EXPECT_FAIL (&v, tn_view_reshape (&v, m2, 2, &e));
+  expect_msg (&e, "cannot reshape to <3, -2>: axis 1 has extent -2; extents "
+                  "must be 0 or more, or -1 for one inferred extent");
+  EXPECT_FAIL (&v, tn_view_reshape (&v, d9, 9, &e));
+  expect_msg (&e, "cannot reshape to rank 9: a tensor has rank 0 to 8");
+  EXPECT_FAIL (&v, tn_view_reshape (&v, d9, -1, &e));
+  expect_msg (&e, "cannot reshape to rank -1: a tensor has rank 0 to 8");
+  EXPECT_FAIL (&v, tn_view_reshape (&v, big, 2, &e));
+  expect_msg (&e, "dims <4611686018427387904, 4> hold too many items: the "
+                  "product of the extents overflows 64 bits at axis 1");
+  EXPECT_FAIL (&v, tn_view_reshape (&v, bigm, 3, &e));
+  expect_msg (&e, "dims <4611686018427387904, 4, 1> hold too many items: the "
+                  "product of the extents overflows 64 bits at axis 1");
+  g_assert_cmpint (tn_view_transpose (&v, &e), ==, 0);
+  EXPECT_FAIL (&v, tn_view_reshape (&v, d, 2, &e));
+  expect_msg (&e, "reshape needs a dense tensor; this view has strides "
+                  "<1, 3>: copy it first");
+  v = make (TN_INT32, z, 2);
+  EXPECT_FAIL (&v, tn_view_reshape (&v, zm, 2, &e));
+  expect_msg (&e, "cannot reshape <3, 0> (0 items) to <0, -1>: the -1 extent "
+                  "is ambiguous next to an extent of 0");
+  v.dims[0] = -3;
+  EXPECT_FAIL (&v, tn_view_reshape (&v, zm, 2, &e));
+  expect_msg (&e, "axis 0 has extent -3; extents must be 0 or more");
+  v.rank = 9;
+  EXPECT_FAIL (&v, tn_view_reshape (&v, zm, 2, &e));
+  expect_msg (&e, "rank 9 is out of range: a tensor has rank 0 to 8");
+}
+
+static void
+test_expand (void)
+{
+  const int64_t d[] = { 2, 3 };
+  tn_view v;
+  tn_err e;
+
+  v = make (TN_UINT32, d, 2);
+  g_assert_cmpint (tn_view_expand (&v, 0, &e), ==, 0);
+  g_assert_cmpint (tn_view_expand (&v, -1, &e), ==, 0);
+  g_assert_cmpint (tn_view_expand (&v, 2, &e), ==, 0);
+  g_assert_cmpint (tn_view_expand (&v, -5, &e), ==, 0);
+  {
+    const int64_t wd[] = { 1, 1, 2, 1, 3, 1 }, ws[] = { 6, 6, 3, 3, 1, 1 };
+
+    expect_dims (&v, wd, 6);
+    expect_strides (&v, ws);
+  }
+  g_assert_true (tn_view_dense (&v));
+  /* An unchecked stride whose span overflows: the new axis gets stride 0,
+   * as good as any for an extent of 1. */
+  {
+    const int64_t four[] = { 4 };
+
+    v = make (TN_UINT32, four, 1);
+    v.strides[0] = P62;
+    g_assert_cmpint (tn_view_expand (&v, 0, &e), ==, 0);
+    g_assert_cmpint (v.strides[0], ==, 0);
+    g_assert_cmpint (v.strides[1], ==, P62);
+  }
+  v = make (TN_UINT32, NULL, 0);
+  g_assert_cmpint (tn_view_expand (&v, -1, &e), ==, 0);
+  g_assert_cmpint (v.rank, ==, 1);
+  g_assert_cmpint (v.dims[0], ==, 1);
+}
+
+static void
+test_expand_errors (void)
+{
+  const int64_t d[] = { 2, 3, 4 }, d8[] = { 1, 2, 1, 2, 1, 2, 1, 2 };
+  tn_view v;
+  tn_err e;
+
+  v = make (TN_UINT32, d, 3);
+  EXPECT_FAIL (&v, tn_view_expand (&v, 4, &e));
+  expect_msg (&e, "axis 4 is out of range for inserting into a tensor of "
+                  "rank 3 (-4 to 3)");
+  EXPECT_FAIL (&v, tn_view_expand (&v, -5, &e));
+  expect_msg (&e, "axis -5 is out of range for inserting into a tensor of "
+                  "rank 3 (-4 to 3)");
+  v = make (TN_UINT32, d8, 8);
+  EXPECT_FAIL (&v, tn_view_expand (&v, 0, &e));
+  expect_msg (&e, "cannot add an axis to a tensor of rank 8, the largest "
+                  "rank");
+  v.rank = 100;
+  EXPECT_FAIL (&v, tn_view_expand (&v, 0, &e));
+  expect_msg (&e, "rank 100 is out of range: a tensor has rank 0 to 8");
+}
+
+static void
+test_squeeze (void)
+{
+  const int64_t d[] = { 1, 3, 1 }, wd[] = { 3 };
+  tn_view v;
+  tn_err e;
+
+  v = make (TN_INT8, d, 3);
+  g_assert_cmpint (tn_view_squeeze (&v, -1, &e), ==, 0);
+  g_assert_cmpint (tn_view_squeeze (&v, 0, &e), ==, 0);
+  expect_dims (&v, wd, 1);
+  g_assert_cmpint (v.strides[0], ==, 1);
+  EXPECT_FAIL (&v, tn_view_squeeze (&v, 0, &e));
+  expect_msg (&e, "cannot squeeze axis 0 of extent 3; only an axis of "
+                  "extent 1 can be removed");
+  EXPECT_FAIL (&v, tn_view_squeeze (&v, 1, &e));
+  expect_msg (&e, "axis 1 is out of range for a tensor of rank 1");
+  v.rank = 9;
+  EXPECT_FAIL (&v, tn_view_squeeze (&v, 1, &e));
+  expect_msg (&e, "rank 9 is out of range: a tensor has rank 0 to 8");
+}
+
+static void
+test_broadcast (void)
+{
+  const int64_t d[] = { 3, 1 }, to[] = { 2, 3, 4 }, ws[] = { 0, 1, 0 };
+  const int64_t z[] = { 1 }, tz[] = { 5, 0 };
+  tn_view v;
+  tn_err e;
+
+  v = make (TN_INT64, d, 2);
+  g_assert_cmpint (tn_view_broadcast (&v, to, 3, &e), ==, 0);
+  expect_dims (&v, to, 3);
+  expect_strides (&v, ws);
+  g_assert_cmpint (tn_view_check (&v, 3, &e), ==, 0);
+  v = make (TN_INT64, z, 1);
+  g_assert_cmpint (tn_view_broadcast (&v, tz, 2, &e), ==, 0);
+  expect_dims (&v, tz, 2);
+  g_assert_cmpint (tn_view_count (&v), ==, 0);
+  v = make (TN_INT64, NULL, 0);
+  g_assert_cmpint (tn_view_broadcast (&v, NULL, 0, &e), ==, 0);
+  g_assert_cmpint (v.rank, ==, 0);
+}
+
+static void
+test_broadcast_errors (void)
+{
+  const int64_t d[] = { 2, 3 }, t43[] = { 4, 3 }, t3[] = { 3 };
+  const int64_t neg[] = { 2, -3 }, big[] = { P62, P62, 2, 3 };
+  const int64_t z[] = { 0 }, t1[] = { 1 }, d9[9] = { 1 };
+  tn_view v;
+  tn_err e;
+
+  v = make (TN_INT64, d, 2);
+  EXPECT_FAIL (&v, tn_view_broadcast (&v, t43, 2, &e));
+  expect_msg (&e, "cannot broadcast <2, 3> to <4, 3>: axis 0 has 2 against "
+                  "4");
+  EXPECT_FAIL (&v, tn_view_broadcast (&v, t3, 1, &e));
+  expect_msg (&e, "cannot broadcast <2, 3> to <3>: the target has rank 1, "
+                  "below the tensor's rank 2");
+  EXPECT_FAIL (&v, tn_view_broadcast (&v, neg, 2, &e));
+  expect_msg (&e, "axis 1 has extent -3; extents must be 0 or more");
+  EXPECT_FAIL (&v, tn_view_broadcast (&v, big, 4, &e));
+  expect_msg (&e,
+      "dims <4611686018427387904, 4611686018427387904, 2, 3> "
+      "hold too many items: the product of the extents overflows 64 bits at "
+      "axis 1");
+  EXPECT_FAIL (&v, tn_view_broadcast (&v, d9, 9, &e));
+  expect_msg (&e, "rank 9 is out of range: a tensor has rank 0 to 8");
+  /* NumPy refuses to stretch an empty axis to 1. */
+  v = make (TN_INT64, z, 1);
+  EXPECT_FAIL (&v, tn_view_broadcast (&v, t1, 1, &e));
+  expect_msg (&e, "cannot broadcast <0> to <1>: axis 0 has 0 against 1");
+  v.rank = 9;
+  EXPECT_FAIL (&v, tn_view_broadcast (&v, t1, 1, &e));
+  expect_msg (&e, "rank 9 is out of range: a tensor has rank 0 to 8");
+}
+
+/* ---- golden chains ---- */
+
+static int
+parse_ints (const char *s, int64_t *out, int max)
+{
+  int n = 0;
+  char *end;
+
+  for (;;) {
+    long long x;
+
+    while (*s == ' ')
+      s++;
+    if (!*s)
+      return n;
+    x = strtoll (s, &end, 10);
+    g_assert_true (end != s);
+    g_assert_cmpint (n, <, max);
+    out[n++] = x;
+    s = end;
+  }
+}
+
+static int
+apply_op (tn_view *v, const char *op, tn_err *e)
+{
+  char name[16];
+  int64_t a[TN_MAX_RANK + 2];
+  int na, k = 0;
+
+  g_assert_cmpint (sscanf (op, " %15s %n", name, &k), ==, 1);
+  na = parse_ints (op + k, a, TN_MAX_RANK + 2);
+  if (!strcmp (name, "permute")) {
+    int axes[TN_MAX_RANK];
+
+    for (int i = 0; i < na; i++)
+      axes[i] = (int)a[i];
+    return tn_view_permute (v, axes, na, e);
+  }
+  if (!strcmp (name, "transpose"))
+    return tn_view_transpose (v, e);
+  if (!strcmp (name, "slice")) {
+    g_assert_cmpint (na, ==, 4);
+    return tn_view_slice (v, (int)a[0], a[1], a[2], a[3], e);
+  }
+  if (!strcmp (name, "select")) {
+    g_assert_cmpint (na, ==, 2);
+    return tn_view_select (v, (int)a[0], a[1], e);
+  }
+  if (!strcmp (name, "reshape"))
+    return tn_view_reshape (v, a, na, e);
+  if (!strcmp (name, "expand")) {
+    g_assert_cmpint (na, ==, 1);
+    return tn_view_expand (v, (int)a[0], e);
+  }
+  if (!strcmp (name, "squeeze")) {
+    g_assert_cmpint (na, ==, 1);
+    return tn_view_squeeze (v, (int)a[0], e);
+  }
+  if (!strcmp (name, "broadcast"))
+    return tn_view_broadcast (v, a, na, e);
+  g_error ("unknown op %s", name);
+  return -1;
+}
+
+/* Applies the chain; returns the index of the op that failed, or -1. */
+static int
+apply_chain (tn_view *v, const char *ops)
+{
+  gchar **parts = g_strsplit (ops, ";", -1);
+  int failed = -1, i = 0;
+
+  for (gchar **p = parts; *p; p++) {
+    tn_view before = *v;
+    tn_err e;
+
+    if (!g_strstrip (*p)[0])
+      continue;
+    if (apply_op (v, *p, &e) < 0) {
+      g_assert_cmpint (memcmp (&before, v, sizeof before), ==, 0);
+      g_assert_cmpuint (strlen (e.msg), >, 10);
+      failed = i;
+      break;
+    }
+    i++;
+  }
+  g_strfreev (parts);
+  return failed;
+}
+
+static const tn_dtype by_size[] = { TN_UINT8, TN_UINT16, TN_UINT32, TN_UINT64 };
+
+/* Storage holding arange(n) in the item size of t (wrapping for uint8). */
+static void *
+arange_storage (tn_dtype t, int64_t n)
+{
+  size_t isz = tn_dtype_size (t);
+  guint8 *p = g_malloc (isz * (n ? n : 1));
+
+  for (int64_t i = 0; i < n; i++) {
+    guint64 x = (guint64)i;
+
+    switch (isz) {
+    case 1:
+      p[i] = (guint8)x;
+      break;
+    case 2:
+      ((guint16 *)p)[i] = (guint16)x;
+      break;
+    case 4:
+      ((guint32 *)p)[i] = (guint32)x;
+      break;
+    default:
+      ((guint64 *)p)[i] = x;
+    }
+  }
+  return p;
+}
+
+static guint64
+item_at (const void *p, size_t isz, int64_t i)
+{
+  switch (isz) {
+  case 1:
+    return ((const guint8 *)p)[i];
+  case 2:
+    return ((const guint16 *)p)[i];
+  case 4:
+    return ((const guint32 *)p)[i];
+  default:
+    return ((const guint64 *)p)[i];
+  }
+}
+
+static guint64
+wrap_to (guint64 x, size_t isz)
+{
+  return isz == 8 ? x : x & ((G_GUINT64_CONSTANT (1) << (8 * isz)) - 1);
+}
+
+#define GUARD 64
+
+/* Materializes v over storage into a buffer with guard bytes on both
+ * sides, checks that nothing outside was written, returns the copy. */
+static guint8 *
+materialize_guarded (const tn_view *v, const void *storage, size_t *nbytes)
+{
+  size_t isz = tn_dtype_size (v->dtype);
+  int64_t n = tn_view_count (v);
+  size_t nb = (size_t)n * isz;
+  guint8 *buf = g_malloc (nb + 2 * GUARD);
+
+  memset (buf, 0xcd, nb + 2 * GUARD);
+  tn_view_materialize (buf + GUARD, storage, v);
+  for (size_t i = 0; i < GUARD; i++) {
+    g_assert_cmpint (buf[i], ==, 0xcd);
+    g_assert_cmpint (buf[GUARD + nb + i], ==, 0xcd);
+  }
+  *nbytes = nb;
+  return buf;
+}
+
+static void
+test_golden (void)
+{
+  for (size_t c = 0; c < G_N_ELEMENTS (view_golden); c++) {
+    const ViewGolden *g = &view_golden[c];
+    int64_t src_count;
+
+    g_test_message ("case %s: %s", g->name, g->ops);
+    g_assert_cmpint (
+        tn_shape_count (g->src_dims, g->src_rank, &src_count, NULL), ==, 0);
+    for (size_t s = 0; s < G_N_ELEMENTS (by_size); s++) {
+      tn_view v = make (by_size[s], g->src_dims, g->src_rank);
+      size_t isz = tn_dtype_size (by_size[s]), nb;
+      void *storage;
+      guint8 *out;
+      tn_err e;
+
+      g_assert_cmpint (apply_chain (&v, g->ops), ==, g->fail_at);
+      if (g->fail_at >= 0)
+        continue;
+      expect_dims (&v, g->dims, g->rank);
+      g_assert_cmpint (tn_view_count (&v), ==, g->count);
+      g_assert_cmpint (tn_view_dense (&v), ==, g->dense);
+      g_assert_cmpint (tn_view_check (&v, src_count, &e), ==, 0);
+      /* The largest index NumPy reads is exactly the view's reach. */
+      if (g->count > 0) {
+        g_assert_cmpint (tn_view_check (&v, g->reach + 1, &e), ==, 0);
+        g_assert_cmpint (tn_view_check (&v, g->reach, &e), ==, -1);
+      }
+      storage = arange_storage (by_size[s], src_count);
+      out = materialize_guarded (&v, storage, &nb);
+      g_assert_cmpuint (nb, ==, (size_t)g->count * isz);
+      for (int64_t i = 0; i < g->count; i++)
+        g_assert_cmpuint (item_at (out + GUARD, isz, i), ==,
+            wrap_to ((guint64)g->values[i], isz));
+      g_free (out);
+      g_free (storage);
+    }
+  }
+}
+
+/* ---- materialize against a naive per-item reference ---- */
+
+/* Row-major unravel with a division per axis: slow, obviously right. */
+static void
+reference (void *dst, const void *base, const tn_view *v)
+{
+  size_t isz = tn_dtype_size (v->dtype);
+  int64_t n = tn_view_count (v);
+
+  for (int64_t j = 0; j < n; j++) {
+    int64_t rest = j, src = v->offset;
+
+    for (int i = v->rank - 1; i >= 0; i--) {
+      src += (rest % v->dims[i]) * v->strides[i];
+      rest /= v->dims[i];
+    }
+    memcpy ((char *)dst + j * isz, (const char *)base + src * isz, isz);
+  }
+}
+
+static void
+compare_with_reference (const tn_view *v, const void *storage)
+{
+  size_t nb;
+  guint8 *out = materialize_guarded (v, storage, &nb);
+  guint8 *ref = g_malloc (nb ? nb : 1);
+
+  reference (ref, storage, v);
+  g_assert_cmpint (memcmp (out + GUARD, ref, nb), ==, 0);
+  g_free (ref);
+  g_free (out);
+}
+
+/* Shapes around the 32-item tile edge, over each item size, through
+ * transposes, permutations and step slices; plus broadcasts. */
+static void
+test_materialize_tiles (void)
+{
+  static const int64_t shapes[][2] = { { 1, 100 }, { 100, 1 }, { 31, 33 },
+    { 32, 32 }, { 64, 65 }, { 97, 70 }, { 130, 5 }, { 3, 300 } };
+
+  for (size_t s = 0; s < G_N_ELEMENTS (by_size); s++) {
+    for (size_t k = 0; k < G_N_ELEMENTS (shapes); k++) {
+      const int64_t *d = shapes[k];
+      int64_t n = d[0] * d[1];
+      void *st = arange_storage (by_size[s], n * 4);
+      const int64_t d3[] = { 2, d[0], d[1] };
+      const int perm[] = { 2, 0, 1 }, perm2[] = { 1, 2, 0 };
+      tn_view v;
+      tn_err e;
+
+      v = make (by_size[s], d, 2);
+      g_assert_cmpint (tn_view_transpose (&v, &e), ==, 0);
+      compare_with_reference (&v, st);
+      g_assert_cmpint (tn_view_slice (&v, 0, 1, INT64_MAX, 2, &e), ==, 0);
+      compare_with_reference (&v, st);
+      g_assert_cmpint (tn_view_slice (&v, 1, 0, INT64_MAX, 3, &e), ==, 0);
+      compare_with_reference (&v, st);
+
+      v = make (by_size[s], d3, 3);
+      g_assert_cmpint (tn_view_permute (&v, perm, 3, &e), ==, 0);
+      compare_with_reference (&v, st);
+      v = make (by_size[s], d3, 3);
+      g_assert_cmpint (tn_view_permute (&v, perm2, 3, &e), ==, 0);
+      compare_with_reference (&v, st);
+      v = make (by_size[s], d3, 3);
+      g_assert_cmpint (tn_view_transpose (&v, &e), ==, 0);
+      compare_with_reference (&v, st);
+      /* Contiguous suffix within a strided outer walk. */
+      v = make (by_size[s], d3, 3);
+      g_assert_cmpint (tn_view_slice (&v, 2, 1, -1, 1, &e), ==, 0);
+      compare_with_reference (&v, st);
+      g_assert_cmpint (tn_view_slice (&v, 1, 0, INT64_MAX, 2, &e), ==, 0);
+      compare_with_reference (&v, st);
+      /* Broadcast along each axis. */
+      {
+        const int64_t col[] = { d[0], 1 }, row[] = { 1, d[1] };
+
+        v = make (by_size[s], col, 2);
+        g_assert_cmpint (tn_view_broadcast (&v, d3, 3, &e), ==, 0);
+        compare_with_reference (&v, st);
+        v = make (by_size[s], row, 2);
+        g_assert_cmpint (tn_view_broadcast (&v, d3, 3, &e), ==, 0);
+        compare_with_reference (&v, st);
+        g_assert_cmpint (tn_view_transpose (&v, &e), ==, 0);
+        compare_with_reference (&v, st);
+      }
+      g_free (st);
+    }
+  }
+}
+
+static void
+test_materialize_small (void)
+{
+  const int64_t d[] = { 2, 3 }, z[] = { 3, 0 };
+  const guint16 src[] = { 10, 11, 12, 13, 14, 15 };
+  const guint16 want_t[] = { 10, 13, 11, 14, 12, 15 };
+  guint16 out[8];
+  tn_view v;
+  tn_err e;
+
+  /* Hand-computed transpose of [[10, 11, 12], [13, 14, 15]]. */
+  v = make (TN_FLOAT16, d, 2);
+  g_assert_cmpint (tn_view_transpose (&v, &e), ==, 0);
+  memset (out, 0, sizeof out);
+  tn_view_materialize (out, src, &v);
+  g_assert_cmpint (memcmp (out, want_t, sizeof want_t), ==, 0);
+  g_assert_cmpint (out[6], ==, 0);
+  /* An axis of extent 1 may carry any stride; it must not enter any
+   * arithmetic (UBSan would flag the overflow). */
+  v = make (TN_UINT16, d, 2);
+  g_assert_cmpint (tn_view_slice (&v, 0, 1, 2, 1, &e), ==, 0);
+  v.strides[0] = INT64_MAX;
+  g_assert_cmpint (tn_view_check (&v, 6, &e), ==, 0);
+  memset (out, 0, sizeof out);
+  tn_view_materialize (out, src, &v);
+  g_assert_cmpint (memcmp (out, src + 3, 3 * sizeof src[0]), ==, 0);
+  g_assert_cmpint (out[3], ==, 0);
+  /* Rank 0 at an offset copies one item. */
+  v = make (TN_BFLOAT16, NULL, 0);
+  v.offset = 4;
+  memset (out, 0, sizeof out);
+  tn_view_materialize (out, src, &v);
+  g_assert_cmpint (out[0], ==, 14);
+  g_assert_cmpint (out[1], ==, 0);
+  /* No items: nothing written. */
+  v = make (TN_INT16, z, 2);
+  memset (out, 0xab, sizeof out);
+  tn_view_materialize (out, src, &v);
+  g_assert_cmpint (out[0], ==, 0xabab);
+  /* An invalid dtype or view writes nothing either. */
+  v = make (TN_INT16, d, 2);
+  v.dtype = TN_NDTYPES;
+  tn_view_materialize (out, src, &v);
+  g_assert_cmpint (out[0], ==, 0xabab);
+  v.dtype = TN_INT16;
+  v.dims[0] = -1;
+  tn_view_materialize (out, src, &v);
+  g_assert_cmpint (out[0], ==, 0xabab);
+  /* A full broadcast of one item: [3] of item 2. */
+  {
+    const int64_t t3[] = { 3 };
+
+    v = make (TN_UINT16, NULL, 0);
+    v.offset = 2;
+    g_assert_cmpint (tn_view_broadcast (&v, t3, 1, &e), ==, 0);
+    tn_view_materialize (out, src, &v);
+    g_assert_cmpint (out[0], ==, 12);
+    g_assert_cmpint (out[1], ==, 12);
+    g_assert_cmpint (out[2], ==, 12);
+    g_assert_cmpint (out[3], ==, 0xabab);
+  }
+}
+
+/* Rank 8 with every axis of extent 2 and reversed, plus an odd
+ * permutation: the odometer carries through all eight axes. */
+static void
+test_materialize_rank8 (void)
+{
+  const int64_t d[] = { 2, 3, 2, 2, 3, 2, 2, 2 };
+  const int rev[] = { 7, 6, 5, 4, 3, 2, 1, 0 },
+            mix[] = { 1, 3, 5, 7, 0, 2, 4, 6 };
+
+  for (size_t s = 0; s < G_N_ELEMENTS (by_size); s++) {
+    void *st = arange_storage (by_size[s], 576);
+    tn_view v;
+    tn_err e;
+
+    v = make (by_size[s], d, 8);
+    compare_with_reference (&v, st);
+    g_assert_cmpint (tn_view_permute (&v, rev, 8, &e), ==, 0);
+    compare_with_reference (&v, st);
+    v = make (by_size[s], d, 8);
+    g_assert_cmpint (tn_view_permute (&v, mix, 8, &e), ==, 0);
+    compare_with_reference (&v, st);
+    g_assert_cmpint (tn_view_slice (&v, 0, 1, 3, 1, &e), ==, 0);
+    compare_with_reference (&v, st);
+    g_free (st);
+  }
+}
+
+/* Outputs of 4 MiB and more take the streaming-store path when every
+ * destination row is 16-byte aligned; check both sides of that, and an
+ * axis between the tiled pair whose destination pitch (65 bytes) would
+ * misalign the rows if it were not checked. */
+static void
+test_materialize_large (void)
+{
+  for (size_t s = 0; s < G_N_ELEMENTS (by_size); s++) {
+    size_t isz = tn_dtype_size (by_size[s]);
+    int64_t rows = 2064, cols = ((int64_t)4 << 20) / isz / rows + 37;
+    const int64_t d[] = { rows, cols };
+    void *st = arange_storage (by_size[s], rows * cols);
+    size_t nb = (size_t)rows * cols * isz;
+    guint8 *ref = g_malloc (nb), *out = g_malloc (nb + 16);
+    tn_view v;
+    tn_err e;
+
+    v = make (by_size[s], d, 2);
+    g_assert_cmpint (tn_view_transpose (&v, &e), ==, 0);
+    reference (ref, st, &v);
+    compare_with_reference (&v, st);
+    /* Misaligned destination: no streaming stores, same bytes. */
+    tn_view_materialize (out + 1, st, &v);
+    g_assert_cmpint (memcmp (out + 1, ref, nb), ==, 0);
+    g_free (out);
+    g_free (ref);
+    g_free (st);
+  }
+  {
+    const int64_t d[] = { 65, 16, 4100 };
+    const int perm[] = { 2, 1, 0 };
+    void *st = arange_storage (TN_UINT8, 65 * 16 * 4100);
+    tn_view v;
+    tn_err e;
+
+    v = make (TN_UINT8, d, 3);
+    g_assert_cmpint (tn_view_permute (&v, perm, 3, &e), ==, 0);
+    compare_with_reference (&v, st);
+    g_free (st);
+  }
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/view/init", test_init);
+  g_test_add_func ("/view/init-errors", test_init_errors);
+  g_test_add_func ("/view/count", test_count);
+  g_test_add_func ("/view/dense", test_dense);
+  g_test_add_func ("/view/check", test_check);
+  g_test_add_func ("/view/check-errors", test_check_errors);
+  g_test_add_func ("/view/permute", test_permute);
+  g_test_add_func ("/view/permute-errors", test_permute_errors);
+  g_test_add_func ("/view/transpose", test_transpose);
+  g_test_add_func ("/view/slice", test_slice);
+  g_test_add_func ("/view/slice-errors", test_slice_errors);
+  g_test_add_func ("/view/select", test_select);
+  g_test_add_func ("/view/select-errors", test_select_errors);
+  g_test_add_func ("/view/reshape", test_reshape);
+  g_test_add_func ("/view/reshape-errors", test_reshape_errors);
+  g_test_add_func ("/view/expand", test_expand);
+  g_test_add_func ("/view/expand-errors", test_expand_errors);
+  g_test_add_func ("/view/squeeze", test_squeeze);
+  g_test_add_func ("/view/broadcast", test_broadcast);
+  g_test_add_func ("/view/broadcast-errors", test_broadcast_errors);
+  g_test_add_func ("/view/golden", test_golden);
+  g_test_add_func ("/view/materialize/small", test_materialize_small);
+  g_test_add_func ("/view/materialize/tiles", test_materialize_tiles);
+  g_test_add_func ("/view/materialize/rank8", test_materialize_rank8);
+  g_test_add_func ("/view/materialize/large", test_materialize_large);
+  return g_test_run ();
+}
