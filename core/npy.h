@@ -20,8 +20,10 @@ typedef struct {
 
 /* Parses the magic and header from the first len bytes of a file.  Returns
  * 0 on success, 1 if more bytes are needed to read the header (and sets
- * *need to the total needed), -1 on a malformed header.  Never reads past
- * buf[len - 1]. */
+ * *need to the total needed, and e to a sentence a caller at end of file
+ * can report), -1 on a malformed header.  Never reads past buf[len - 1].
+ * data_offset + data_size < 2^63; whether the data is all there is the
+ * caller's check. */
 int tn_npy_parse (tn_npy *h, const void *buf, size_t len, size_t *need,
     tn_err *e);
 /* The view of the data (starting at data_offset) as the header describes
@@ -32,8 +34,10 @@ void tn_npy_swap (void *data, size_t itemsize, size_t n);
 
 /* Writes a version 1.0 header (2.0 if the header needs more than 65535
  * bytes) for a little-endian C-order array, padded so the data starts at a
- * multiple of 64.  Returns the header length, or 0 if cap is too small.
- * bfloat16 has no NumPy type: callers store it widened to float32. */
+ * multiple of 64.  Returns the header length, or 0 if cap is too small
+ * (or for bfloat16, a rank outside 0..8, a negative extent or more than
+ * 2^63 bytes).  bfloat16 has no NumPy type: callers store it widened to
+ * float32. */
 size_t tn_npy_header (char *buf, size_t cap, tn_dtype t, const int64_t *dims,
     int rank);
 
