@@ -1,0 +1,661 @@
+/* tensordebug: passes buffers on untouched and prints them as NumPy does.
+ * The printed text is captured (g_print/g_printerr handlers, a log
+ * function) and compared with text worked out by hand. */
+#include <math.h>
+#include <string.h>
+
+#include <gst/check/gstharness.h>
+
+#include "common/tncheck.h"
+
+static GString *printed;
+
+static void
+capture (const gchar *s)
+{
+  g_string_append (printed, s);
+}
+
+static void
+capture_start (void)
+{
+  printed = g_string_new (NULL);
+  g_set_print_handler (capture);
+}
+
+static gchar *
+capture_stop (void)
+{
+  g_set_print_handler (NULL);
+  return g_string_free (printed, FALSE);
+}
+
+static gchar *
+tensor_caps (const gchar *type, const gchar *dims)
+{
+  return g_strdup_printf (
+      "tensor/x-raw, type=(string)%s, dims=(int)%s, "
+      "dims-order=(string)row-major, framerate=(fraction)0/1",
+      type, dims);
+}
+
+/* The element named "dbg" (so the header is predictable), with a bus. */
+static GstHarness *
+debugger_new (const gchar *type, const gchar *dims, GstBus **bus)
+{
+  GstElement *e = gst_element_factory_make ("tensordebug", "dbg");
+  GstHarness *h;
+
+  fail_unless (e != NULL);
+  if (bus) {
+    *bus = gst_bus_new ();
+    gst_element_set_bus (e, *bus);
+  }
+  h = gst_harness_new_with_element (e, "sink", "src");
+  gst_object_unref (e);
+  if (type) {
+    gchar *caps = tensor_caps (type, dims);
+
+    gst_harness_set_src_caps_str (h, caps);
+    g_free (caps);
+  }
+  return h;
+}
+
+static void
+debugger_free (GstHarness *h, GstBus *bus)
+{
+  gst_harness_teardown (h);
+  if (bus) {
+    gst_bus_set_flushing (bus, TRUE);
+    gst_object_unref (bus);
+  }
+}
+
+static GstBuffer *
+buffer_of (gconstpointer data, gsize size, GstClockTime pts)
+{
+  GstBuffer *b = gst_buffer_new_memdup (data, size);
+
+  GST_BUFFER_PTS (b) = pts;
+  return b;
+}
+
+/* Pushes buf and checks the very same buffer, bytes unchanged, comes out. */
+static void
+push_same (GstHarness *h, GstBuffer *buf)
+{
+  GstMapInfo before, after;
+  GstBuffer *out;
+  guint8 *copy;
+
+  gst_buffer_map (buf, &before, GST_MAP_READ);
+  copy = g_memdup2 (before.data, before.size);
+  gst_buffer_unmap (buf, &before);
+
+  gst_buffer_ref (buf);
+  fail_unless_equals_int (gst_harness_push (h, buf), GST_FLOW_OK);
+  out = gst_harness_pull (h);
+  fail_unless_equals_pointer (out, buf);
+  gst_buffer_map (out, &after, GST_MAP_READ);
+  fail_unless_equals_uint64 (after.size, before.size);
+  fail_unless (after.size == 0 || memcmp (after.data, copy, after.size) == 0);
+  gst_buffer_unmap (out, &after);
+  g_free (copy);
+  gst_buffer_unref (out);
+  gst_buffer_unref (buf);
+}
+
+static gchar *
+pop_error (GstBus *bus)
+{
+  GstMessage *msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+  GError *err = NULL;
+  gchar *text;
+
+  fail_unless (msg != NULL, "no error was posted");
+  gst_message_parse_error (msg, &err, NULL);
+  text = g_strdup (err->message);
+  g_error_free (err);
+  gst_message_unref (msg);
+  return text;
+}
+
+GST_START_TEST (test_float32_arange)
+{
+  const gfloat v[] = { 0, 1, 2, 3, 4, 5 };
+  GstHarness *h = debugger_new ("float32", "<2, 3>", NULL);
+  gchar *text;
+
+  capture_start ();
+  push_same (h, buffer_of (v, sizeof v, GST_SECOND));
+  text = capture_stop ();
+  fail_unless_equals_string (text,
+      "dbg: buffer 0 pts 0:00:01.000000000 float32 <2, 3>: "
+      "min=0.0 max=5.0 mean=2.5 nan=0\n"
+      "[[0. 1. 2.]\n"
+      " [3. 4. 5.]]\n");
+  g_free (text);
+  debugger_free (h, NULL);
+  tn_check_no_outstanding ();
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_int8_arange)
+{
+  const gint8 v[] = { 0, 1, 2, 3, 4, 5 };
+  GstHarness *h = debugger_new ("int8", "<2, 3>", NULL);
+  gchar *text;
+
+  capture_start ();
+  push_same (h, buffer_of (v, sizeof v, GST_CLOCK_TIME_NONE));
+  text = capture_stop ();
+  fail_unless_equals_string (text,
+      "dbg: buffer 0 pts none int8 <2, 3>: min=0 max=5 mean=2.5 nan=0\n"
+      "[[0 1 2]\n"
+      " [3 4 5]]\n");
+  g_free (text);
+  debugger_free (h, NULL);
+  tn_check_no_outstanding ();
+}
+
+GST_END_TEST;
+
+/* A 2x3 arange read through a layout meta as its 3x2 transpose: the
+ * element prints the transposed values, and says the strides. */
+GST_START_TEST (test_strided)
+{
+  const gfloat v[] = { 0, 1, 2, 3, 4, 5 };
+  const gfloat w[] = { -1, -1, 0, 1, 2, 3, 4, 5 };
+  const gint64 t[] = { 1, 3 };
+  GstHarness *h = debugger_new ("float32", "<3, 2>", NULL);
+  GstBuffer *b;
+  gchar *text;
+
+  capture_start ();
+  b = buffer_of (v, sizeof v, 0);
+  fail_unless (gst_tn_buffer_add_layout_meta (b, 2, 0, t) != NULL);
+  push_same (h, b);
+  /* the same with the tensor 2 items into the buffer */
+  b = buffer_of (w, sizeof w, 0);
+  fail_unless (gst_tn_buffer_add_layout_meta (b, 2, 2, t) != NULL);
+  push_same (h, b);
+  text = capture_stop ();
+  fail_unless_equals_string (text,
+      "dbg: buffer 0 pts 0:00:00.000000000 float32 <3, 2> strides <1, 3>: "
+      "min=0.0 max=5.0 mean=2.5 nan=0\n"
+      "[[0. 3.]\n"
+      " [1. 4.]\n"
+      " [2. 5.]]\n"
+      "dbg: buffer 1 pts 0:00:00.000000000 float32 <3, 2> strides <1, 3> "
+      "offset 2: min=0.0 max=5.0 mean=2.5 nan=0\n"
+      "[[0. 3.]\n"
+      " [1. 4.]\n"
+      " [2. 5.]]\n");
+  g_free (text);
+  debugger_free (h, NULL);
+  tn_check_no_outstanding ();
+}
+
+GST_END_TEST;
+
+/* every=2 prints buffers 0, 2 and 4 of 5, and passes all 5. */
+GST_START_TEST (test_every)
+{
+  GstHarness *h = debugger_new ("int16", "<2>", NULL);
+  gchar *text;
+  gint i;
+
+  g_object_set (h->element, "every", 2, NULL);
+  capture_start ();
+  for (i = 0; i < 5; i++) {
+    gint16 v[2] = { (gint16)i, (gint16)(10 * i) };
+
+    push_same (h, buffer_of (v, sizeof v, i * GST_MSECOND));
+  }
+  text = capture_stop ();
+  fail_unless_equals_string (text,
+      "dbg: buffer 0 pts 0:00:00.000000000 int16 <2>: "
+      "min=0 max=0 mean=0.0 nan=0\n"
+      "[0 0]\n"
+      "dbg: buffer 2 pts 0:00:00.002000000 int16 <2>: "
+      "min=2 max=20 mean=11.0 nan=0\n"
+      "[ 2 20]\n"
+      "dbg: buffer 4 pts 0:00:00.004000000 int16 <2>: "
+      "min=4 max=40 mean=22.0 nan=0\n"
+      "[ 4 40]\n");
+  g_free (text);
+  debugger_free (h, NULL);
+  tn_check_no_outstanding ();
+}
+
+GST_END_TEST;
+
+/* NaN is counted and kept out of min, max and mean. */
+GST_START_TEST (test_nan)
+{
+  const gfloat v[] = { 1, NAN, 3, NAN, NAN, 5 };
+  GstHarness *h = debugger_new ("float32", "<6>", NULL);
+  gchar *text;
+
+  capture_start ();
+  push_same (h, buffer_of (v, sizeof v, 0));
+  text = capture_stop ();
+  fail_unless_equals_string (text,
+      "dbg: buffer 0 pts 0:00:00.000000000 float32 <6>: "
+      "min=1.0 max=5.0 mean=3.0 nan=3\n"
+      "[ 1. nan  3. nan nan  5.]\n");
+  g_free (text);
+  debugger_free (h, NULL);
+  tn_check_no_outstanding ();
+}
+
+GST_END_TEST;
+
+/* threshold, edgeitems and linewidth act as NumPy's print options:
+ * np.array2string(np.arange(10), threshold=5, edgeitems=2) and
+ * np.array2string(np.arange(10), max_line_width=10). */
+GST_START_TEST (test_print_options)
+{
+  gint32 v[10];
+  GstHarness *h = debugger_new ("int32", "<10>", NULL);
+  gchar *text;
+  gint i;
+
+  for (i = 0; i < 10; i++)
+    v[i] = i;
+  g_object_set (h->element, "threshold", (gint64)5, "edgeitems", 2, NULL);
+  capture_start ();
+  push_same (h, buffer_of (v, sizeof v, 0));
+  g_object_set (h->element, "threshold", (gint64)1000, "linewidth", 10, NULL);
+  push_same (h, buffer_of (v, sizeof v, 0));
+  text = capture_stop ();
+  fail_unless_equals_string (text,
+      "dbg: buffer 0 pts 0:00:00.000000000 int32 <10>: "
+      "min=0 max=9 mean=4.5 nan=0\n"
+      "[0 1 ... 8 9]\n"
+      "dbg: buffer 1 pts 0:00:00.000000000 int32 <10>: "
+      "min=0 max=9 mean=4.5 nan=0\n"
+      "[0 1 2 3\n 4 5 6 7\n 8 9]\n");
+  g_free (text);
+  debugger_free (h, NULL);
+  tn_check_no_outstanding ();
+}
+
+GST_END_TEST;
+
+/* A rank-0 tensor prints bare; an empty one prints "[]" and no stats. */
+GST_START_TEST (test_rank0_and_empty)
+{
+  const gdouble x = -2.5;
+  GstHarness *h = debugger_new ("float64", "<>", NULL);
+  gchar *text, *caps;
+
+  capture_start ();
+  push_same (h, buffer_of (&x, sizeof x, 0));
+  caps = tensor_caps ("uint8", "<2, 0>");
+  gst_harness_set_src_caps_str (h, caps);
+  g_free (caps);
+  push_same (h, gst_buffer_new ());
+  text = capture_stop ();
+  fail_unless_equals_string (text,
+      "dbg: buffer 0 pts 0:00:00.000000000 float64 <>: "
+      "min=-2.5 max=-2.5 mean=-2.5 nan=0\n"
+      "-2.5\n"
+      "dbg: buffer 1 pts none uint8 <2, 0>: no items\n"
+      "[]\n");
+  g_free (text);
+  debugger_free (h, NULL);
+  tn_check_no_outstanding ();
+}
+
+GST_END_TEST;
+
+static GString *errprinted;
+
+static void
+capture_err (const gchar *s)
+{
+  g_string_append (errprinted, s);
+}
+
+static GString *logged;
+
+static void
+capture_log (GstDebugCategory *cat, GstDebugLevel level, const gchar *file,
+    const gchar *function, gint line, GObject *object, GstDebugMessage *msg,
+    gpointer user_data)
+{
+  if (strcmp (gst_debug_category_get_name (cat), "tensordebug") != 0)
+    return;
+  g_string_append_printf (logged, "%s|%s",
+      level == GST_LEVEL_INFO ? "INFO" : "other", gst_debug_message_get (msg));
+}
+
+/* output=stderr goes through g_printerr, output=log to the log at INFO;
+ * neither prints to stdout. */
+GST_START_TEST (test_output)
+{
+  const guint8 v[] = { 1, 0, 1 };
+  const gchar *expect = "dbg: buffer %d pts none bool <3>: "
+                        "min=False max=True mean=0.6666666666666666 nan=0\n"
+                        "[ True False  True]\n";
+  GstHarness *h = debugger_new ("bool", "<3>", NULL);
+  gchar *text, *want;
+
+  errprinted = g_string_new (NULL);
+  logged = g_string_new (NULL);
+  g_set_printerr_handler (capture_err);
+  gst_debug_add_log_function (capture_log, NULL, NULL);
+  gst_debug_set_active (TRUE);
+  gst_debug_set_threshold_for_name ("tensordebug", GST_LEVEL_INFO);
+
+  capture_start ();
+  g_object_set (h->element, "output", 1, NULL); /* stderr */
+  push_same (h, buffer_of (v, sizeof v, GST_CLOCK_TIME_NONE));
+  g_object_set (h->element, "output", 2, NULL); /* log */
+  push_same (h, buffer_of (v, sizeof v, GST_CLOCK_TIME_NONE));
+  text = capture_stop ();
+
+  gst_debug_remove_log_function (capture_log);
+  gst_debug_unset_threshold_for_name ("tensordebug");
+  g_set_printerr_handler (NULL);
+
+  fail_unless_equals_string (text, "");
+  want = g_strdup_printf (expect, 0);
+  fail_unless_equals_string (errprinted->str, want);
+  g_free (want);
+  want = g_strdup_printf ("INFO|%s", expect);
+  {
+    gchar *w = g_strdup_printf (want, 1);
+
+    fail_unless_equals_string (logged->str, w);
+    g_free (w);
+  }
+  g_free (want);
+  g_free (text);
+  g_string_free (errprinted, TRUE);
+  g_string_free (logged, TRUE);
+  debugger_free (h, NULL);
+  tn_check_no_outstanding ();
+}
+
+GST_END_TEST;
+
+/* A buffer of 20 bytes where the caps need 24 is an error with both
+ * numbers, even on a buffer every=3 would not print. */
+GST_START_TEST (test_wrong_size)
+{
+  const gfloat v[] = { 0, 1, 2, 3, 4, 5 };
+  GstBus *bus;
+  GstHarness *h = debugger_new ("float32", "<2, 3>", &bus);
+  gchar *msg;
+
+  g_object_set (h->element, "every", 3, NULL);
+  capture_start ();
+  push_same (h, buffer_of (v, sizeof v, 0));
+  fail_unless_equals_int (
+      gst_harness_push (h, buffer_of (v, 20, 0)), GST_FLOW_ERROR);
+  g_free (capture_stop ());
+  msg = pop_error (bus);
+  fail_unless (strstr (msg, "Buffer 1 ") != NULL, "%s", msg);
+  fail_unless (strstr (msg, "20 bytes") != NULL, "%s", msg);
+  fail_unless (strstr (msg, "24") != NULL, "%s", msg);
+  fail_unless (strstr (msg, "float32 <2, 3>") != NULL, "%s", msg);
+  g_free (msg);
+  fail_unless_equals_int (gst_harness_buffers_in_queue (h), 0);
+  debugger_free (h, bus);
+  tn_check_no_outstanding ();
+}
+
+GST_END_TEST;
+
+/* A layout meta that reaches past the buffer is an error too. */
+GST_START_TEST (test_meta_out_of_range)
+{
+  const gfloat v[] = { 0, 1, 2, 3, 4, 5 };
+  const gint64 t[] = { 1, 4 };
+  GstBus *bus;
+  GstHarness *h = debugger_new ("float32", "<3, 2>", &bus);
+  GstBuffer *b = buffer_of (v, sizeof v, 0);
+  gchar *msg;
+
+  /* reaches item 2 * 1 + 1 * 4 = 6 of 6 */
+  gst_tn_buffer_add_layout_meta (b, 2, 0, t);
+  capture_start ();
+  fail_unless_equals_int (gst_harness_push (h, b), GST_FLOW_ERROR);
+  msg = capture_stop ();
+  fail_unless_equals_string (msg, "");
+  g_free (msg);
+  msg = pop_error (bus);
+  fail_unless (strstr (msg, "Buffer 0 ") != NULL, "%s", msg);
+  fail_unless (strstr (msg, "24 bytes") != NULL, "%s", msg);
+  fail_unless (strstr (msg, "float32 <3, 2>") != NULL, "%s", msg);
+  g_free (msg);
+  debugger_free (h, bus);
+  tn_check_no_outstanding ();
+}
+
+GST_END_TEST;
+
+/* Data before caps: not negotiated, with the byte count. */
+GST_START_TEST (test_no_caps)
+{
+  const gfloat v[] = { 0, 1, 2, 3, 4, 5 };
+  GstBus *bus;
+  GstHarness *h = debugger_new (NULL, NULL, &bus);
+  GstSegment seg;
+  gchar *msg;
+
+  gst_segment_init (&seg, GST_FORMAT_TIME);
+  fail_unless (gst_harness_push_event (h, gst_event_new_segment (&seg)));
+  fail_unless_equals_int (gst_harness_push (h, buffer_of (v, sizeof v, 0)),
+      GST_FLOW_NOT_NEGOTIATED);
+  msg = pop_error (bus);
+  fail_unless (strstr (msg, "24 bytes") != NULL, "%s", msg);
+  fail_unless (strstr (msg, "before any tensor caps") != NULL, "%s", msg);
+  g_free (msg);
+  debugger_free (h, bus);
+  tn_check_no_outstanding ();
+}
+
+GST_END_TEST;
+
+/* Caps the template lets through but that describe no tensor (a negative
+ * extent): refused, with the value in the message. */
+GST_START_TEST (test_bad_caps)
+{
+  GstBus *bus;
+  GstHarness *h = debugger_new (NULL, NULL, &bus);
+  gchar *s = tensor_caps ("float32", "<2, -3>");
+  GstCaps *caps = gst_caps_from_string (s);
+  GstSegment seg;
+  gchar *msg;
+
+  fail_unless (caps != NULL);
+  /* a sticky event's push reports the storing, not the refusal: the
+   * refusal shows on the bus and in the next buffer's flow return */
+  gst_harness_push_event (h, gst_event_new_caps (caps));
+  msg = pop_error (bus);
+  fail_unless (strstr (msg, "-3") != NULL, "%s", msg);
+  fail_unless (strstr (msg, "Cannot read the tensor caps") != NULL, "%s", msg);
+  g_free (msg);
+  gst_segment_init (&seg, GST_FORMAT_TIME);
+  gst_harness_push_event (h, gst_event_new_segment (&seg));
+  fail_if (gst_harness_push (h, gst_buffer_new_allocate (NULL, 24, NULL))
+           == GST_FLOW_OK);
+  gst_caps_unref (caps);
+  g_free (s);
+  debugger_free (h, bus);
+  tn_check_no_outstanding ();
+}
+
+GST_END_TEST;
+
+static GstQuery *
+allocation_query (void)
+{
+  gchar *s = tensor_caps ("float32", "<2, 3>");
+  GstCaps *caps = gst_caps_from_string (s);
+  GstQuery *q = gst_query_new_allocation (caps, FALSE);
+
+  gst_caps_unref (caps);
+  g_free (s);
+  return q;
+}
+
+static guint
+count_layout_metas (GstQuery *q)
+{
+  guint i, n = 0;
+
+  for (i = 0; i < gst_query_get_n_allocation_metas (q); i++)
+    if (gst_query_parse_nth_allocation_meta (q, i, NULL)
+        == GST_TN_LAYOUT_META_API_TYPE)
+      n++;
+  return n;
+}
+
+/* Downstream that reads strides (offers the meta): the meta reaches
+ * upstream once.  Downstream that answers without it: tensordebug does
+ * not claim it on its behalf, but downstream's answer (its allocation
+ * param) does reach upstream: the query went through. */
+GST_START_TEST (test_allocation_forwarded)
+{
+  GstHarness *h = debugger_new ("float32", "<2, 3>", NULL);
+  GstQuery *q;
+
+  q = allocation_query ();
+  fail_unless (gst_pad_peer_query (h->srcpad, q));
+  fail_unless_equals_int (count_layout_metas (q), 0);
+  fail_unless_equals_int (gst_query_get_n_allocation_params (q), 1);
+  gst_query_unref (q);
+
+  gst_harness_add_propose_allocation_meta (
+      h, GST_TN_LAYOUT_META_API_TYPE, NULL);
+  q = allocation_query ();
+  fail_unless (gst_pad_peer_query (h->srcpad, q));
+  fail_unless_equals_int (count_layout_metas (q), 1);
+  gst_query_unref (q);
+  debugger_free (h, NULL);
+  tn_check_no_outstanding ();
+}
+
+GST_END_TEST;
+
+/* fakesink does not answer the query: tensordebug is the last reader and
+ * offers the meta, so a strided tensor reaches it without a copy. */
+GST_START_TEST (test_allocation_last_reader)
+{
+  GstHarness *h = gst_harness_new_parse ("tensordebug ! fakesink");
+  gchar *s = tensor_caps ("float32", "<2, 3>");
+  GstQuery *q;
+
+  gst_harness_set_src_caps_str (h, s);
+  g_free (s);
+  q = allocation_query ();
+  fail_unless (gst_pad_peer_query (h->srcpad, q));
+  fail_unless_equals_int (count_layout_metas (q), 1);
+  gst_query_unref (q);
+  gst_harness_teardown (h);
+  tn_check_no_outstanding ();
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_properties)
+{
+  GstElement *e = gst_element_factory_make ("tensordebug", NULL);
+  guint every, edge, width;
+  gint64 thr;
+  gint output;
+
+  g_object_get (e, "every", &every, "edgeitems", &edge, "linewidth", &width,
+      "threshold", &thr, "output", &output, NULL);
+  fail_unless_equals_int (every, 1);
+  fail_unless_equals_int (edge, 3);
+  fail_unless_equals_int (width, 75);
+  fail_unless_equals_int64 (thr, 1000);
+  fail_unless_equals_int (output, 0);
+  g_object_set (e, "every", 7, "edgeitems", 1, "linewidth", 200, "threshold",
+      (gint64)0, "output", 2, NULL);
+  g_object_get (e, "every", &every, "edgeitems", &edge, "linewidth", &width,
+      "threshold", &thr, "output", &output, NULL);
+  fail_unless_equals_int (every, 7);
+  fail_unless_equals_int (edge, 1);
+  fail_unless_equals_int (width, 200);
+  fail_unless_equals_int64 (thr, 0);
+  fail_unless_equals_int (output, 2);
+  /* 0 is out of every's range: GObject refuses it, the value stays */
+  ASSERT_WARNING (g_object_set (e, "every", 0, NULL));
+  ASSERT_WARNING (g_object_set (e, "edgeitems", 0, NULL));
+  g_object_get (e, "every", &every, "edgeitems", &edge, NULL);
+  fail_unless_equals_int (every, 7);
+  fail_unless_equals_int (edge, 1);
+  /* NNStreamer owns "GstTensorDebug"; ours must not take it */
+  fail_unless_equals_string (G_OBJECT_TYPE_NAME (e), "GstTensorDebugger");
+  gst_object_unref (e);
+  tn_check_no_outstanding ();
+}
+
+GST_END_TEST;
+
+/* The index restarts at 0 when the element starts again. */
+GST_START_TEST (test_restart)
+{
+  const gint32 v[] = { 7 };
+  GstHarness *h = debugger_new ("int32", "<1>", NULL);
+  gchar *text, *caps;
+
+  capture_start ();
+  push_same (h, buffer_of (v, sizeof v, 0));
+  push_same (h, buffer_of (v, sizeof v, 0));
+  gst_element_set_state (h->element, GST_STATE_NULL);
+  gst_harness_play (h);
+  caps = tensor_caps ("int32", "<1>");
+  gst_harness_set_src_caps_str (h, caps);
+  g_free (caps);
+  push_same (h, buffer_of (v, sizeof v, 0));
+  text = capture_stop ();
+  fail_unless_equals_string (text,
+      "dbg: buffer 0 pts 0:00:00.000000000 int32 <1>: "
+      "min=7 max=7 mean=7.0 nan=0\n[7]\n"
+      "dbg: buffer 1 pts 0:00:00.000000000 int32 <1>: "
+      "min=7 max=7 mean=7.0 nan=0\n[7]\n"
+      "dbg: buffer 0 pts 0:00:00.000000000 int32 <1>: "
+      "min=7 max=7 mean=7.0 nan=0\n[7]\n");
+  g_free (text);
+  debugger_free (h, NULL);
+  tn_check_no_outstanding ();
+}
+
+GST_END_TEST;
+
+static Suite *
+tensordebug_suite (void)
+{
+  Suite *s = suite_create ("tensordebug");
+  TCase *tc = tcase_create ("general");
+
+  suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_float32_arange);
+  tcase_add_test (tc, test_int8_arange);
+  tcase_add_test (tc, test_strided);
+  tcase_add_test (tc, test_every);
+  tcase_add_test (tc, test_nan);
+  tcase_add_test (tc, test_print_options);
+  tcase_add_test (tc, test_rank0_and_empty);
+  tcase_add_test (tc, test_output);
+  tcase_add_test (tc, test_wrong_size);
+  tcase_add_test (tc, test_meta_out_of_range);
+  tcase_add_test (tc, test_no_caps);
+  tcase_add_test (tc, test_bad_caps);
+  tcase_add_test (tc, test_allocation_forwarded);
+  tcase_add_test (tc, test_allocation_last_reader);
+  tcase_add_test (tc, test_properties);
+  tcase_add_test (tc, test_restart);
+  return s;
+}
+
+GST_CHECK_MAIN (tensordebug);
