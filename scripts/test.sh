@@ -24,7 +24,7 @@ fi
 
 if scripts/build.sh build-asan -Db_sanitize=address,undefined -Db_lundef=false \
     -Dbench=false; then
-  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:strict_string_checks=1 \
+  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:strict_string_checks=1:fast_unwind_on_malloc=0 \
   UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
   LSAN_OPTIONS=suppressions=$PWD/tests/lsan.supp \
   GST_TRACERS=leaks GST_DEBUG=GST_TRACER:7,*:1 \
