@@ -29,12 +29,20 @@ static int active; /* workers inside the job: it lives on the
 static uint64_t generation;
 static int nworkers;
 
+/* sysconf reads sysfs (microseconds): ask once per process. */
 int
 tn_parallel_ncpus (void)
 {
-  long n = sysconf (_SC_NPROCESSORS_ONLN);
+  static atomic_int cached;
+  int c = atomic_load_explicit (&cached, memory_order_relaxed);
 
-  return n < 1 ? 1 : (n > MAX_WORKERS ? MAX_WORKERS : (int)n);
+  if (c == 0) {
+    long n = sysconf (_SC_NPROCESSORS_ONLN);
+
+    c = n < 1 ? 1 : (n > MAX_WORKERS ? MAX_WORKERS : (int) n);
+    atomic_store_explicit (&cached, c, memory_order_relaxed);
+  }
+  return c;
 }
 
 int64_t
@@ -87,7 +95,7 @@ worker_main (void *arg)
 {
   uint64_t seen = 0;
 
-  (void)arg;
+  (void) arg;
   pthread_mutex_lock (&lock);
   for (;;) {
     while (generation == seen || wanted == 0 || !current)
@@ -150,7 +158,7 @@ tn_parallel_run (
     nthreads = MAX_WORKERS;
   helpers = nthreads - 1;
   if (helpers > j.nchunks - 1)
-    helpers = (int)(j.nchunks - 1);
+    helpers = (int) (j.nchunks - 1);
 
   if (helpers <= 0) {
     work (&j);
