@@ -7,12 +7,16 @@
 #include "plugin/gsttensor.h"
 
 /* The allocator doubles as a leak detector: after a test has dropped every
- * buffer and pool, no block may still be handed out. */
+ * buffer and pool, no block may still be handed out.  Streaming threads drop
+ * their last references (a pad, and through it what it held) just after a
+ * state change to NULL returns, so join them first. */
 static inline void
 tn_check_no_outstanding (void)
 {
   GstAllocator *alloc = gst_tn_allocator_get ();
   GstTnAllocatorStats s;
+
+  gst_task_cleanup_all ();
 
   gst_tn_allocator_get_stats (alloc, &s);
   gst_object_unref (alloc);
