@@ -614,7 +614,8 @@ gst_npy_dec_class_init (GstNpyDecClass *klass)
   gst_element_class_set_static_metadata (element_class, "NumPy .npy decoder",
       "Codec/Decoder/Tensor",
       "Reads a NumPy .npy file into a tensor buffer, or a stream of "
-      "sub-tensors along its first axis",
+      "sub-tensors along its first axis (split=true). Example: "
+      "gst-launch-1.0 filesrc location=a.npy ! npydec ! tensordebug ! fakesink",
       "gst-tensor developers");
 }
 

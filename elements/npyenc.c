@@ -293,7 +293,9 @@ gst_npy_enc_class_init (GstNpyEncClass *klass)
   gst_element_class_set_static_metadata (element_class, "NumPy .npy encoder",
       "Codec/Encoder/Tensor",
       "Writes each tensor buffer as one complete NumPy .npy file "
-      "(bfloat16 is widened to float32)",
+      "(bfloat16 is widened to float32). Example: gst-launch-1.0 tensorsrc "
+      "num-buffers=3 ! \"tensor/x-raw,type=float32,dims=<2,3>\" ! npyenc ! "
+      "multifilesink location=out-%05d.npy",
       "gst-tensor developers");
 }
 
