@@ -30,5 +30,5 @@ bench_median (double *v, size_t n)
 void
 bench_sink (const void *p)
 {
-  __asm__ volatile ("" : : "r" (p) : "memory");
+  __asm__ volatile("" : : "r"(p) : "memory");
 }

@@ -28,7 +28,7 @@ run_malloc (size_t size, int n)
 
     if (p == NULL)
       abort ();
-    p[0] = (unsigned char)i;
+    p[0] = (unsigned char) i;
     bench_sink (p);
     free (p);
   }
@@ -41,7 +41,7 @@ touch_memory (GstMemory *mem, int i)
 
   if (!gst_memory_map (mem, &map, GST_MAP_WRITE))
     abort ();
-  map.data[0] = (guint8)i;
+  map.data[0] = (guint8) i;
   bench_sink (map.data);
   gst_memory_unmap (mem, &map);
 }
@@ -83,7 +83,7 @@ make_pool (size_t size)
   GstBufferPool *pool = gst_tn_buffer_pool_new ();
   GstStructure *config = gst_buffer_pool_get_config (pool);
 
-  gst_buffer_pool_config_set_params (config, NULL, (guint)size, 0, 0);
+  gst_buffer_pool_config_set_params (config, NULL, (guint) size, 0, 0);
   if (!gst_buffer_pool_set_config (pool, config)
       || !gst_buffer_pool_set_active (pool, TRUE))
     abort ();
@@ -158,11 +158,11 @@ main (int argc, char **argv)
 
     /* Warm every path once: the first allocation of a size is a miss. */
     for (j = 0; j < N_METHODS; j++)
-      timed ((Method)j, alloc, pool, size, 16);
+      timed ((Method) j, alloc, pool, size, 16);
     /* Rotate the order each run so drift hits all methods alike. */
     for (r = 0; r < RUNS; r++)
       for (j = 0; j < N_METHODS; j++) {
-        Method m = (Method)((r + j) % N_METHODS);
+        Method m = (Method) ((r + j) % N_METHODS);
 
         t[m][r] = timed (m, alloc, pool, size, n);
       }

@@ -17,7 +17,7 @@ run_case (
     const char *label, const tn_view *v, const void *src, void *dst, void *ref)
 {
   size_t isz = tn_dtype_size (v->dtype);
-  size_t bytes = (size_t)tn_view_count (v) * isz;
+  size_t bytes = (size_t) tn_view_count (v) * isz;
   double tm[RUNS], tc[RUNS], gm, gc;
 
   /* Warm both destinations and the source. */
@@ -48,7 +48,7 @@ int
 main (void)
 {
   const int64_t dims[] = { N, N };
-  size_t max_bytes = (size_t)N * N * 8;
+  size_t max_bytes = (size_t) N * N * 8;
   void *src = aligned_alloc (64, max_bytes);
   void *dst = aligned_alloc (64, max_bytes);
   void *ref = aligned_alloc (64, max_bytes);
@@ -64,7 +64,7 @@ main (void)
   if (!src || !dst || !ref)
     return 1;
   for (size_t i = 0; i < max_bytes; i++)
-    ((unsigned char *)src)[i] = (unsigned char)(i * 2654435761u >> 13);
+    ((unsigned char *) src)[i] = (unsigned char) (i * 2654435761u >> 13);
   memset (dst, 0, max_bytes);
   memset (ref, 0, max_bytes);
 

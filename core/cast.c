@@ -24,9 +24,9 @@ typedef struct {
   double f;
 } tn_val;
 
-#define WIDEN_float16(x) ((double)tn_f16_to_f32 (x))
-#define WIDEN_bfloat16(x) ((double)tn_bf16_to_f32_inline (x))
-#define WIDEN_float32(x) ((double)(x))
+#define WIDEN_float16(x) ((double) tn_f16_to_f32 (x))
+#define WIDEN_bfloat16(x) ((double) tn_bf16_to_f32_inline (x))
+#define WIDEN_float32(x) ((double) (x))
 #define WIDEN_float64(x) (x)
 
 TN_INLINE tn_val
@@ -38,8 +38,8 @@ mkval (tn_kind k, uint64_t u, double f)
 
 #define LOADV_TN_KIND_BOOL(name, x) mkval (TN_KIND_BOOL, (x) != 0, 0)
 #define LOADV_TN_KIND_INT(name, x)                                             \
-  mkval (TN_KIND_INT, (uint64_t)(int64_t)(x), 0)
-#define LOADV_TN_KIND_UINT(name, x) mkval (TN_KIND_UINT, (uint64_t)(x), 0)
+  mkval (TN_KIND_INT, (uint64_t) (int64_t) (x), 0)
+#define LOADV_TN_KIND_UINT(name, x) mkval (TN_KIND_UINT, (uint64_t) (x), 0)
 #define LOADV_TN_KIND_FLOAT(name, x) mkval (TN_KIND_FLOAT, 0, WIDEN_##name (x))
 
 #define SIZE_CASE(e, name, ct, kind)                                           \
@@ -80,27 +80,27 @@ TN_INLINE uint64_t
 sat_signed (double v, int bits)
 {
   const uint64_t top = UINT64_C (1) << (bits - 1);
-  const double hi = (double)top;
+  const double hi = (double) top;
 
   if (v != v)
     return 0;
   if (v >= hi)
     return top - 1;
   if (v <= -hi)
-    return (uint64_t)0 - top;
-  return (uint64_t)(int64_t)v;
+    return (uint64_t) 0 - top;
+  return (uint64_t) (int64_t) v;
 }
 
 TN_INLINE uint64_t
 sat_unsigned (double v, int bits)
 {
-  const double hi = 2.0 * (double)(UINT64_C (1) << (bits - 1));
+  const double hi = 2.0 * (double) (UINT64_C (1) << (bits - 1));
 
   if (!(v > 0)) /* NaN, and (-1, 0] truncating to 0 */
     return 0;
   if (v >= hi)
     return UINT64_MAX >> (64 - bits);
-  return (uint64_t)v;
+  return (uint64_t) v;
 }
 
 /* A 64-bit integer magnitude as a double rounded to odd: exact up to 2^53,
@@ -114,35 +114,35 @@ u64_to_f64_odd (uint64_t m)
   uint64_t kept;
 
   if ((m >> 53) == 0)
-    return (double)m;
+    return (double) m;
   sh = 11 - __builtin_clzll (m);
   kept = m >> sh;
   if (m & ((UINT64_C (1) << sh) - 1))
     kept |= 1;
-  return (double)kept * (double)(UINT64_C (1) << sh);
+  return (double) kept * (double) (UINT64_C (1) << sh);
 }
 
 TN_INLINE double
 i64_to_f64_odd (int64_t v)
 {
-  return v < 0 ? -u64_to_f64_odd ((uint64_t)0 - (uint64_t)v)
-               : u64_to_f64_odd ((uint64_t)v);
+  return v < 0 ? -u64_to_f64_odd ((uint64_t) 0 - (uint64_t) v)
+               : u64_to_f64_odd ((uint64_t) v);
 }
 
 #define NARROW_float16(d) tn_f64_to_f16 (d)
 #define NARROW_bfloat16(d) tn_f64_to_bf16 (d)
-#define NARROW_float32(d) ((float)(d))
+#define NARROW_float32(d) ((float) (d))
 #define NARROW_float64(d) (d)
 
 /* int64/uint64 -> float32/float64: the hardware conversion rounds once. */
 #define FROM_I64_float16(v) tn_f64_to_f16 (i64_to_f64_odd (v))
 #define FROM_I64_bfloat16(v) tn_f64_to_bf16 (i64_to_f64_odd (v))
-#define FROM_I64_float32(v) ((float)(v))
-#define FROM_I64_float64(v) ((double)(v))
+#define FROM_I64_float32(v) ((float) (v))
+#define FROM_I64_float64(v) ((double) (v))
 #define FROM_U64_float16(v) tn_f64_to_f16 (u64_to_f64_odd (v))
 #define FROM_U64_bfloat16(v) tn_f64_to_bf16 (u64_to_f64_odd (v))
-#define FROM_U64_float32(v) ((float)(v))
-#define FROM_U64_float64(v) ((double)(v))
+#define FROM_U64_float32(v) ((float) (v))
+#define FROM_U64_float64(v) ((double) (v))
 
 #define STOREV_TN_KIND_BOOL(name, ct, v)                                       \
   (ct) ((v).k == TN_KIND_FLOAT ? (v).f != 0 : (v).u != 0)
@@ -152,7 +152,7 @@ i64_to_f64_odd (int64_t v)
   (ct) ((v).k == TN_KIND_FLOAT ? sat_unsigned ((v).f, 8 * sizeof (ct)) : (v).u)
 #define STOREV_TN_KIND_FLOAT(name, ct, v)                                      \
   ((v).k == TN_KIND_FLOAT    ? NARROW_##name ((v).f)                           \
-      : (v).k == TN_KIND_INT ? FROM_I64_##name ((int64_t)(v).u)                \
+      : (v).k == TN_KIND_INT ? FROM_I64_##name ((int64_t) (v).u)               \
                              : FROM_U64_##name ((v).u))
 
 #define STORE_CASE(e, name, ct, kind)                                          \
@@ -228,7 +228,7 @@ cast_u8_f32 (float *d, const uint8_t *s, size_t n)
   const __m128i z = _mm_setzero_si128 ();
 
   for (; i + 16 <= n; i += 16) {
-    __m128i b = _mm_loadu_si128 ((const __m128i *)(s + i));
+    __m128i b = _mm_loadu_si128 ((const __m128i *) (s + i));
     __m128i lo = _mm_unpacklo_epi8 (b, z), hi = _mm_unpackhi_epi8 (b, z);
     _mm_storeu_ps (d + i, _mm_cvtepi32_ps (_mm_unpacklo_epi16 (lo, z)));
     _mm_storeu_ps (d + i + 4, _mm_cvtepi32_ps (_mm_unpackhi_epi16 (lo, z)));
@@ -237,7 +237,7 @@ cast_u8_f32 (float *d, const uint8_t *s, size_t n)
   }
 #endif
   for (; i < n; i++)
-    d[i] = (float)s[i];
+    d[i] = (float) s[i];
 }
 
 static void
@@ -255,12 +255,12 @@ cast_f32_u8 (uint8_t *d, const float *s, size_t n)
   for (; i + 16 <= n; i += 16) {
     __m128i a = _mm_packs_epi32 (CLAMP4 (0), CLAMP4 (4));
     __m128i b = _mm_packs_epi32 (CLAMP4 (8), CLAMP4 (12));
-    _mm_storeu_si128 ((__m128i *)(d + i), _mm_packus_epi16 (a, b));
+    _mm_storeu_si128 ((__m128i *) (d + i), _mm_packus_epi16 (a, b));
   }
 #undef CLAMP4
 #endif
   for (; i < n; i++)
-    d[i] = (uint8_t)sat_unsigned (s[i], 8);
+    d[i] = (uint8_t) sat_unsigned (s[i], 8);
 }
 
 static void
@@ -292,7 +292,7 @@ cast_f64_f32 (float *d, const double *s, size_t n)
   }
 #endif
   for (; i < n; i++)
-    d[i] = (float)s[i];
+    d[i] = (float) s[i];
 }
 
 static void
@@ -316,7 +316,7 @@ cast_f32_bf16 (uint16_t *d, const float *s, size_t n)
 void
 tn_cast (void *dst, tn_dtype dt, const void *src, tn_dtype st, size_t n)
 {
-  if (n == 0 || !tn_dtype_valid ((int)dt) || !tn_dtype_valid ((int)st))
+  if (n == 0 || !tn_dtype_valid ((int) dt) || !tn_dtype_valid ((int) st))
     return;
   /* Same dtype: the bits are the value (a NaN keeps its payload), except
    * bool, whose nonzero bytes become 1. */
@@ -356,9 +356,9 @@ tn_get_f64 (const void *p, tn_dtype t)
   case TN_KIND_FLOAT:
     return v.f;
   case TN_KIND_INT:
-    return (double)(int64_t)v.u;
+    return (double) (int64_t) v.u;
   default:
-    return (double)v.u;
+    return (double) v.u;
   }
 }
 
@@ -382,7 +382,7 @@ round_trips (const char *s, double x, tn_dtype t)
   case TN_BFLOAT16:
     return tn_f64_to_bf16 (strtod (s, NULL)) == tn_f64_to_bf16 (x);
   case TN_FLOAT32:
-    return strtof (s, NULL) == (float)x;
+    return strtof (s, NULL) == (float) x;
   default:
     return strtod (s, NULL) == x;
   }
@@ -457,16 +457,16 @@ tn_format_item (char *buf, size_t cap, const void *p, tn_dtype t)
 {
   tn_val v;
 
-  if (!tn_dtype_valid ((int)t))
+  if (!tn_dtype_valid ((int) t))
     return snprintf (buf, cap, "?");
   v = load (p, t);
   switch (v.k) {
   case TN_KIND_BOOL:
     return snprintf (buf, cap, v.u ? "True" : "False");
   case TN_KIND_INT:
-    return snprintf (buf, cap, "%lld", (long long)(int64_t)v.u);
+    return snprintf (buf, cap, "%lld", (long long) (int64_t) v.u);
   case TN_KIND_UINT:
-    return snprintf (buf, cap, "%llu", (unsigned long long)v.u);
+    return snprintf (buf, cap, "%llu", (unsigned long long) v.u);
   default:
     return format_float (buf, cap, v.f, t);
   }

@@ -27,7 +27,7 @@ tn_dtype_valid (int t)
 const char *
 tn_dtype_name (tn_dtype t)
 {
-  return tn_dtype_valid ((int)t) ? dtype_names[t] : NULL;
+  return tn_dtype_valid ((int) t) ? dtype_names[t] : NULL;
 }
 
 int
@@ -43,7 +43,7 @@ tn_dtype_from_name (const char *name, tn_dtype *out, tn_err *e)
   for (i = 0; i < TN_NDTYPES; i++) {
     if (strcmp (name, dtype_names[i]) == 0) {
       if (out)
-        *out = (tn_dtype)i;
+        *out = (tn_dtype) i;
       return 0;
     }
   }
@@ -57,11 +57,11 @@ tn_dtype_from_name (const char *name, tn_dtype *out, tn_err *e)
 size_t
 tn_dtype_size (tn_dtype t)
 {
-  return tn_dtype_valid ((int)t) ? dtype_sizes[t] : 0;
+  return tn_dtype_valid ((int) t) ? dtype_sizes[t] : 0;
 }
 
 tn_kind
 tn_dtype_kind (tn_dtype t)
 {
-  return tn_dtype_valid ((int)t) ? dtype_kinds[t] : TN_KIND_BOOL;
+  return tn_dtype_valid ((int) t) ? dtype_kinds[t] : TN_KIND_BOOL;
 }

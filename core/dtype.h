@@ -30,19 +30,19 @@ typedef enum { TN_KIND_BOOL, TN_KIND_INT, TN_KIND_UINT, TN_KIND_FLOAT } tn_kind;
 
 /* X(ENUM, name, storage C type, kind): the one list every per-dtype kernel
  * is generated from.  float16 and bfloat16 are stored as their bits. */
-#define TN_FOREACH_DTYPE(X)                        \
-  X (TN_BOOL, bool, uint8_t, TN_KIND_BOOL)         \
-  X (TN_INT8, int8, int8_t, TN_KIND_INT)           \
-  X (TN_UINT8, uint8, uint8_t, TN_KIND_UINT)       \
-  X (TN_INT16, int16, int16_t, TN_KIND_INT)        \
-  X (TN_UINT16, uint16, uint16_t, TN_KIND_UINT)    \
-  X (TN_INT32, int32, int32_t, TN_KIND_INT)        \
-  X (TN_UINT32, uint32, uint32_t, TN_KIND_UINT)    \
-  X (TN_INT64, int64, int64_t, TN_KIND_INT)        \
-  X (TN_UINT64, uint64, uint64_t, TN_KIND_UINT)    \
-  X (TN_FLOAT16, float16, uint16_t, TN_KIND_FLOAT) \
-  X (TN_BFLOAT16, bfloat16, uint16_t, TN_KIND_FLOAT) \
-  X (TN_FLOAT32, float32, float, TN_KIND_FLOAT)    \
+#define TN_FOREACH_DTYPE(X)                                                    \
+  X (TN_BOOL, bool, uint8_t, TN_KIND_BOOL)                                     \
+  X (TN_INT8, int8, int8_t, TN_KIND_INT)                                       \
+  X (TN_UINT8, uint8, uint8_t, TN_KIND_UINT)                                   \
+  X (TN_INT16, int16, int16_t, TN_KIND_INT)                                    \
+  X (TN_UINT16, uint16, uint16_t, TN_KIND_UINT)                                \
+  X (TN_INT32, int32, int32_t, TN_KIND_INT)                                    \
+  X (TN_UINT32, uint32, uint32_t, TN_KIND_UINT)                                \
+  X (TN_INT64, int64, int64_t, TN_KIND_INT)                                    \
+  X (TN_UINT64, uint64, uint64_t, TN_KIND_UINT)                                \
+  X (TN_FLOAT16, float16, uint16_t, TN_KIND_FLOAT)                             \
+  X (TN_BFLOAT16, bfloat16, uint16_t, TN_KIND_FLOAT)                           \
+  X (TN_FLOAT32, float32, float, TN_KIND_FLOAT)                                \
   X (TN_FLOAT64, float64, double, TN_KIND_FLOAT)
 
 /* GStreamer's names ("float32", "uint8", ...); NULL for an invalid tag. */

@@ -22,7 +22,7 @@ tn_half_impl tn_half_set_impl (tn_half_impl impl);
 static inline float
 tn_bf16_to_f32_inline (uint16_t b)
 {
-  uint32_t u = (uint32_t)b << 16;
+  uint32_t u = (uint32_t) b << 16;
   float f;
 
   memcpy (&f, &u, sizeof f);
@@ -40,8 +40,8 @@ tn_f32_to_bf16_inline (float f)
 
   memcpy (&u, &f, sizeof u);
   if ((u & 0x7fffffff) > 0x7f800000)
-    return (uint16_t)((u >> 16) | 0x40);
-  return (uint16_t)((u + 0x7fff + ((u >> 16) & 1)) >> 16);
+    return (uint16_t) ((u >> 16) | 0x40);
+  return (uint16_t) ((u + 0x7fff + ((u >> 16) & 1)) >> 16);
 }
 
 #endif

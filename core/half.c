@@ -50,10 +50,10 @@ narrow_bits (uint64_t bits, int sebits, int smbits, int ebits, int mbits)
   const int sbias = (1 << (sebits - 1)) - 1;
   const int bias = (1 << (ebits - 1)) - 1;
   const int emin = 1 - bias;
-  const uint32_t sign = (uint32_t)(bits >> (sebits + smbits))
+  const uint32_t sign = (uint32_t) (bits >> (sebits + smbits))
                         << (ebits + mbits);
-  const uint32_t inf = (uint32_t)((1 << ebits) - 1) << mbits;
-  const int exp = (int)((bits >> smbits) & ((1u << sebits) - 1));
+  const uint32_t inf = (uint32_t) ((1 << ebits) - 1) << mbits;
+  const int exp = (int) ((bits >> smbits) & ((1u << sebits) - 1));
   const uint64_t frac = bits & ((UINT64_C (1) << smbits) - 1);
   uint64_t m, rem, half;
   uint32_t r;
@@ -64,7 +64,7 @@ narrow_bits (uint64_t bits, int sebits, int smbits, int ebits, int mbits)
       return sign | inf;
     /* Quiet NaN keeping the top of the payload. */
     return sign | inf | (1u << (mbits - 1))
-           | (uint32_t)(frac >> (smbits - mbits));
+           | (uint32_t) (frac >> (smbits - mbits));
   }
   if (exp == 0) {
     if (frac == 0)
@@ -85,7 +85,7 @@ narrow_bits (uint64_t bits, int sebits, int smbits, int ebits, int mbits)
       return sign;
     e = emin;
   }
-  r = ((uint32_t)(e + bias - 1) << mbits) + (uint32_t)(m >> s);
+  r = ((uint32_t) (e + bias - 1) << mbits) + (uint32_t) (m >> s);
   rem = m & ((UINT64_C (1) << s) - 1);
   half = UINT64_C (1) << (s - 1);
   if (rem > half || (rem == half && (r & 1)))
@@ -96,7 +96,7 @@ narrow_bits (uint64_t bits, int sebits, int smbits, int ebits, int mbits)
 float
 tn_f16_to_f32 (uint16_t h)
 {
-  const uint32_t sign = (uint32_t)(h & 0x8000) << 16;
+  const uint32_t sign = (uint32_t) (h & 0x8000) << 16;
   const uint32_t exp = (h >> 10) & 0x1f;
   const uint32_t frac = h & 0x3ff;
   float f;
@@ -106,7 +106,7 @@ tn_f16_to_f32 (uint16_t h)
     return bits_f32 (sign | 0x7f800000 | (frac << 13) | (frac ? 0x400000u : 0));
   }
   if (exp == 0) {
-    f = (float)frac * 0x1p-24f; /* exact: frac < 2^10 */
+    f = (float) frac * 0x1p-24f; /* exact: frac < 2^10 */
     return sign ? -f : f;
   }
   return bits_f32 (sign | ((exp + 112) << 23) | (frac << 13));
@@ -123,15 +123,15 @@ tn_f32_to_f16 (float f)
   uint32_t r;
 
   if (a < 0x38800000 || a >= 0x477ff000)
-    return (uint16_t)narrow_bits (u, 8, 23, 5, 10);
+    return (uint16_t) narrow_bits (u, 8, 23, 5, 10);
   r = (a - (112u << 23) + 0xfff + ((a >> 13) & 1)) >> 13;
-  return (uint16_t)(((u >> 16) & 0x8000) | r);
+  return (uint16_t) (((u >> 16) & 0x8000) | r);
 }
 
 uint16_t
 tn_f64_to_f16 (double d)
 {
-  return (uint16_t)narrow_bits (f64_bits (d), 11, 52, 5, 10);
+  return (uint16_t) narrow_bits (f64_bits (d), 11, 52, 5, 10);
 }
 
 float
@@ -149,7 +149,7 @@ tn_f32_to_bf16 (float f)
 uint16_t
 tn_f64_to_bf16 (double d)
 {
-  return (uint16_t)narrow_bits (f64_bits (d), 11, 52, 8, 7);
+  return (uint16_t) narrow_bits (f64_bits (d), 11, 52, 8, 7);
 }
 
 /* Bulk forms. */
@@ -183,13 +183,13 @@ f16_to_f32_f16c (float *dst, const uint16_t *src, size_t n)
   size_t i = 0;
 
   for (; i + 8 <= n; i += 8) {
-    __m128i h = _mm_loadu_si128 ((const __m128i *)(src + i));
+    __m128i h = _mm_loadu_si128 ((const __m128i *) (src + i));
     _mm256_storeu_ps (dst + i, _mm256_cvtph_ps (h));
   }
   if (i < n) {
     memcpy (tin, src + i, (n - i) * sizeof *src);
     _mm256_storeu_ps (
-        tout, _mm256_cvtph_ps (_mm_loadu_si128 ((const __m128i *)tin)));
+        tout, _mm256_cvtph_ps (_mm_loadu_si128 ((const __m128i *) tin)));
     memcpy (dst + i, tout, (n - i) * sizeof *dst);
   }
 }
@@ -204,11 +204,11 @@ f32_to_f16_f16c (uint16_t *dst, const float *src, size_t n)
   for (; i + 8 <= n; i += 8) {
     __m256 v = _mm256_loadu_ps (src + i);
     _mm_storeu_si128 (
-        (__m128i *)(dst + i), _mm256_cvtps_ph (v, _MM_FROUND_TO_NEAREST_INT));
+        (__m128i *) (dst + i), _mm256_cvtps_ph (v, _MM_FROUND_TO_NEAREST_INT));
   }
   if (i < n) {
     memcpy (tin, src + i, (n - i) * sizeof *src);
-    _mm_storeu_si128 ((__m128i *)tout,
+    _mm_storeu_si128 ((__m128i *) tout,
         _mm256_cvtps_ph (_mm256_loadu_ps (tin), _MM_FROUND_TO_NEAREST_INT));
     memcpy (dst + i, tout, (n - i) * sizeof *dst);
   }
@@ -228,7 +228,7 @@ tn_half_have_f16c (void)
   if (!(c & bit_OSXSAVE) || !(c & bit_AVX) || !(c & bit_F16C))
     return 0;
   __asm__("xgetbv" : "=a"(xlo), "=d"(xhi) : "c"(0));
-  (void)xhi;
+  (void) xhi;
   return (xlo & 6) == 6;
 #else
   return 0;
@@ -245,7 +245,7 @@ tn_half_set_impl (tn_half_impl impl)
 
   if (impl != TN_HALF_IMPL_PORTABLE && tn_half_have_f16c ())
     r = TN_HALF_IMPL_F16C;
-  atomic_store_explicit (&half_impl, (int)r, memory_order_relaxed);
+  atomic_store_explicit (&half_impl, (int) r, memory_order_relaxed);
   return r;
 }
 
@@ -256,7 +256,7 @@ half_get_impl (void)
 
   if (v < 0)
     return tn_half_set_impl (TN_HALF_IMPL_AUTO);
-  return (tn_half_impl)v;
+  return (tn_half_impl) v;
 }
 
 void

@@ -76,12 +76,12 @@ escape (const unsigned char *s, size_t n, char *out, size_t cap)
 
   for (i = 0; i < n && i < 24; i++) {
     if (s[i] >= 0x20 && s[i] < 0x7f)
-      tmp[o++] = (char)s[i];
+      tmp[o++] = (char) s[i];
     else
-      o += (size_t)snprintf (tmp + o, sizeof tmp - o, "\\x%02x", s[i]);
+      o += (size_t) snprintf (tmp + o, sizeof tmp - o, "\\x%02x", s[i]);
   }
   if (n > 24)
-    o += (size_t)snprintf (tmp + o, sizeof tmp - o, "...");
+    o += (size_t) snprintf (tmp + o, sizeof tmp - o, "...");
   tmp[o] = '\0';
   snprintf (out, cap, "%s", tmp);
 }
@@ -165,7 +165,7 @@ parse_string (parser *P, char *out, const char *what)
           "the string that starts here is longer "
           "than %d bytes",
           MAX_STRING);
-    out[n++] = (char)c;
+    out[n++] = (char) c;
     P->p++;
   }
   P->p++;
@@ -222,7 +222,7 @@ parse_descr (parser *P, tn_npy *h)
   } else if (kind != '\0') {
     /* two digits bound the value; longer sizes fall through unsupported */
     while (d[i] >= '0' && d[i] <= '9' && size < 100)
-      size = size * 10 + (unsigned)(d[i++] - '0');
+      size = size * 10 + (unsigned) (d[i++] - '0');
     if (d[i] != '\0')
       size = 0;
   }
@@ -232,14 +232,14 @@ parse_descr (parser *P, tn_npy *h)
       break;
   if (t == TN_NDTYPES) {
     why = unsupported_kind (kind);
-    escape ((const unsigned char *)d, strlen (d), shown, sizeof shown);
+    escape ((const unsigned char *) d, strlen (d), shown, sizeof shown);
     return fail_at (P, at,
         "unsupported dtype descr '%s'%s%s%s; expected "
         "bool, int8..int64, uint8..uint64, float16, float32 or float64",
         shown, why ? " (" : "", why ? why : "",
         why ? " are not supported)" : "");
   }
-  h->dtype = (tn_dtype)t;
+  h->dtype = (tn_dtype) t;
   h->big_endian = order == '>' && size > 1;
   return 0;
 }
@@ -277,7 +277,7 @@ parse_extent (parser *P, int axis, int64_t *out)
   while (q < P->end && P->s[q] >= '0' && P->s[q] <= '9') {
     unsigned dgt = P->s[q] - '0';
 
-    if (v > (UINT64_C (1) << 63) / 10 || v * 10 + dgt > (uint64_t)INT64_MAX)
+    if (v > (UINT64_C (1) << 63) / 10 || v * 10 + dgt > (uint64_t) INT64_MAX)
       big = 1;
     else
       v = v * 10 + dgt;
@@ -299,7 +299,7 @@ parse_extent (parser *P, int axis, int64_t *out)
   if (neg && v != 0)
     return fail_at (
         P, at, "extent -%" PRIu64 " of axis %d is negative", v, axis);
-  *out = (int64_t)v;
+  *out = (int64_t) v;
   P->p = q;
   return 0;
 }
@@ -310,13 +310,13 @@ format_dims (char *buf, size_t cap, const int64_t *dims, int rank)
   size_t o = 0;
   int i;
 
-  o += (size_t)snprintf (buf, cap, "(");
+  o += (size_t) snprintf (buf, cap, "(");
   for (i = 0; i < rank && o < cap; i++)
-    o += (size_t)snprintf (
+    o += (size_t) snprintf (
         buf + o, cap - o, "%s%" PRId64, i ? ", " : "", dims[i]);
   if (o < cap)
-    o += (size_t)snprintf (buf + o, cap - o, rank == 1 ? ",)" : ")");
-  return (int)o;
+    o += (size_t) snprintf (buf + o, cap - o, rank == 1 ? ",)" : ")");
+  return (int) o;
 }
 
 static int
@@ -365,9 +365,9 @@ parse_shape (parser *P, tn_npy *h)
  * empty array must have representable strides.  Bounded by 2^63 so that
  * callers may add it to a file offset. */
 #if SIZE_MAX < INT64_MAX
-#define MAX_BYTES ((uint64_t)SIZE_MAX)
+#define MAX_BYTES ((uint64_t) SIZE_MAX)
 #else
-#define MAX_BYTES ((uint64_t)INT64_MAX)
+#define MAX_BYTES ((uint64_t) INT64_MAX)
 #endif
 
 static bool
@@ -377,7 +377,7 @@ shape_fits (tn_dtype t, const int64_t *dims, int rank)
   int i;
 
   for (i = 0; i < rank; i++)
-    if (__builtin_mul_overflow (n, dims[i] > 0 ? (uint64_t)dims[i] : 1, &n)
+    if (__builtin_mul_overflow (n, dims[i] > 0 ? (uint64_t) dims[i] : 1, &n)
         || n > MAX_BYTES)
       return false;
   return true;
@@ -394,7 +394,7 @@ check_size (parser *P, const tn_npy *h, size_t at)
   return fail_at (P, at,
       "shape %s of %u-byte items needs more than 2^63 "
       "bytes",
-      sh, (unsigned)descr_of[h->dtype].size);
+      sh, (unsigned) descr_of[h->dtype].size);
 }
 
 static int
@@ -421,7 +421,7 @@ parse_dict (parser *P, tn_npy *h, size_t *shape_at)
       if (strcmp (key, names[k]) == 0)
         break;
     if (k == 3) {
-      escape ((const unsigned char *)key, strlen (key), shown, sizeof shown);
+      escape ((const unsigned char *) key, strlen (key), shown, sizeof shown);
       return fail_at (P, at,
           "unexpected key '%s'; expected 'descr', 'fortran_order' or "
           "'shape'",
@@ -478,7 +478,7 @@ tn_npy_parse (tn_npy *h, const void *buf, size_t len, size_t *need, tn_err *e)
 
   memset (&r, 0, sizeof r);
   for (i = 0; i < MAGIC_LEN && i < len; i++)
-    if (b[i] != (unsigned char)MAGIC[i]) {
+    if (b[i] != (unsigned char) MAGIC[i]) {
       char found[128];
 
       P.end = i + 1;
@@ -508,9 +508,9 @@ tn_npy_parse (tn_npy *h, const void *buf, size_t len, size_t *need, tn_err *e)
   }
   r.major = b[6];
   r.minor = 0;
-  hlen = prefix == 10 ? (size_t)b[8] | (size_t)b[9] << 8
-                      : (size_t)b[8] | (size_t)b[9] << 8 | (size_t)b[10] << 16
-                            | (size_t)b[11] << 24;
+  hlen = prefix == 10 ? (size_t) b[8] | (size_t) b[9] << 8
+                      : (size_t) b[8] | (size_t) b[9] << 8
+                            | (size_t) b[10] << 16 | (size_t) b[11] << 24;
   if (hlen > MAX_HEADER)
     return fail_at (&P, 8,
         "the header length %zu is larger than the %u "
@@ -532,8 +532,8 @@ tn_npy_parse (tn_npy *h, const void *buf, size_t len, size_t *need, tn_err *e)
   if (parse_dict (&P, &r, &shape_at) < 0 || check_size (&P, &r, shape_at) < 0)
     return -1;
   count = descr_of[r.dtype].size;
-  for (i = 0; i < (size_t)r.rank; i++)
-    count *= (size_t)r.dims[i]; /* bounded by the check in parse_shape */
+  for (i = 0; i < (size_t) r.rank; i++)
+    count *= (size_t) r.dims[i]; /* bounded by the check in parse_shape */
   data_size = count;
   if (data_size > MAX_BYTES - total)
     return fail_at (&P, prefix,
@@ -592,7 +592,7 @@ tn_npy_header (char *buf, size_t cap, tn_dtype t, const int64_t *dims, int rank)
   char sh[256];
   int i;
 
-  if ((unsigned)t >= TN_NDTYPES || !descr_of[t].kind || rank < 0
+  if ((unsigned) t >= TN_NDTYPES || !descr_of[t].kind || rank < 0
       || rank > TN_MAX_RANK || (rank > 0 && !dims))
     return 0;
   for (i = 0; i < rank; i++)
@@ -601,15 +601,15 @@ tn_npy_header (char *buf, size_t cap, tn_dtype t, const int64_t *dims, int rank)
   if (!shape_fits (t, dims, rank))
     return 0;
   format_dims (sh, sizeof sh, dims, rank);
-  n = (size_t)snprintf (dict, sizeof dict,
+  n = (size_t) snprintf (dict, sizeof dict,
       "{'descr': '%c%c%u', 'fortran_order': False, 'shape': %s, }",
       descr_of[t].size == 1 ? '|' : '<', descr_of[t].kind,
-      (unsigned)descr_of[t].size, sh);
+      (unsigned) descr_of[t].size, sh);
   if (rank > 0) {
     int digits = snprintf (NULL, 0, "%" PRId64, dims[0]);
 
-    memset (dict + n, ' ', (size_t)(GROWTH_DIGITS - digits));
-    n += (size_t)(GROWTH_DIGITS - digits);
+    memset (dict + n, ' ', (size_t) (GROWTH_DIGITS - digits));
+    n += (size_t) (GROWTH_DIGITS - digits);
   }
   hlen = n + 1; /* the final newline */
   prefix = MAGIC_LEN + 2 + 2;
@@ -622,7 +622,7 @@ tn_npy_header (char *buf, size_t cap, tn_dtype t, const int64_t *dims, int rank)
   /* what tn_npy_parse accepts: shape_fits bounds the product */
   data = descr_of[t].size;
   for (i = 0; i < rank; i++)
-    data *= (uint64_t)dims[i];
+    data *= (uint64_t) dims[i];
   if (data > MAX_BYTES - total)
     return 0;
   if (!buf || cap < total)
@@ -630,8 +630,8 @@ tn_npy_header (char *buf, size_t cap, tn_dtype t, const int64_t *dims, int rank)
   memcpy (buf, MAGIC, MAGIC_LEN);
   buf[6] = prefix == 10 ? 1 : 2;
   buf[7] = 0;
-  for (i = 0; i < (int)prefix - 8; i++)
-    buf[8 + i] = (char)(((hlen + pad) >> (8 * i)) & 0xff);
+  for (i = 0; i < (int) prefix - 8; i++)
+    buf[8 + i] = (char) (((hlen + pad) >> (8 * i)) & 0xff);
   memcpy (buf + prefix, dict, n);
   memset (buf + prefix + n, ' ', pad);
   buf[total - 1] = '\n';

@@ -8,14 +8,14 @@
 #include "view.h"
 
 typedef struct {
-  int major, minor;       /* format version */
+  int major, minor; /* format version */
   tn_dtype dtype;
-  bool big_endian;        /* items need a byte swap on this (LE) machine */
-  bool fortran;           /* column-major: data is a strided view */
+  bool big_endian; /* items need a byte swap on this (LE) machine */
+  bool fortran;    /* column-major: data is a strided view */
   int rank;
   int64_t dims[TN_MAX_RANK];
-  size_t data_offset;     /* bytes from the start of the file to the data */
-  size_t data_size;       /* bytes of data the header promises */
+  size_t data_offset; /* bytes from the start of the file to the data */
+  size_t data_size;   /* bytes of data the header promises */
 } tn_npy;
 
 /* Parses the magic and header from the first len bytes of a file.  Returns
@@ -24,8 +24,8 @@ typedef struct {
  * can report), -1 on a malformed header.  Never reads past buf[len - 1].
  * data_offset + data_size < 2^63; whether the data is all there is the
  * caller's check. */
-int tn_npy_parse (tn_npy *h, const void *buf, size_t len, size_t *need,
-    tn_err *e);
+int tn_npy_parse (
+    tn_npy *h, const void *buf, size_t len, size_t *need, tn_err *e);
 /* The view of the data (starting at data_offset) as the header describes
  * it: dense for C order, transposed strides for Fortran order. */
 void tn_npy_view (const tn_npy *h, tn_view *v);
@@ -38,7 +38,7 @@ void tn_npy_swap (void *data, size_t itemsize, size_t n);
  * (or for bfloat16, a rank outside 0..8, a negative extent or more than
  * 2^63 bytes).  bfloat16 has no NumPy type: callers store it widened to
  * float32. */
-size_t tn_npy_header (char *buf, size_t cap, tn_dtype t, const int64_t *dims,
-    int rank);
+size_t tn_npy_header (
+    char *buf, size_t cap, tn_dtype t, const int64_t *dims, int rank);
 
 #endif

@@ -42,14 +42,14 @@ static pthread_once_t c_locale_once = PTHREAD_ONCE_INIT;
 static void
 c_locale_init (void)
 {
-  c_locale = newlocale (LC_NUMERIC_MASK, "C", (locale_t)0);
+  c_locale = newlocale (LC_NUMERIC_MASK, "C", (locale_t) 0);
 }
 
 static locale_t
 c_locale_enter (void)
 {
   pthread_once (&c_locale_once, c_locale_init);
-  return c_locale ? uselocale (c_locale) : (locale_t)0;
+  return c_locale ? uselocale (c_locale) : (locale_t) 0;
 }
 
 static void
@@ -137,11 +137,11 @@ check_view (const tn_view *v, int64_t *count, tn_err *e)
     tn_err_set (e, "No view was given to print.");
     return -1;
   }
-  if (!tn_dtype_valid ((int)v->dtype)) {
+  if (!tn_dtype_valid ((int) v->dtype)) {
     tn_err_set (e,
         "The view's dtype tag %d is not one of the %d dtypes "
         "(0..%d).",
-        (int)v->dtype, TN_NDTYPES, TN_NDTYPES - 1);
+        (int) v->dtype, TN_NDTYPES, TN_NDTYPES - 1);
     return -1;
   }
   if (tn_shape_count (v->dims, v->rank, count, e) < 0)
@@ -151,13 +151,13 @@ check_view (const tn_view *v, int64_t *count, tn_err *e)
       tn_err_set (e,
           "Axis %d of the view has stride %lld; strides must be "
           ">= 0.",
-          i, (long long)v->strides[i]);
+          i, (long long) v->strides[i]);
       return -1;
     }
   }
   if (v->offset < 0) {
-    tn_err_set (
-        e, "The view's offset is %lld; it must be >= 0.", (long long)v->offset);
+    tn_err_set (e, "The view's offset is %lld; it must be >= 0.",
+        (long long) v->offset);
     return -1;
   }
   return 0;
@@ -180,15 +180,15 @@ typedef void (*stats_row_fn) (
 /* Item value in arithmetic form; a compile-time choice in each kernel.
  * Bools count as 0/1 whatever non-zero byte they hold. */
 #define TN_PRINT_NUM(ENUM, x)                                                  \
-  ((ENUM) == TN_FLOAT16       ? (double)tn_f16_to_f32 ((uint16_t)(x))          \
-      : (ENUM) == TN_BFLOAT16 ? (double)tn_bf16_to_f32 ((uint16_t)(x))         \
-      : (ENUM) == TN_BOOL     ? (double)((x) != 0)                             \
-                              : (double)(x))
+  ((ENUM) == TN_FLOAT16       ? (double) tn_f16_to_f32 ((uint16_t) (x))        \
+      : (ENUM) == TN_BFLOAT16 ? (double) tn_bf16_to_f32 ((uint16_t) (x))       \
+      : (ENUM) == TN_BOOL     ? (double) ((x) != 0)                            \
+                              : (double) (x))
 
 /* An int or bool item as its own C type (no trip through double, which
  * would round 64-bit values). */
 #define TN_PRINT_ITEM(ENUM, ctype, x)                                          \
-  ((ENUM) == TN_BOOL ? (ctype)((x) != 0) : (x))
+  ((ENUM) == TN_BOOL ? (ctype) ((x) != 0) : (x))
 
 /* Float kinds compare as doubles and keep the raw item beside; the other
  * kinds compare in their own C type so 64-bit extremes stay exact.  The
@@ -197,7 +197,7 @@ typedef void (*stats_row_fn) (
   static void stats_row_##name (                                               \
       stats_acc *a, const uint8_t *bp, int64_t n, int64_t step)                \
   {                                                                            \
-    const ctype *p = (const ctype *)(const void *)bp;                          \
+    const ctype *p = (const ctype *) (const void *) bp;                        \
     ctype mnr, mxr;                                                            \
     double sum = 0;                                                            \
     int64_t i;                                                                 \
@@ -233,7 +233,7 @@ typedef void (*stats_row_fn) (
       }                                                                        \
       for (i = 0; i < n; i++) {                                                \
         ctype x = TN_PRINT_ITEM (ENUM, ctype, p[i * step]);                    \
-        sum += (double)x;                                                      \
+        sum += (double) x;                                                     \
         mnr = x < mnr ? x : mnr;                                               \
         mxr = x > mxr ? x : mxr;                                               \
       }                                                                        \
@@ -306,7 +306,7 @@ tn_stats_compute (tn_stats *s, const void *base, const tn_view *v, tn_err *e)
   if (s->valid > 0) {
     s->min = tn_get_f64 (s->min_item, v->dtype);
     s->max = tn_get_f64 (s->max_item, v->dtype);
-    s->mean = a.sum / (double)s->valid;
+    s->mean = a.sum / (double) s->valid;
   } else {
     s->min = s->max = NAN;
   }
@@ -320,7 +320,7 @@ tn_stats_format (char *buf, size_t cap, const tn_stats *s)
   locale_t old;
   int n;
 
-  if (!s || !tn_dtype_valid ((int)s->dtype))
+  if (!s || !tn_dtype_valid ((int) s->dtype))
     return snprintf (buf, cap, "no statistics");
   if (s->count == 0)
     return snprintf (buf, cap, "no items");
@@ -335,7 +335,7 @@ tn_stats_format (char *buf, size_t cap, const tn_stats *s)
     tn_format_item (mean, sizeof mean, &s->mean, TN_FLOAT64);
   }
   n = snprintf (buf, cap, "min=%s max=%s mean=%s nan=%lld", mn, mx, mean,
-      (long long)s->nan_count);
+      (long long) s->nan_count);
   c_locale_leave (old);
   return n;
 }
@@ -365,7 +365,7 @@ reads_back (const char *s, double ax, tn_dtype t)
 {
   switch (t) {
   case TN_FLOAT32:
-    return strtof (s, NULL) == (float)ax;
+    return strtof (s, NULL) == (float) ax;
   case TN_FLOAT16:
     return tn_f64_to_f16 (strtod (s, NULL)) == tn_f64_to_f16 (ax);
   case TN_BFLOAT16:
@@ -473,8 +473,8 @@ shortest_of (double ax, tn_dtype t, sdigits *s)
 {
   int e10;
 
-  s->n = (int16_t)shortest (ax, t, s->d, &e10);
-  s->e = (int16_t)e10;
+  s->n = (int16_t) shortest (ax, t, s->d, &e10);
+  s->e = (int16_t) e10;
 }
 
 /* Positional form of finite x: shortest digits, at most 8 after the point
@@ -504,17 +504,17 @@ fmt_positional (char *out, double x, const sdigits *s, int *ilen, int *flen)
     dot = strchr (tmp, '.');
     if (!dot) /* the C locale always writes a '.'; stay safe anyway */
       dot = tmp + strlen (tmp);
-    memcpy (out + len, tmp, (size_t)(dot - tmp));
-    len += (int)(dot - tmp);
+    memcpy (out + len, tmp, (size_t) (dot - tmp));
+    len += (int) (dot - tmp);
     *ilen = len;
     out[len++] = '.';
     if (*dot) {
       const char *fr = dot + 1;
-      int fl = (int)strlen (fr);
+      int fl = (int) strlen (fr);
 
       while (fl > 0 && fr[fl - 1] == '0')
         fl--;
-      memcpy (out + len, fr, (size_t)fl);
+      memcpy (out + len, fr, (size_t) fl);
       len += fl;
       f = fl;
     }
@@ -530,11 +530,11 @@ fmt_positional (char *out, double x, const sdigits *s, int *ilen, int *flen)
     if (e < 0) {
       for (i = 0; i < -e - 1; i++)
         out[len++] = '0';
-      memcpy (out + len, d, (size_t)n);
+      memcpy (out + len, d, (size_t) n);
       len += n;
       f = -e - 1 + n;
     } else if (n > e + 1) {
-      memcpy (out + len, d + e + 1, (size_t)(n - e - 1));
+      memcpy (out + len, d + e + 1, (size_t) (n - e - 1));
       len += n - e - 1;
       f = n - e - 1;
     }
@@ -630,7 +630,7 @@ walk (pctx *c, int axis, int64_t off, item_fn fn)
   int64_t k;
 
   if (axis == c->v->rank) {
-    fn (c, c->base + (size_t)off * c->isz);
+    fn (c, c->base + (size_t) off * c->isz);
     return;
   }
   for (k = 0; k < c->shown[axis]; k++)
@@ -641,7 +641,7 @@ static void
 scan_int (pctx *c, const uint8_t *p)
 {
   if (c->kind == TN_KIND_UINT) {
-    uint64_t x = (uint64_t)tn_get_f64 (p, c->v->dtype);
+    uint64_t x = (uint64_t) tn_get_f64 (p, c->v->dtype);
 
     /* tn_get_f64 rounds beyond 2^53: read 64-bit items directly */
     if (c->v->dtype == TN_UINT64)
@@ -651,7 +651,7 @@ scan_int (pctx *c, const uint8_t *p)
     if (!c->have || x > c->umax)
       c->umax = x;
   } else {
-    int64_t x = (int64_t)tn_get_f64 (p, c->v->dtype);
+    int64_t x = (int64_t) tn_get_f64 (p, c->v->dtype);
 
     if (c->v->dtype == TN_INT64)
       memcpy (&x, p, sizeof x);
@@ -667,17 +667,17 @@ static int
 fmt_int (char *w, size_t cap, const pctx *c, const uint8_t *p)
 {
   if (c->kind == TN_KIND_UINT) {
-    uint64_t x = (uint64_t)tn_get_f64 (p, c->v->dtype);
+    uint64_t x = (uint64_t) tn_get_f64 (p, c->v->dtype);
 
     if (c->v->dtype == TN_UINT64)
       memcpy (&x, p, sizeof x);
-    return snprintf (w, cap, "%*llu", c->width, (unsigned long long)x);
+    return snprintf (w, cap, "%*llu", c->width, (unsigned long long) x);
   } else {
-    int64_t x = (int64_t)tn_get_f64 (p, c->v->dtype);
+    int64_t x = (int64_t) tn_get_f64 (p, c->v->dtype);
 
     if (c->v->dtype == TN_INT64)
       memcpy (&x, p, sizeof x);
-    return snprintf (w, cap, "%*lld", c->width, (long long)x);
+    return snprintf (w, cap, "%*lld", c->width, (long long) x);
   }
 }
 
@@ -690,11 +690,11 @@ ratio_in_dtype (double a, double b, tn_dtype t)
 
   switch (t) {
   case TN_FLOAT32:
-    return (double)(float)r;
+    return (double) (float) r;
   case TN_FLOAT16:
-    return (double)tn_f16_to_f32 (tn_f64_to_f16 (r));
+    return (double) tn_f16_to_f32 (tn_f64_to_f16 (r));
   case TN_BFLOAT16:
-    return (double)tn_bf16_to_f32 (tn_f64_to_bf16 (r));
+    return (double) tn_bf16_to_f32 (tn_f64_to_bf16 (r));
   default:
     return r;
   }
@@ -786,11 +786,11 @@ fmt_float (char *w, pctx *c, const uint8_t *p)
 
   if (!isfinite (x)) {
     const char *s = isnan (x) ? "nan" : x < 0 ? "-inf" : "inf";
-    int sl = (int)strlen (s), width = c->pad_left + c->pad_right + 1;
+    int sl = (int) strlen (s), width = c->pad_left + c->pad_right + 1;
 
     for (i = sl; i < width; i++)
       w[len++] = ' ';
-    memcpy (w + len, s, (size_t)sl + 1);
+    memcpy (w + len, s, (size_t) sl + 1);
     return len + sl;
   }
   item_digits (c, fabs (x), 0, &sd);
@@ -811,7 +811,7 @@ fmt_float (char *w, pctx *c, const uint8_t *p)
       w[len++] = '-';
     w[len++] = d[0];
     w[len++] = '.';
-    memcpy (w + len, d + 1, (size_t)n - 1);
+    memcpy (w + len, d + 1, (size_t) n - 1);
     len += n - 1;
     len += sprintf (w + len, "e%c%0*d", e10 < 0 ? '-' : '+', c->exp_size,
         e10 < 0 ? -e10 : e10);
@@ -824,7 +824,7 @@ fmt_float (char *w, pctx *c, const uint8_t *p)
     for (i = il; i < c->pad_left; i++)
       w[len++] = ' ';
     memcpy (w + len, s, strlen (s));
-    len += (int)strlen (s);
+    len += (int) strlen (s);
     for (i = fl; i < c->pad_right; i++)
       w[len++] = ' ';
     w[len] = '\0';
@@ -861,10 +861,10 @@ put_word (pctx *c, const char *w, int wl, int64_t *col, int axis)
   if (*col + wl > limit && *col > indent) {
     sb_rstrip (&c->out);
     sb_fill (&c->out, '\n', 1);
-    sb_fill (&c->out, ' ', (size_t)indent);
+    sb_fill (&c->out, ' ', (size_t) indent);
     *col = indent;
   }
-  sb_put (&c->out, w, (size_t)wl);
+  sb_put (&c->out, w, (size_t) wl);
   *col += wl;
 }
 
@@ -891,7 +891,7 @@ emit (pctx *c, int axis, int64_t off)
       }
       put_word (c, w,
           fmt_item (
-              w, c, c->base + (size_t)(off + i * v->strides[axis]) * c->isz),
+              w, c, c->base + (size_t) (off + i * v->strides[axis]) * c->isz),
           &col, axis);
       if (k + 1 < n) {
         sb_fill (&c->out, ' ', 1);
@@ -899,17 +899,17 @@ emit (pctx *c, int axis, int64_t off)
       }
     }
   } else {
-    size_t blank = (size_t)(rank - axis - 1);
+    size_t blank = (size_t) (rank - axis - 1);
 
     for (k = 0; k < n; k++) {
       if (k > 0) {
         sb_fill (&c->out, '\n', blank);
-        sb_fill (&c->out, ' ', (size_t)axis + 1);
+        sb_fill (&c->out, ' ', (size_t) axis + 1);
       }
       if (gap && k == c->lead[axis]) {
         sb_put (&c->out, "...", 3);
         sb_fill (&c->out, '\n', blank);
-        sb_fill (&c->out, ' ', (size_t)axis + 1);
+        sb_fill (&c->out, ' ', (size_t) axis + 1);
       }
       emit (c, axis + 1, off + axis_index (c, axis, k) * v->strides[axis]);
     }
@@ -935,7 +935,7 @@ tn_print_array (const void *base, const tn_view *v, const tn_print_opts *opts,
     return NULL;
   if (!base && count > 0) {
     tn_err_set (e, "The view has %lld items but no storage was given.",
-        (long long)count);
+        (long long) count);
     return NULL;
   }
   if (opts->threshold < 0 || opts->edgeitems < 1 || opts->linewidth < 1) {
@@ -943,8 +943,8 @@ tn_print_array (const void *base, const tn_view *v, const tn_print_opts *opts,
         "Print options threshold=%lld edgeitems=%lld "
         "linewidth=%lld are out of range: threshold must be >= 0, edgeitems "
         "and linewidth >= 1.",
-        (long long)opts->threshold, (long long)opts->edgeitems,
-        (long long)opts->linewidth);
+        (long long) opts->threshold, (long long) opts->edgeitems,
+        (long long) opts->linewidth);
     return NULL;
   }
 
@@ -974,7 +974,7 @@ tn_print_array (const void *base, const tn_view *v, const tn_print_opts *opts,
       size_t items = 1;
 
       for (i = 0; i < v->rank && items < CACHE_MAX_ITEMS; i++)
-        items *= (size_t)c.shown[i];
+        items *= (size_t) c.shown[i];
       /* without the cache (no memory) the digits are just found twice */
       c.cache = malloc ((items < CACHE_MAX_ITEMS ? items : CACHE_MAX_ITEMS)
                         * sizeof *c.cache);
@@ -984,10 +984,10 @@ tn_print_array (const void *base, const tn_view *v, const tn_print_opts *opts,
 
       walk (&c, 0, v->offset, scan_int);
       if (c.kind == TN_KIND_UINT) {
-        c.width = snprintf (w, sizeof w, "%llu", (unsigned long long)c.umax);
+        c.width = snprintf (w, sizeof w, "%llu", (unsigned long long) c.umax);
       } else {
-        int a = snprintf (w, sizeof w, "%lld", (long long)c.imin);
-        int b = snprintf (w, sizeof w, "%lld", (long long)c.imax);
+        int a = snprintf (w, sizeof w, "%lld", (long long) c.imin);
+        int b = snprintf (w, sizeof w, "%lld", (long long) c.imax);
 
         c.width = a > b ? a : b;
       }
@@ -996,7 +996,7 @@ tn_print_array (const void *base, const tn_view *v, const tn_print_opts *opts,
       char w[WORD_CHARS];
 
       sb_put (&c.out, w,
-          (size_t)fmt_item (w, &c, c.base + (size_t)v->offset * c.isz));
+          (size_t) fmt_item (w, &c, c.base + (size_t) v->offset * c.isz));
     } else {
       emit (&c, 0, v->offset);
     }
@@ -1009,7 +1009,7 @@ tn_print_array (const void *base, const tn_view *v, const tn_print_opts *opts,
     tn_err_set (e,
         "Out of memory while printing a tensor of %lld items "
         "(%zu bytes of text written so far).",
-        (long long)count, c.out.len);
+        (long long) count, c.out.len);
     return NULL;
   }
   if (len)

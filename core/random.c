@@ -31,13 +31,13 @@ tn_philox4x32_10 (const uint32_t ctr[4], const uint32_t key[2], uint32_t out[4])
   uint32_t k0 = key[0], k1 = key[1];
 
   for (int r = 0; r < 10; r++) {
-    uint64_t p0 = (uint64_t)PHILOX_M0 * x0;
-    uint64_t p1 = (uint64_t)PHILOX_M1 * x2;
+    uint64_t p0 = (uint64_t) PHILOX_M0 * x0;
+    uint64_t p1 = (uint64_t) PHILOX_M1 * x2;
 
-    x0 = (uint32_t)(p1 >> 32) ^ x1 ^ k0;
-    x1 = (uint32_t)p1;
-    x2 = (uint32_t)(p0 >> 32) ^ x3 ^ k1;
-    x3 = (uint32_t)p0;
+    x0 = (uint32_t) (p1 >> 32) ^ x1 ^ k0;
+    x1 = (uint32_t) p1;
+    x2 = (uint32_t) (p0 >> 32) ^ x3 ^ k1;
+    x3 = (uint32_t) p0;
     k0 += PHILOX_W0;
     k1 += PHILOX_W1;
   }
@@ -55,27 +55,27 @@ static void
 philox_batch_c (
     uint32_t x[4][BATCH], uint64_t block0, uint64_t stream, uint64_t seed)
 {
-  uint32_t k0 = (uint32_t)seed, k1 = (uint32_t)(seed >> 32);
+  uint32_t k0 = (uint32_t) seed, k1 = (uint32_t) (seed >> 32);
 
   for (int j = 0; j < BATCH; j++) {
-    uint64_t b = block0 + (uint64_t)j;
+    uint64_t b = block0 + (uint64_t) j;
 
-    x[0][j] = (uint32_t)b;
-    x[1][j] = (uint32_t)(b >> 32);
-    x[2][j] = (uint32_t)stream;
-    x[3][j] = (uint32_t)(stream >> 32);
+    x[0][j] = (uint32_t) b;
+    x[1][j] = (uint32_t) (b >> 32);
+    x[2][j] = (uint32_t) stream;
+    x[3][j] = (uint32_t) (stream >> 32);
   }
   for (int r = 0; r < 10; r++) {
     for (int j = 0; j < BATCH; j++) {
-      uint64_t p0 = (uint64_t)PHILOX_M0 * x[0][j];
-      uint64_t p1 = (uint64_t)PHILOX_M1 * x[2][j];
-      uint32_t y0 = (uint32_t)(p1 >> 32) ^ x[1][j] ^ k0;
-      uint32_t y2 = (uint32_t)(p0 >> 32) ^ x[3][j] ^ k1;
+      uint64_t p0 = (uint64_t) PHILOX_M0 * x[0][j];
+      uint64_t p1 = (uint64_t) PHILOX_M1 * x[2][j];
+      uint32_t y0 = (uint32_t) (p1 >> 32) ^ x[1][j] ^ k0;
+      uint32_t y2 = (uint32_t) (p0 >> 32) ^ x[3][j] ^ k1;
 
       x[0][j] = y0;
-      x[1][j] = (uint32_t)p1;
+      x[1][j] = (uint32_t) p1;
       x[2][j] = y2;
-      x[3][j] = (uint32_t)p0;
+      x[3][j] = (uint32_t) p0;
     }
     k0 += PHILOX_W0;
     k1 += PHILOX_W1;
@@ -114,40 +114,40 @@ __attribute__ ((target ("avx2"))) static void
 philox_batch_avx2 (
     uint32_t x[4][BATCH], uint64_t block0, uint64_t stream, uint64_t seed)
 {
-  const __m256i m0 = _mm256_set1_epi32 ((int)PHILOX_M0);
-  const __m256i m1 = _mm256_set1_epi32 ((int)PHILOX_M1);
-  uint32_t k0 = (uint32_t)seed, k1 = (uint32_t)(seed >> 32);
+  const __m256i m0 = _mm256_set1_epi32 ((int) PHILOX_M0);
+  const __m256i m1 = _mm256_set1_epi32 ((int) PHILOX_M1);
+  uint32_t k0 = (uint32_t) seed, k1 = (uint32_t) (seed >> 32);
   __m256i a0, a1, a2, a3, b0, b1, b2, b3;
 
   for (int j = 0; j < BATCH; j++) {
-    uint64_t b = block0 + (uint64_t)j;
+    uint64_t b = block0 + (uint64_t) j;
 
-    x[0][j] = (uint32_t)b;
-    x[1][j] = (uint32_t)(b >> 32);
+    x[0][j] = (uint32_t) b;
+    x[1][j] = (uint32_t) (b >> 32);
   }
-  a0 = _mm256_loadu_si256 ((const __m256i *)&x[0][0]);
-  b0 = _mm256_loadu_si256 ((const __m256i *)&x[0][8]);
-  a1 = _mm256_loadu_si256 ((const __m256i *)&x[1][0]);
-  b1 = _mm256_loadu_si256 ((const __m256i *)&x[1][8]);
-  a2 = b2 = _mm256_set1_epi32 ((int)(uint32_t)stream);
-  a3 = b3 = _mm256_set1_epi32 ((int)(uint32_t)(stream >> 32));
+  a0 = _mm256_loadu_si256 ((const __m256i *) &x[0][0]);
+  b0 = _mm256_loadu_si256 ((const __m256i *) &x[0][8]);
+  a1 = _mm256_loadu_si256 ((const __m256i *) &x[1][0]);
+  b1 = _mm256_loadu_si256 ((const __m256i *) &x[1][8]);
+  a2 = b2 = _mm256_set1_epi32 ((int) (uint32_t) stream);
+  a3 = b3 = _mm256_set1_epi32 ((int) (uint32_t) (stream >> 32));
   for (int r = 0; r < 10; r++) {
-    const __m256i k0v = _mm256_set1_epi32 ((int)k0);
-    const __m256i k1v = _mm256_set1_epi32 ((int)k1);
+    const __m256i k0v = _mm256_set1_epi32 ((int) k0);
+    const __m256i k1v = _mm256_set1_epi32 ((int) k1);
 
     PHILOX_ROUND8 (a0, a1, a2, a3, k0v, k1v);
     PHILOX_ROUND8 (b0, b1, b2, b3, k0v, k1v);
     k0 += PHILOX_W0;
     k1 += PHILOX_W1;
   }
-  _mm256_storeu_si256 ((__m256i *)&x[0][0], a0);
-  _mm256_storeu_si256 ((__m256i *)&x[0][8], b0);
-  _mm256_storeu_si256 ((__m256i *)&x[1][0], a1);
-  _mm256_storeu_si256 ((__m256i *)&x[1][8], b1);
-  _mm256_storeu_si256 ((__m256i *)&x[2][0], a2);
-  _mm256_storeu_si256 ((__m256i *)&x[2][8], b2);
-  _mm256_storeu_si256 ((__m256i *)&x[3][0], a3);
-  _mm256_storeu_si256 ((__m256i *)&x[3][8], b3);
+  _mm256_storeu_si256 ((__m256i *) &x[0][0], a0);
+  _mm256_storeu_si256 ((__m256i *) &x[0][8], b0);
+  _mm256_storeu_si256 ((__m256i *) &x[1][0], a1);
+  _mm256_storeu_si256 ((__m256i *) &x[1][8], b1);
+  _mm256_storeu_si256 ((__m256i *) &x[2][0], a2);
+  _mm256_storeu_si256 ((__m256i *) &x[2][8], b2);
+  _mm256_storeu_si256 ((__m256i *) &x[3][0], a3);
+  _mm256_storeu_si256 ((__m256i *) &x[3][8], b3);
 }
 #endif
 
@@ -175,7 +175,7 @@ pick_batch (void)
 static inline double
 u53 (uint32_t hi, uint32_t lo)
 {
-  return (double)(((uint64_t)hi << 21) | (lo >> 11)) * 0x1.0p-53;
+  return (double) (((uint64_t) hi << 21) | (lo >> 11)) * 0x1.0p-53;
 }
 
 /* Box-Muller on one block: u1 in (0, 1] keeps the logarithm finite. */
@@ -208,7 +208,7 @@ block_items (const uint32_t x[4][BATCH], int j, gen_mode mode, double v[4])
   switch (mode) {
   case GEN_U24:
     for (int i = 0; i < 4; i++)
-      v[i] = (double)(w[i] >> 8) * 0x1.0p-24;
+      v[i] = (double) (w[i] >> 8) * 0x1.0p-24;
     break;
   case GEN_U53:
     v[0] = u53 (w[0], w[1]);
@@ -231,7 +231,7 @@ generate (void *dst, gen_mode mode, size_t n, uint64_t seed, uint64_t stream,
   double *d = dst;
   uint32_t x[4][BATCH];
   uint64_t block = first / per;
-  unsigned lane = (unsigned)(first % per);
+  unsigned lane = (unsigned) (first % per);
   size_t done = 0;
 
   while (done < n) {
@@ -242,7 +242,7 @@ generate (void *dst, gen_mode mode, size_t n, uint64_t seed, uint64_t stream,
       case GEN_U24:
         for (int j = 0; j < BATCH; j++)
           for (int w = 0; w < 4; w++)
-            f[done + 4 * j + w] = (float)(x[w][j] >> 8) * 0x1.0p-24f;
+            f[done + 4 * j + w] = (float) (x[w][j] >> 8) * 0x1.0p-24f;
         break;
       case GEN_U53:
         for (int j = 0; j < BATCH; j++) {
@@ -266,7 +266,7 @@ generate (void *dst, gen_mode mode, size_t n, uint64_t seed, uint64_t stream,
         block_items (x, j, mode, v);
         for (; lane < per && done < n; lane++, done++) {
           if (mode == GEN_U24)
-            f[done] = (float)v[lane];
+            f[done] = (float) v[lane];
           else
             d[done] = v[lane];
         }
@@ -305,7 +305,7 @@ tn_random_normal_f64 (
 static uint64_t
 float_step (uint64_t bits, size_t width, int dir)
 {
-  const uint64_t sign = (uint64_t)1 << (8 * width - 1);
+  const uint64_t sign = (uint64_t) 1 << (8 * width - 1);
   const uint64_t mag = bits & (sign - 1);
 
   if (mag == 0)
@@ -356,7 +356,7 @@ tn_random_fill_uniform (void *dst, tn_dtype dt, uint64_t first, size_t n,
 
   if (!tn_dtype_valid (dt)) {
     tn_err_set (e, "uniform: dtype tag %d is not one of the %d dtypes.",
-        (int)dt, (int)TN_NDTYPES);
+        (int) dt, (int) TN_NDTYPES);
     return -1;
   }
   if (!(isfinite (low) && isfinite (high) && low < high)) {
@@ -382,7 +382,7 @@ tn_random_fill_uniform (void *dst, tn_dtype dt, uint64_t first, size_t n,
       size_t m = n - done < CHUNK ? n - done : CHUNK;
 
       if (dt == TN_FLOAT64) {
-        double *o = (double *)out + done;
+        double *o = (double *) out + done;
 
         tn_random_uniform_f64 (o, m, seed, stream, first + done);
         for (size_t i = 0; i < m; i++)
@@ -390,10 +390,10 @@ tn_random_fill_uniform (void *dst, tn_dtype dt, uint64_t first, size_t n,
       } else {
         tn_random_uniform_f32 (ubuf, m, seed, stream, first + done);
         if (dt == TN_FLOAT32) {
-          float *o = (float *)out + done;
+          float *o = (float *) out + done;
 
           for (size_t i = 0; i < m; i++)
-            o[i] = (float)uniform_at (
+            o[i] = (float) uniform_at (
                 ubuf[i], low, high, span, finite_span, bottom, top);
         } else {
           for (size_t i = 0; i < m; i++)
@@ -450,8 +450,8 @@ tn_random_fill_normal (void *dst, tn_dtype dt, uint64_t first, size_t n,
   size_t isz;
 
   if (!tn_dtype_valid (dt)) {
-    tn_err_set (e, "normal: dtype tag %d is not one of the %d dtypes.", (int)dt,
-        (int)TN_NDTYPES);
+    tn_err_set (e, "normal: dtype tag %d is not one of the %d dtypes.",
+        (int) dt, (int) TN_NDTYPES);
     return -1;
   }
   if (!isfinite (mean) || !isfinite (stddev) || !(stddev >= 0)) {
@@ -464,7 +464,7 @@ tn_random_fill_normal (void *dst, tn_dtype dt, uint64_t first, size_t n,
   isz = tn_dtype_size (dt);
   for (size_t done = 0; done < n;) {
     size_t m = n - done < CHUNK ? n - done : CHUNK;
-    double *v = dt == TN_FLOAT64 ? (double *)out + done : buf;
+    double *v = dt == TN_FLOAT64 ? (double *) out + done : buf;
 
     tn_random_normal_f64 (v, m, seed, stream, first + done);
     for (size_t i = 0; i < m; i++)

@@ -20,7 +20,7 @@ tn_shape_count (const int64_t *dims, int rank, int64_t *count, tn_err *e)
   for (int i = 0; i < rank; i++) {
     if (dims[i] < 0) {
       tn_err_set (e, "axis %d has extent %lld; extents must be 0 or more", i,
-          (long long)dims[i]);
+          (long long) dims[i]);
       return -1;
     }
     if (dims[i] == 0) {
@@ -51,22 +51,22 @@ tn_shape_nbytes (
   size_t size, total;
 
   if (!tn_dtype_valid (t)) {
-    tn_err_set (e, "dtype %d is not one of the %d dtypes (0 to %d)", (int)t,
-        (int)TN_NDTYPES, (int)TN_NDTYPES - 1);
+    tn_err_set (e, "dtype %d is not one of the %d dtypes (0 to %d)", (int) t,
+        (int) TN_NDTYPES, (int) TN_NDTYPES - 1);
     return -1;
   }
   if (tn_shape_count (dims, rank, &count, e) < 0)
     return -1;
   size = tn_dtype_size (t);
-  if ((uint64_t)count > SIZE_MAX
-      || __builtin_mul_overflow ((size_t)count, size, &total)) {
+  if ((uint64_t) count > SIZE_MAX
+      || __builtin_mul_overflow ((size_t) count, size, &total)) {
     char s[160];
 
     tn_shape_format (s, sizeof s, dims, rank);
     tn_err_set (e,
         "dims %s of %s hold %lld items of %zu bytes, more bytes than "
         "a size_t can count",
-        s, tn_dtype_name (t), (long long)count, size);
+        s, tn_dtype_name (t), (long long) count, size);
     return -1;
   }
   if (nbytes)
@@ -107,17 +107,17 @@ tn_shape_format (char *buf, size_t cap, const int64_t *dims, int rank)
       n = snprintf (item, sizeof item, ">");
     else
       n = snprintf (
-          item, sizeof item, "%s%lld", i ? ", " : "", (long long)dims[i]);
+          item, sizeof item, "%s%lld", i ? ", " : "", (long long) dims[i]);
     if (cap && len + 1 < cap) {
       size_t room = cap - 1 - len;
-      size_t k = (size_t)n < room ? (size_t)n : room;
+      size_t k = (size_t) n < room ? (size_t) n : room;
 
       memcpy (buf + len, item, k);
       buf[len + k] = '\0';
     }
-    len += (size_t)n;
+    len += (size_t) n;
   }
-  return (int)len;
+  return (int) len;
 }
 
 int
@@ -143,7 +143,7 @@ tn_shape_broadcast (int64_t *out, int *out_rank, const int64_t *a, int ra,
       tn_err_set (e,
           "dims %s and %s do not broadcast: axis %d has %lld against %lld "
           "and neither is 1",
-          sa, sb, i, (long long)x, (long long)y);
+          sa, sb, i, (long long) x, (long long) y);
       return -1;
     }
     res[i] = x == 1 ? y : x;

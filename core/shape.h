@@ -13,8 +13,8 @@
  * int64; -1 with a message naming the axis otherwise. */
 int tn_shape_count (const int64_t *dims, int rank, int64_t *count, tn_err *e);
 /* count * itemsize, checked against SIZE_MAX as well. */
-int tn_shape_nbytes (tn_dtype t, const int64_t *dims, int rank, size_t *nbytes,
-    tn_err *e);
+int tn_shape_nbytes (
+    tn_dtype t, const int64_t *dims, int rank, size_t *nbytes, tn_err *e);
 /* Dense row-major strides, in items. */
 void tn_shape_strides (int64_t *strides, const int64_t *dims, int rank);
 /* "<2, 3>" into buf (NUL-terminated, truncated to cap). */

@@ -29,8 +29,8 @@ static int
 dtype_ok (tn_dtype t, tn_err *e)
 {
   if (!tn_dtype_valid (t)) {
-    tn_err_set (e, "dtype %d is not one of the %d dtypes (0 to %d)", (int)t,
-        (int)TN_NDTYPES, (int)TN_NDTYPES - 1);
+    tn_err_set (e, "dtype %d is not one of the %d dtypes (0 to %d)", (int) t,
+        (int) TN_NDTYPES, (int) TN_NDTYPES - 1);
     return -1;
   }
   return 0;
@@ -91,18 +91,18 @@ tn_view_check (const tn_view *v, int64_t storage_items, tn_err *e)
     tn_err_set (e,
         "a storage of %lld items is impossible; the size must be "
         "0 or more",
-        (long long)storage_items);
+        (long long) storage_items);
     return -1;
   }
   if (v->offset < 0) {
     tn_err_set (e, "the view starts at item %lld; an offset must be 0 or more",
-        (long long)v->offset);
+        (long long) v->offset);
     return -1;
   }
   for (int i = 0; i < v->rank; i++) {
     if (v->strides[i] < 0) {
       tn_err_set (e, "axis %d has stride %lld; strides must be 0 or more", i,
-          (long long)v->strides[i]);
+          (long long) v->strides[i]);
       return -1;
     }
   }
@@ -113,7 +113,7 @@ tn_view_check (const tn_view *v, int64_t storage_items, tn_err *e)
       tn_err_set (e,
           "the empty view %s starts at item %lld, past the end of "
           "a storage of %lld items",
-          sd, (long long)v->offset, (long long)storage_items);
+          sd, (long long) v->offset, (long long) storage_items);
       return -1;
     }
     return 0;
@@ -127,7 +127,7 @@ tn_view_check (const tn_view *v, int64_t storage_items, tn_err *e)
       tn_err_set (e,
           "view %s with strides %s at offset %lld reaches past "
           "item 2^63: the index overflows at axis %d",
-          sd, ss, (long long)v->offset, i);
+          sd, ss, (long long) v->offset, i);
       return -1;
     }
   }
@@ -135,8 +135,8 @@ tn_view_check (const tn_view *v, int64_t storage_items, tn_err *e)
     tn_err_set (e,
         "view %s with strides %s at offset %lld reaches item "
         "%lld, but the storage holds %lld items",
-        sd, ss, (long long)v->offset, (long long)reach,
-        (long long)storage_items);
+        sd, ss, (long long) v->offset, (long long) reach,
+        (long long) storage_items);
     return -1;
   }
   return 0;
@@ -220,7 +220,7 @@ tn_view_slice (
   if (rank_ok (v, e) < 0 || norm_axis (axis, v->rank, &a, e) < 0)
     return -1;
   if (step < 1) {
-    tn_err_set (e, "slice step must be 1 or more, got %lld", (long long)step);
+    tn_err_set (e, "slice step must be 1 or more, got %lld", (long long) step);
     return -1;
   }
   n = v->dims[a];
@@ -239,13 +239,13 @@ tn_view_slice (
       tn_err_set (e,
           "slicing axis %d from index %lld overflows the offset "
           "%lld with stride %lld",
-          a, (long long)start, (long long)v->offset, (long long)stride);
+          a, (long long) start, (long long) v->offset, (long long) stride);
       return -1;
     }
   }
   if (len > 1 && __builtin_mul_overflow (stride, step, &stride)) {
     tn_err_set (e, "slicing axis %d with step %lld overflows its stride %lld",
-        a, (long long)step, (long long)v->strides[a]);
+        a, (long long) step, (long long) v->strides[a]);
     return -1;
   }
   v->dims[a] = len;
@@ -265,7 +265,7 @@ tn_view_select (tn_view *v, int axis, int64_t index, tn_err *e)
   n = v->dims[a];
   if (index < -n || index >= n) {
     tn_err_set (e, "index %lld is out of range for axis %d of extent %lld",
-        (long long)index, a, (long long)n);
+        (long long) index, a, (long long) n);
     return -1;
   }
   i = index < 0 ? index + n : index;
@@ -277,7 +277,7 @@ tn_view_select (tn_view *v, int axis, int64_t index, tn_err *e)
     tn_err_set (e,
         "selecting index %lld of axis %d overflows the offset %lld "
         "with stride %lld",
-        (long long)i, a, (long long)v->offset, (long long)v->strides[a]);
+        (long long) i, a, (long long) v->offset, (long long) v->strides[a]);
     return -1;
   }
   v->offset = offset;
@@ -336,7 +336,7 @@ tn_view_reshape (tn_view *v, const int64_t *dims, int rank, tn_err *e)
       tn_err_set (e,
           "cannot reshape to %s: axis %d has extent %lld; extents "
           "must be 0 or more, or -1 for one inferred extent",
-          to, i, (long long)dims[i]);
+          to, i, (long long) dims[i]);
       return -1;
     }
   }
@@ -349,14 +349,14 @@ tn_view_reshape (tn_view *v, const int64_t *dims, int rank, tn_err *e)
       tn_err_set (e,
           "cannot reshape %s (%lld items) to %s: the -1 extent is "
           "ambiguous next to an extent of 0",
-          from, (long long)count, to);
+          from, (long long) count, to);
       return -1;
     }
     if (count % known) {
       tn_err_set (e,
           "cannot reshape %s (%lld items) to %s: %lld items do "
           "not split into groups of %lld",
-          from, (long long)count, to, (long long)count, (long long)known);
+          from, (long long) count, to, (long long) count, (long long) known);
       return -1;
     }
     nd[infer] = count / known;
@@ -365,7 +365,7 @@ tn_view_reshape (tn_view *v, const int64_t *dims, int rank, tn_err *e)
     return -1;
   if (ncount != count) {
     tn_err_set (e, "cannot reshape %s (%lld items) to %s (%lld items)", from,
-        (long long)count, to, (long long)ncount);
+        (long long) count, to, (long long) ncount);
     return -1;
   }
   v->rank = rank;
@@ -423,7 +423,7 @@ tn_view_squeeze (tn_view *v, int axis, tn_err *e)
     tn_err_set (e,
         "cannot squeeze axis %d of extent %lld; only an axis of "
         "extent 1 can be removed",
-        a, (long long)v->dims[a]);
+        a, (long long) v->dims[a]);
     return -1;
   }
   return tn_view_select (v, a, 0, e);
@@ -459,7 +459,7 @@ tn_view_broadcast (tn_view *v, const int64_t *dims, int rank, tn_err *e)
       tn_err_set (e,
           "cannot broadcast %s to %s: axis %d has %lld against "
           "%lld",
-          from, to, i, (long long)v->dims[j], (long long)dims[i]);
+          from, to, i, (long long) v->dims[j], (long long) dims[i]);
       return -1;
     }
   }
@@ -576,7 +576,7 @@ tile_scalar (size_t isz, char *d, int64_t dk, const char *s, int64_t sk,
 
       for (int64_t k = k0; k < ke; k++)
         row_copy (
-            isz, d + k * dk + l0 * (int64_t)isz, s + k * sk + l0 * sl, le, sl);
+            isz, d + k * dk + l0 * (int64_t) isz, s + k * sk + l0 * sl, le, sl);
     }
   }
 }
@@ -620,7 +620,7 @@ block_simd (char *d, int64_t dk, const char *s, int64_t sl, const int S)
 
 #pragma GCC unroll 16
   for (int l = 0; l < V; l++)
-    r[l] = _mm_loadu_si128 ((const __m128i *)(s + l * sl));
+    r[l] = _mm_loadu_si128 ((const __m128i *) (s + l * sl));
 #pragma GCC unroll 4
   for (int w = S; w < 16; w *= 2) {
 #pragma GCC unroll 8
@@ -634,7 +634,7 @@ block_simd (char *d, int64_t dk, const char *s, int64_t sl, const int S)
   }
 #pragma GCC unroll 16
   for (int k = 0; k < V; k++)
-    _mm_storeu_si128 ((__m128i *)(d + k * dk), r[bitrev[lg][k]]);
+    _mm_storeu_si128 ((__m128i *) (d + k * dk), r[bitrev[lg][k]]);
 }
 
 /* Rows l walked per band: the band's source pages stay in the TLB while
@@ -656,7 +656,7 @@ block_simd (char *d, int64_t dk, const char *s, int64_t sl, const int S)
   {                                                                            \
     enum { V = 16 / S, B = 64 / S };                                           \
     __m128i buf[B * 4];                                                        \
-    char *bp = (char *)buf;                                                    \
+    char *bp = (char *) buf;                                                   \
     for (int64_t l1 = 0; l1 < nl; l1 += SIMD_BAND) {                           \
       int64_t le = nl - l1 < SIMD_BAND ? nl : l1 + SIMD_BAND;                  \
       for (int64_t k0 = 0; k0 < nk; k0 += B) {                                 \
@@ -672,7 +672,7 @@ block_simd (char *d, int64_t dk, const char *s, int64_t sl, const int S)
               block_simd (                                                     \
                   bp + k * 64 + l * S, 64, sb + k * S + l * sl, sl, S);        \
           for (int k = 0; k < B; k++) {                                        \
-            __m128i *o = (__m128i *)(db + k * dk);                             \
+            __m128i *o = (__m128i *) (db + k * dk);                            \
             if (stream)                                                        \
               for (int q = 0; q < 4; q++)                                      \
                 _mm_stream_si128 (o + q, buf[k * 4 + q]);                      \
@@ -696,14 +696,14 @@ DEFINE_TILE_SIMD (8)
 
 /* Outputs from this size on are streamed past the caches (about half of
  * a common L3; glibc's memcpy switches near 3/4 of it). */
-#define STREAM_BYTES ((size_t)4 << 20)
+#define STREAM_BYTES ((size_t) 4 << 20)
 
 static void
 tile_copy (size_t isz, char *d, int64_t dk, const char *s, int64_t sk,
     int64_t sl, int64_t nk, int64_t nl, bool stream)
 {
 #ifdef __SSE2__
-  if (sk == (int64_t)isz) {
+  if (sk == (int64_t) isz) {
     switch (isz) {
     case 1:
       tile_simd_1 (d, dk, s, sl, nk, nl, stream);
@@ -720,7 +720,7 @@ tile_copy (size_t isz, char *d, int64_t dk, const char *s, int64_t sk,
     }
   }
 #else
-  (void)stream;
+  (void) stream;
 #endif
   tile_scalar (isz, d, dk, s, sk, sl, nk, nl);
 }
@@ -729,7 +729,7 @@ static void
 make_plan (plan *p, const tn_view *v, size_t isz)
 {
   int r = 0;
-  int64_t dst = (int64_t)isz;
+  int64_t dst = (int64_t) isz;
 
   /* Walk inner to outer, fusing an axis into the one inside it when its
    * stride is that axis's whole span: the fused axis is then one longer
@@ -741,7 +741,7 @@ make_plan (plan *p, const tn_view *v, size_t isz)
      * overflow here; it moves nothing. */
     if (n == 1)
       continue;
-    s = v->strides[i] * (int64_t)isz;
+    s = v->strides[i] * (int64_t) isz;
     if (r > 0 && !__builtin_mul_overflow (p->src[r - 1], p->dims[r - 1], &span)
         && s == span) {
       p->dims[r - 1] *= n;
@@ -780,7 +780,7 @@ tn_view_materialize (void *dst, const void *base, const tn_view *v)
 
   if (!isz || tn_view_count (v) <= 0)
     return;
-  s = (const char *)base + v->offset * (int64_t)isz;
+  s = (const char *) base + v->offset * (int64_t) isz;
   make_plan (&p, v, isz);
   if (p.rank == 0) {
     memcpy (d, s, isz);
@@ -788,8 +788,8 @@ tn_view_materialize (void *dst, const void *base, const tn_view *v)
   }
   last = p.rank - 1;
 
-  if (p.src[last] == (int64_t)isz) {
-    size_t run = (size_t)p.dims[last] * isz;
+  if (p.src[last] == (int64_t) isz) {
+    size_t run = (size_t) p.dims[last] * isz;
 
     for (int i = 0; i < last; i++)
       axes[n++] = i;
@@ -810,10 +810,10 @@ tn_view_materialize (void *dst, const void *base, const tn_view *v)
         k = i;
   }
   if (k >= 0) {
-    size_t total = (size_t)tn_view_count (v) * isz;
+    size_t total = (size_t) tn_view_count (v) * isz;
     /* Streaming stores need every destination row 16-byte aligned: the
      * start, the row pitch and each step of the outer walk. */
-    bool stream = total >= STREAM_BYTES && (uintptr_t)d % 16 == 0;
+    bool stream = total >= STREAM_BYTES && (uintptr_t) d % 16 == 0;
 
     for (int i = 0; i < last; i++)
       stream = stream && p.dst[i] % 16 == 0;

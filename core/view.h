@@ -15,8 +15,8 @@ typedef struct {
 } tn_view;
 
 /* A dense row-major view of a new tensor (offset 0). */
-int tn_view_init (tn_view *v, tn_dtype t, const int64_t *dims, int rank,
-    tn_err *e);
+int tn_view_init (
+    tn_view *v, tn_dtype t, const int64_t *dims, int rank, tn_err *e);
 int64_t tn_view_count (const tn_view *v);
 /* Strides are exactly row-major (axes of extent 1 match any stride; a view
  * with no items is dense).  The license to treat memory as a flat slice
@@ -33,8 +33,8 @@ int tn_view_permute (tn_view *v, const int *axes, int naxes, tn_err *e);
 int tn_view_transpose (tn_view *v, tn_err *e); /* swap the last two axes */
 /* Python slice semantics: negative start/stop count from the end, out of
  * range values clamp; step >= 1. */
-int tn_view_slice (tn_view *v, int axis, int64_t start, int64_t stop,
-    int64_t step, tn_err *e);
+int tn_view_slice (
+    tn_view *v, int axis, int64_t start, int64_t stop, int64_t step, tn_err *e);
 /* Picks one index (negative counts from the end) and drops the axis. */
 int tn_view_select (tn_view *v, int axis, int64_t index, tn_err *e);
 /* Dense views only (otherwise an error that says a copy is needed first);

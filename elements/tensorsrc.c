@@ -398,7 +398,7 @@ gst_tensor_src_set_caps (GstBaseSrc *bsrc, GstCaps *caps)
 
     GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
         ("A tensor of %s would take more than %" G_GSIZE_FORMAT " bytes.", s,
-            (gsize)G_MAXSIZE),
+            (gsize) G_MAXSIZE),
         ("caps %" GST_PTR_FORMAT, caps));
     g_free (s);
     return FALSE;
@@ -568,7 +568,7 @@ fill_constant (guint8 *data, tn_dtype dt, gsize n, gdouble v)
     return;
   }
   while (done < total) {
-    gsize chunk = MIN (MIN (done, (gsize)REPLICATE_MAX), total - done);
+    gsize chunk = MIN (MIN (done, (gsize) REPLICATE_MAX), total - done);
 
     memcpy (data + done, data, chunk);
     done += chunk;
@@ -583,11 +583,11 @@ fill_arange (guint8 *data, tn_dtype dt, guint64 first, gsize n, gdouble start,
   gsize isz = tn_dtype_size (dt);
 
   for (gsize done = 0; done < n;) {
-    gsize m = MIN (n - done, (gsize)ARANGE_CHUNK);
-    gdouble *v = dt == TN_FLOAT64 ? (gdouble *)data + done : buf;
+    gsize m = MIN (n - done, (gsize) ARANGE_CHUNK);
+    gdouble *v = dt == TN_FLOAT64 ? (gdouble *) data + done : buf;
 
     for (gsize i = 0; i < m; i++)
-      v[i] = start + (gdouble)(first + done + i) * step;
+      v[i] = start + (gdouble) (first + done + i) * step;
     if (dt != TN_FLOAT64)
       tn_cast (data + done * isz, dt, v, TN_FLOAT64, m);
     done += m;
@@ -610,8 +610,8 @@ static void
 gen_chunk (void *ctx, int64_t chunk, int64_t begin, int64_t end)
 {
   const GenJob *j = ctx;
-  guint8 *p = j->data + (gsize)begin * j->itemsize;
-  gsize n = (gsize)(end - begin);
+  guint8 *p = j->data + (gsize) begin * j->itemsize;
+  gsize n = (gsize) (end - begin);
 
   switch (j->pattern) {
   case GST_TENSOR_SRC_ZEROS:
@@ -713,9 +713,9 @@ gst_tensor_src_fill (GstPushSrc *psrc, GstBuffer *buf)
   /* A small tensor is one chunk: fill it here, without asking the pool
    * (which counts the cores on every run). */
   if (n_items <= GEN_GRAIN)
-    gen_chunk (&job, 0, 0, (int64_t)n_items);
+    gen_chunk (&job, 0, 0, (int64_t) n_items);
   else
-    tn_parallel_run (n_threads, (int64_t)n_items, GEN_GRAIN, gen_chunk, &job);
+    tn_parallel_run (n_threads, (int64_t) n_items, GEN_GRAIN, gen_chunk, &job);
   gst_buffer_unmap (buf, &map);
 
   GST_BUFFER_OFFSET (buf) = n;

@@ -36,8 +36,8 @@ struct _TnBlock {
 
 /* Keeps the storage on its own cache lines, 64-byte aligned. */
 #define TN_HDR                                                                 \
-  ((sizeof (TnBlock) + GST_TN_ALIGN - 1) & ~(gsize)(GST_TN_ALIGN - 1))
-#define TN_BLOCK_DATA(b) ((guint8 *)(b) + TN_HDR)
+  ((sizeof (TnBlock) + GST_TN_ALIGN - 1) & ~(gsize) (GST_TN_ALIGN - 1))
+#define TN_BLOCK_DATA(b) ((guint8 *) (b) + TN_HDR)
 
 typedef struct {
   gsize cls;
@@ -71,7 +71,7 @@ gst_tn_allocator_round (gsize size)
   if (size <= GST_TN_ALIGN)
     return GST_TN_ALIGN;
   if (size <= GST_TN_SMALL_MAX)
-    return (gsize)1 << g_bit_storage (size - 1);
+    return (gsize) 1 << g_bit_storage (size - 1);
   if (size > G_MAXSIZE - (GST_TN_QUANTUM - 1))
     return 0;
   return (size + GST_TN_QUANTUM - 1) & ~(GST_TN_QUANTUM - 1);
@@ -199,7 +199,7 @@ static GstMemory *
 gst_tn_allocator_alloc (
     GstAllocator *allocator, gsize size, GstAllocationParams *params)
 {
-  GstTnAllocator *self = (GstTnAllocator *)allocator;
+  GstTnAllocator *self = (GstTnAllocator *) allocator;
   gsize align = params->align | (GST_TN_ALIGN - 1);
   gsize prefix = params->prefix, padding = params->padding;
   gsize slack, need, maxsize, cls, total;
@@ -262,7 +262,7 @@ gst_tn_allocator_alloc (
   }
 
   data = TN_BLOCK_DATA (b);
-  data += ((guintptr) - (guintptr)(data + prefix)) & align;
+  data += ((guintptr) - (guintptr) (data + prefix)) & align;
   gst_memory_init (GST_MEMORY_CAST (b), params->flags, allocator, NULL, maxsize,
       align, prefix, size);
   b->mem.data = data;
@@ -282,15 +282,15 @@ overflow:
       ", padding %" G_GSIZE_FORMAT " and alignment %" G_GSIZE_FORMAT
       ": the block size overflows %u bits.",
       size, prefix, padding, align + (align < G_MAXSIZE),
-      (guint)(8 * sizeof (gsize)));
+      (guint) (8 * sizeof (gsize)));
   return NULL;
 }
 
 static void
 gst_tn_allocator_free (GstAllocator *allocator, GstMemory *mem)
 {
-  GstTnAllocator *self = (GstTnAllocator *)allocator;
-  TnBlock *b = (TnBlock *)mem;
+  GstTnAllocator *self = (GstTnAllocator *) allocator;
+  TnBlock *b = (TnBlock *) mem;
   TnBlock *to_free = NULL;
 
   if (mem->parent) {
@@ -319,7 +319,7 @@ gst_tn_allocator_free (GstAllocator *allocator, GstMemory *mem)
 static gpointer
 tn_mem_map (GstMemory *mem, gsize maxsize, GstMapFlags flags)
 {
-  return ((GstTnMemory *)mem)->data;
+  return ((GstTnMemory *) mem)->data;
 }
 
 static void
@@ -331,14 +331,14 @@ tn_mem_unmap (GstMemory *mem)
 static gboolean
 tn_mem_range (GstMemory *mem, gssize offset, gssize *size, const gchar *what)
 {
-  gboolean inside = offset >= -(gssize)mem->offset
-                    && offset <= (gssize)(mem->maxsize - mem->offset);
+  gboolean inside = offset >= -(gssize) mem->offset
+                    && offset <= (gssize) (mem->maxsize - mem->offset);
   gssize want = *size;
 
   if (want == -1 && inside)
-    want = (gssize)mem->size - offset;
+    want = (gssize) mem->size - offset;
   if (inside && want >= 0
-      && (gsize)want <= mem->maxsize - (mem->offset + offset)) {
+      && (gsize) want <= mem->maxsize - (mem->offset + offset)) {
     *size = want;
     return TRUE;
   }
@@ -364,7 +364,7 @@ tn_mem_share (GstMemory *mem, gssize offset, gssize size)
       GST_MINI_OBJECT_FLAGS (parent) | GST_MINI_OBJECT_FLAG_LOCK_READONLY,
       mem->allocator, parent, mem->maxsize, mem->align, mem->offset + offset,
       size);
-  sub->data = ((GstTnMemory *)mem)->data;
+  sub->data = ((GstTnMemory *) mem)->data;
   return GST_MEMORY_CAST (sub);
 }
 
@@ -382,15 +382,15 @@ tn_mem_copy (GstMemory *mem, gssize offset, gssize size)
   copy = gst_allocator_alloc (mem->allocator, size, &params);
   if (copy == NULL)
     return NULL;
-  memcpy (((GstTnMemory *)copy)->data,
-      ((GstTnMemory *)mem)->data + mem->offset + offset, size);
+  memcpy (((GstTnMemory *) copy)->data,
+      ((GstTnMemory *) mem)->data + mem->offset + offset, size);
   return copy;
 }
 
 static gboolean
 tn_mem_is_span (GstMemory *mem1, GstMemory *mem2, gsize *offset)
 {
-  GstTnMemory *a = (GstTnMemory *)mem1, *b = (GstTnMemory *)mem2;
+  GstTnMemory *a = (GstTnMemory *) mem1, *b = (GstTnMemory *) mem2;
 
   if (offset)
     *offset = mem1->offset - mem1->parent->offset;
@@ -585,7 +585,7 @@ gst_tn_allocator_parse_size (const gchar *str, gsize *bytes, GError **err)
     goto invalid;
   if (v > (G_MAXSIZE >> shift))
     goto too_big;
-  *bytes = (gsize)(v << shift);
+  *bytes = (gsize) (v << shift);
   return TRUE;
 
 invalid:
@@ -598,7 +598,7 @@ too_big:
   g_set_error (err, GST_LIBRARY_ERROR, GST_LIBRARY_ERROR_SETTINGS,
       "'%s' is more bytes than a %u-bit size can hold (at most %" G_GSIZE_FORMAT
       ").",
-      str, (guint)(8 * sizeof (gsize)), G_MAXSIZE);
+      str, (guint) (8 * sizeof (gsize)), G_MAXSIZE);
   return FALSE;
 }
 

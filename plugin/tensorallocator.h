@@ -10,12 +10,12 @@ G_BEGIN_DECLS
 #define GST_TN_ALIGN 64
 
 typedef struct {
-  guint64 hits;             /* allocations served from the cache */
-  guint64 misses;           /* allocations that went to the system */
-  guint64 trims;            /* blocks freed to respect max-cached */
-  gsize bytes_cached;       /* bytes held in the free lists */
+  guint64 hits;       /* allocations served from the cache */
+  guint64 misses;     /* allocations that went to the system */
+  guint64 trims;      /* blocks freed to respect max-cached */
+  gsize bytes_cached; /* bytes held in the free lists */
   gsize blocks_cached;
-  gint64 outstanding;       /* blocks handed out and not yet returned */
+  gint64 outstanding; /* blocks handed out and not yet returned */
   gsize outstanding_bytes;
 } GstTnAllocatorStats;
 

@@ -33,10 +33,10 @@ view_for_buffer (tn_view *v, GstBuffer *buffer, const GstTnInfo *info,
   gchar *desc;
 
   if (tn_shape_nbytes (
-          info->dtype, (const int64_t *)info->dims, info->rank, nbytes, &e)
+          info->dtype, (const int64_t *) info->dims, info->rank, nbytes, &e)
           != 0
       || tn_view_init (
-             v, info->dtype, (const int64_t *)info->dims, info->rank, &e)
+             v, info->dtype, (const int64_t *) info->dims, info->rank, &e)
              != 0) {
     desc = gst_tn_info_to_string (info);
     g_set_error (err, GST_STREAM_ERROR, GST_STREAM_ERROR_FORMAT,
@@ -85,7 +85,7 @@ check_size (const tn_view *v, gboolean has_meta, gsize size, gsize nbytes,
     g_free (desc);
     return FALSE;
   }
-  if (tn_view_check (v, (int64_t)(size / itemsize), &e) == 0)
+  if (tn_view_check (v, (int64_t) (size / itemsize), &e) == 0)
     return TRUE;
   desc = gst_tn_info_to_string (info);
   g_set_error (err, GST_STREAM_ERROR, GST_STREAM_ERROR_FORMAT,
@@ -271,12 +271,12 @@ gst_tn_buffer_dense (
    * starts at byte 0: they are the same tensor's, so copy them whole. */
   if (tn_view_dense (&v) && nbytes > 0) {
     out = gst_buffer_copy_region (buffer, GST_BUFFER_COPY_ALL,
-        (gsize)v.offset * tn_dtype_size (info->dtype), nbytes);
+        (gsize) v.offset * tn_dtype_size (info->dtype), nbytes);
     if (out == NULL) {
       g_set_error (err, GST_STREAM_ERROR, GST_STREAM_ERROR_FORMAT,
           "could not share %" G_GSIZE_FORMAT " bytes at byte %" G_GSIZE_FORMAT
           " of a buffer of %" G_GSIZE_FORMAT " bytes.",
-          nbytes, (gsize)v.offset * tn_dtype_size (info->dtype), size);
+          nbytes, (gsize) v.offset * tn_dtype_size (info->dtype), size);
       return NULL;
     }
     gst_buffer_copy_into (out, buffer, GST_BUFFER_COPY_TIMESTAMPS, 0, -1);

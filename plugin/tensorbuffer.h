@@ -12,8 +12,8 @@ G_BEGIN_DECLS
 typedef struct {
   GstBuffer *buffer;
   GstMapInfo map;
-  tn_view view;  /* dtype and dims of the caps; strides/offset of the meta */
-  guint8 *data;  /* map.data: item at (view.offset + sum idx*stride)*size */
+  tn_view view; /* dtype and dims of the caps; strides/offset of the meta */
+  guint8 *data; /* map.data: item at (view.offset + sum idx*stride)*size */
 } GstTnMap;
 
 /* Maps buffer as a tensor of info, reading the layout meta if present.
@@ -27,8 +27,8 @@ void gst_tn_buffer_unmap (GstTnMap *m);
 /* Wraps memory the application owns as a dense tensor buffer, no copy;
  * notify(user_data) runs when the last reference goes.  NULL (and notify
  * is not called) if size is less than info needs. */
-GstBuffer *gst_tn_buffer_wrap (const GstTnInfo *info, gpointer data,
-    gsize size, gpointer user_data, GDestroyNotify notify);
+GstBuffer *gst_tn_buffer_wrap (const GstTnInfo *info, gpointer data, gsize size,
+    gpointer user_data, GDestroyNotify notify);
 
 /* A dense tensor buffer with the same content: buffer itself (a new ref)
  * when it already is dense and starts at byte 0, otherwise one

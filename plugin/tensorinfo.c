@@ -35,7 +35,7 @@ dtype_list (void)
 
   for (t = 0; t < TN_NDTYPES; t++)
     g_string_append_printf (
-        s, "%s%s", t ? ", " : "", tn_dtype_name ((tn_dtype)t));
+        s, "%s%s", t ? ", " : "", tn_dtype_name ((tn_dtype) t));
   return g_string_free (s, FALSE);
 }
 
@@ -81,7 +81,7 @@ format_dims (const gint64 *dims, gint rank)
 {
   char buf[256];
 
-  tn_shape_format (buf, sizeof buf, (const int64_t *)dims, rank);
+  tn_shape_format (buf, sizeof buf, (const int64_t *) dims, rank);
   return g_strdup (buf);
 }
 
@@ -127,7 +127,7 @@ check_dims_array (const GValue *arr, gboolean fixed_only, gint64 *dims,
     }
   }
   if (rank)
-    *rank = (gint)n;
+    *rank = (gint) n;
   return TRUE;
 }
 
@@ -160,7 +160,7 @@ gst_tn_structure_set_dims (GstStructure *s, const gint64 *dims, gint rank)
     GValue v = G_VALUE_INIT;
 
     g_value_init (&v, G_TYPE_INT);
-    g_value_set_int (&v, (gint)dims[i]);
+    g_value_set_int (&v, (gint) dims[i]);
     gst_value_array_append_and_take_value (&arr, &v);
   }
   gst_structure_take_value (s, "dims", &arr);
@@ -325,7 +325,7 @@ gst_tn_info_from_caps (GstTnInfo *info, const GstCaps *caps, GError **err)
   }
 
   if (tn_shape_nbytes (
-          out.dtype, (const int64_t *)out.dims, out.rank, &nbytes, &e)
+          out.dtype, (const int64_t *) out.dims, out.rank, &nbytes, &e)
       != 0) {
     g_set_error (err, GST_CORE_ERROR, GST_CORE_ERROR_NEGOTIATION,
         "caps describe a tensor too large to address: %s.", e.msg);
@@ -367,7 +367,7 @@ gst_tn_info_size (const GstTnInfo *info, gsize *nbytes)
       || info->rank > TN_MAX_RANK)
     return FALSE;
   if (tn_shape_nbytes (
-          info->dtype, (const int64_t *)info->dims, info->rank, &n, NULL)
+          info->dtype, (const int64_t *) info->dims, info->rank, &n, NULL)
       != 0)
     return FALSE;
   if (nbytes)
@@ -403,7 +403,7 @@ gst_tn_info_to_string (const GstTnInfo *info)
   if (!tn_dtype_valid (info->dtype) || info->rank < 0
       || info->rank > TN_MAX_RANK)
     return g_strdup_printf (
-        "invalid tensor (dtype %d, rank %d)", (gint)info->dtype, info->rank);
+        "invalid tensor (dtype %d, rank %d)", (gint) info->dtype, info->rank);
   dims = format_dims (info->dims, info->rank);
   ret = g_strdup_printf ("%s %s", tn_dtype_name (info->dtype), dims);
   g_free (dims);
@@ -501,8 +501,8 @@ nearest_extent (const GValue *range)
     return lo;
   if (hi < 1)
     return hi;
-  k = ((gint64)1 - lo + step - 1) / step;
-  return (gint)(lo + k * step);
+  k = ((gint64) 1 - lo + step - 1) / step;
+  return (gint) (lo + k * step);
 }
 
 static void

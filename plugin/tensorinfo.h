@@ -10,14 +10,15 @@ G_BEGIN_DECLS
 
 #define GST_TN_MEDIA_TYPE "tensor/x-raw"
 
-#define GST_TN_TYPES \
-  "{ bool, int8, uint8, int16, uint16, int32, uint32, int64, uint64, " \
+#define GST_TN_TYPES                                                           \
+  "{ bool, int8, uint8, int16, uint16, int32, uint32, int64, uint64, "         \
   "float16, bfloat16, float32, float64 }"
 
 /* Template caps for any tensor; dims is left out (any rank, any extents). */
-#define GST_TN_CAPS_ANY                                              \
-  GST_TN_MEDIA_TYPE ", type=(string)" GST_TN_TYPES                   \
-  ", dims-order=(string)row-major, framerate=(fraction)[ 0/1, MAX ]"
+#define GST_TN_CAPS_ANY                                                        \
+  GST_TN_MEDIA_TYPE                                                            \
+      ", type=(string)" GST_TN_TYPES                                           \
+      ", dims-order=(string)row-major, framerate=(fraction)[ 0/1, MAX ]"
 
 typedef struct {
   tn_dtype dtype;
@@ -29,8 +30,8 @@ typedef struct {
 /* Reads fixed caps.  On failure returns FALSE with a GError
  * (GST_CORE_ERROR_NEGOTIATION) whose message names the field and the value
  * found, e.g. "type 'float33' is not a tensor type; expected one of ...". */
-gboolean gst_tn_info_from_caps (GstTnInfo *info, const GstCaps *caps,
-    GError **err);
+gboolean gst_tn_info_from_caps (
+    GstTnInfo *info, const GstCaps *caps, GError **err);
 /* Fixed caps for info (framerate only when fps_d > 0). */
 GstCaps *gst_tn_info_to_caps (const GstTnInfo *info);
 /* Items and bytes of a dense tensor of info; FALSE on overflow. */
@@ -41,8 +42,8 @@ gchar *gst_tn_info_to_string (const GstTnInfo *info);
 
 /* Sets/reads dims as a GstValueArray of int on a structure. */
 void gst_tn_structure_set_dims (GstStructure *s, const gint64 *dims, gint rank);
-gboolean gst_tn_structure_get_dims (const GstStructure *s, gint64 *dims,
-    gint *rank, GError **err);
+gboolean gst_tn_structure_get_dims (
+    const GstStructure *s, gint64 *dims, gint *rank, GError **err);
 
 /* Checks every field that is present and fixed (type name, dims entries
  * >= 0 and rank <= 8, dims-order); FALSE with a message naming the field. */

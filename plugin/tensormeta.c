@@ -25,7 +25,7 @@ gst_tn_layout_meta_api_get_type (void)
 static gboolean
 gst_tn_layout_meta_init (GstMeta *meta, gpointer params, GstBuffer *buffer)
 {
-  GstTnLayoutMeta *m = (GstTnLayoutMeta *)meta;
+  GstTnLayoutMeta *m = (GstTnLayoutMeta *) meta;
 
   m->rank = 0;
   m->offset = 0;
@@ -43,7 +43,7 @@ static gboolean
 gst_tn_layout_meta_transform (GstBuffer *dest, GstMeta *meta, GstBuffer *buffer,
     GQuark type, gpointer data)
 {
-  GstTnLayoutMeta *m = (GstTnLayoutMeta *)meta;
+  GstTnLayoutMeta *m = (GstTnLayoutMeta *) meta;
   GstMetaTransformCopy *copy = data;
 
   if (!GST_META_TRANSFORM_IS_COPY (type))
@@ -62,12 +62,12 @@ gst_tn_layout_meta_get_info (void)
 {
   static const GstMetaInfo *info = NULL;
 
-  if (g_once_init_enter ((GstMetaInfo **)&info)) {
+  if (g_once_init_enter ((GstMetaInfo **) &info)) {
     const GstMetaInfo *mi = gst_meta_register (GST_TN_LAYOUT_META_API_TYPE,
         "GstTnLayoutMeta", sizeof (GstTnLayoutMeta), gst_tn_layout_meta_init,
         gst_tn_layout_meta_free, gst_tn_layout_meta_transform);
 
-    g_once_init_leave ((GstMetaInfo **)&info, (GstMetaInfo *)mi);
+    g_once_init_leave ((GstMetaInfo **) &info, (GstMetaInfo *) mi);
   }
   return info;
 }
@@ -109,7 +109,7 @@ gst_tn_buffer_add_layout_meta (
   /* One layout per buffer: a second call replaces the first. */
   m = gst_tn_buffer_get_layout_meta (buffer);
   if (m == NULL)
-    m = (GstTnLayoutMeta *)gst_buffer_add_meta (
+    m = (GstTnLayoutMeta *) gst_buffer_add_meta (
         buffer, GST_TN_LAYOUT_META_INFO, NULL);
   if (m == NULL)
     return NULL;

@@ -18,17 +18,17 @@ G_BEGIN_DECLS
  * only when the ALLOCATION query had it. */
 typedef struct {
   GstMeta meta;
-  gint rank;                    /* must equal the caps' rank */
-  gint64 offset;                /* items from the start of the buffer */
-  gint64 strides[TN_MAX_RANK];  /* items, >= 0 */
+  gint rank;                   /* must equal the caps' rank */
+  gint64 offset;               /* items from the start of the buffer */
+  gint64 strides[TN_MAX_RANK]; /* items, >= 0 */
 } GstTnLayoutMeta;
 
 GType gst_tn_layout_meta_api_get_type (void);
 const GstMetaInfo *gst_tn_layout_meta_get_info (void);
 
-GstTnLayoutMeta *gst_tn_buffer_add_layout_meta (GstBuffer *buffer, gint rank,
-    gint64 offset, const gint64 *strides);
-#define gst_tn_buffer_get_layout_meta(b) \
+GstTnLayoutMeta *gst_tn_buffer_add_layout_meta (
+    GstBuffer *buffer, gint rank, gint64 offset, const gint64 *strides);
+#define gst_tn_buffer_get_layout_meta(b)                                       \
   ((GstTnLayoutMeta *) gst_buffer_get_meta ((b), GST_TN_LAYOUT_META_API_TYPE))
 
 G_END_DECLS

@@ -126,7 +126,7 @@ gst_tn_decide_allocation (GstQuery *query, GstCaps *caps, gsize size)
   alloc = gst_tn_allocator_get ();
   pool = gst_tn_buffer_pool_new ();
   config = gst_buffer_pool_get_config (pool);
-  gst_buffer_pool_config_set_params (config, caps, (guint)size, min, max);
+  gst_buffer_pool_config_set_params (config, caps, (guint) size, min, max);
   gst_buffer_pool_config_set_allocator (config, alloc, &params);
   if (!gst_buffer_pool_set_config (pool, config)) {
     GST_WARNING_OBJECT (pool,
@@ -140,9 +140,9 @@ gst_tn_decide_allocation (GstQuery *query, GstCaps *caps, gsize size)
   }
 
   if (have_pool)
-    gst_query_set_nth_allocation_pool (query, 0, pool, (guint)size, min, max);
+    gst_query_set_nth_allocation_pool (query, 0, pool, (guint) size, min, max);
   else
-    gst_query_add_allocation_pool (query, pool, (guint)size, min, max);
+    gst_query_add_allocation_pool (query, pool, (guint) size, min, max);
 
   if (gst_query_get_n_allocation_params (query) > 0)
     gst_query_set_nth_allocation_param (query, 0, alloc, &params);

@@ -7,8 +7,8 @@
 G_BEGIN_DECLS
 
 #define GST_TYPE_TN_BUFFER_POOL (gst_tn_buffer_pool_get_type ())
-G_DECLARE_FINAL_TYPE (GstTnBufferPool, gst_tn_buffer_pool, GST, TN_BUFFER_POOL,
-    GstBufferPool)
+G_DECLARE_FINAL_TYPE (
+    GstTnBufferPool, gst_tn_buffer_pool, GST, TN_BUFFER_POOL, GstBufferPool)
 
 GstBufferPool *gst_tn_buffer_pool_new (void);
 
@@ -16,8 +16,7 @@ GstBufferPool *gst_tn_buffer_pool_new (void);
  * size bytes described by caps: puts a configured GstTnBufferPool (and our
  * allocator) first in the query, whatever downstream proposed, keeping
  * downstream's min/max buffer counts. */
-gboolean gst_tn_decide_allocation (GstQuery *query, GstCaps *caps,
-    gsize size);
+gboolean gst_tn_decide_allocation (GstQuery *query, GstCaps *caps, gsize size);
 
 G_END_DECLS
 

@@ -33,10 +33,10 @@ npy_load (Npy *a, const gchar *name, const gchar *descr, gsize itemsize)
   g_assert_cmpmem (a->buf, 6, "\x93NUMPY", 6);
   if (a->buf[6] == 1) {
     hstart = 10;
-    hlen = (guint8)a->buf[8] | (guint8)a->buf[9] << 8;
+    hlen = (guint8) a->buf[8] | (guint8) a->buf[9] << 8;
   } else {
     hstart = 12;
-    hlen = GUINT32_FROM_LE (*(guint32 *)(a->buf + 8));
+    hlen = GUINT32_FROM_LE (*(guint32 *) (a->buf + 8));
   }
   g_assert_cmpuint (len, >=, hstart + hlen);
   header = g_strndup (a->buf + hstart, hlen);
@@ -54,7 +54,7 @@ npy_load (Npy *a, const gchar *name, const gchar *descr, gsize itemsize)
       p++;
   }
   g_assert_cmpuint (len, ==, hstart + hlen + a->n * itemsize);
-  a->data = (const guint8 *)a->buf + hstart + hlen;
+  a->data = (const guint8 *) a->buf + hstart + hlen;
   g_free (want);
   g_free (header);
   g_free (path);
@@ -355,13 +355,13 @@ test_invalid (void)
 
   memset (buf, 0x33, sizeof buf);
   memcpy (before, buf, sizeof buf);
-  tn_cast (buf, (tn_dtype)99, buf + 8, TN_INT8, 4);
-  tn_cast (buf, TN_INT8, buf + 8, (tn_dtype)-1, 4);
+  tn_cast (buf, (tn_dtype) 99, buf + 8, TN_INT8, 4);
+  tn_cast (buf, TN_INT8, buf + 8, (tn_dtype) -1, 4);
   tn_cast (buf, TN_NDTYPES, buf + 8, TN_INT8, 4);
-  tn_set_f64 (buf, (tn_dtype)13, 1.0);
+  tn_set_f64 (buf, (tn_dtype) 13, 1.0);
   g_assert_cmpmem (buf, sizeof buf, before, sizeof before);
-  g_assert_true (isnan (tn_get_f64 (buf, (tn_dtype)13)));
-  g_assert_cmpint (tn_format_item (s, sizeof s, buf, (tn_dtype)42), ==, 1);
+  g_assert_true (isnan (tn_get_f64 (buf, (tn_dtype) 13)));
+  g_assert_cmpint (tn_format_item (s, sizeof s, buf, (tn_dtype) 42), ==, 1);
   g_assert_cmpstr (s, ==, "?");
   /* n == 0 reads and writes nothing, whatever the pointers. */
   tn_cast (NULL, TN_FLOAT32, NULL, TN_UINT8, 0);
@@ -377,7 +377,7 @@ expect_fmt (const void *p, tn_dtype t, const char *want)
   if (strcmp (s, want) != 0)
     g_error ("%s item formatted as \"%s\", expected \"%s\"", tn_dtype_name (t),
         s, want);
-  g_assert_cmpint (n, ==, (int)strlen (want));
+  g_assert_cmpint (n, ==, (int) strlen (want));
 }
 
 static void

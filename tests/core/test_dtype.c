@@ -39,7 +39,7 @@ test_table (void)
   for (i = 0; i < G_N_ELEMENTS (table); i++) {
     tn_dtype out = TN_NDTYPES;
     tn_err e = { "untouched" };
-    g_assert_cmpint (table[i].t, ==, (int)i);
+    g_assert_cmpint (table[i].t, ==, (int) i);
     g_assert_true (tn_dtype_valid (table[i].t));
     g_assert_cmpstr (tn_dtype_name (table[i].t), ==, table[i].name);
     g_assert_cmpuint (tn_dtype_size (table[i].t), ==, table[i].size);
@@ -76,8 +76,8 @@ test_invalid_tags (void)
 
   for (i = 0; i < G_N_ELEMENTS (bad); i++) {
     g_assert_false (tn_dtype_valid (bad[i]));
-    g_assert_null (tn_dtype_name ((tn_dtype)bad[i]));
-    g_assert_cmpuint (tn_dtype_size ((tn_dtype)bad[i]), ==, 0);
+    g_assert_null (tn_dtype_name ((tn_dtype) bad[i]));
+    g_assert_cmpuint (tn_dtype_size ((tn_dtype) bad[i]), ==, 0);
   }
 }
 

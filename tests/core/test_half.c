@@ -30,10 +30,10 @@ npy_load (Npy *a, const gchar *name, const gchar *descr, gsize itemsize)
   g_assert_cmpmem (a->buf, 6, "\x93NUMPY", 6);
   if (a->buf[6] == 1) {
     hstart = 10;
-    hlen = (guint8)a->buf[8] | (guint8)a->buf[9] << 8;
+    hlen = (guint8) a->buf[8] | (guint8) a->buf[9] << 8;
   } else {
     hstart = 12;
-    hlen = GUINT32_FROM_LE (*(guint32 *)(a->buf + 8));
+    hlen = GUINT32_FROM_LE (*(guint32 *) (a->buf + 8));
   }
   g_assert_cmpuint (len, >=, hstart + hlen);
   header = g_strndup (a->buf + hstart, hlen);
@@ -203,7 +203,7 @@ check_narrowed (const gchar *what, const guint16 *want, const guint16 *got,
   for (i = 0; i < n; i++) {
     if (isnan (in[i])) {
       if (!f16_is_nan (got[i]) || !(got[i] & 0x200)
-          || (got[i] >> 15) != (guint)(signbit (in[i]) != 0))
+          || (got[i] >> 15) != (guint) (signbit (in[i]) != 0))
         g_error ("%s: item %" G_GSIZE_FORMAT ": NaN %a narrowed to 0x%04x, "
                  "expected a quiet NaN of the same sign",
             what, i, in[i], got[i]);
@@ -294,7 +294,7 @@ test_f64_to_f16 (void)
    * to even (down); from double it rounds up. */
   g_assert_cmphex (tn_f64_to_f16 (1.0 + 0x1p-11 + 0x1p-40), ==, 0x3c01);
   g_assert_cmphex (
-      tn_f32_to_f16 ((float)(1.0 + 0x1p-11 + 0x1p-40)), ==, 0x3c00);
+      tn_f32_to_f16 ((float) (1.0 + 0x1p-11 + 0x1p-40)), ==, 0x3c00);
   g_assert_cmphex (tn_f64_to_f16 (0x1p-25 + 0x1p-70), ==, 0x0001);
   g_assert_cmphex (tn_f64_to_f16 (1e300), ==, 0x7c00);
   g_assert_cmphex (tn_f64_to_f16 (-1e-300), ==, 0x8000);
@@ -336,7 +336,7 @@ test_f32_sweep (void)
 
   while (u <= G_MAXUINT32) {
     for (n = 0; n < chunk && u <= G_MAXUINT32; n++, u += 251)
-      in[n] = bits_f32 ((guint32)u);
+      in[n] = bits_f32 ((guint32) u);
     tn_half_set_impl (TN_HALF_IMPL_PORTABLE);
     tn_f32_to_f16_n (a, in, n);
     if (f16c) {
@@ -398,7 +398,7 @@ check_bf16 (const gchar *what, const guint16 *want, const guint16 *got,
   for (i = 0; i < n; i++) {
     if (isnan (in[i])) {
       if (!bf16_is_nan (got[i]) || !(got[i] & 0x40)
-          || (got[i] >> 15) != (guint)(signbit (in[i]) != 0))
+          || (got[i] >> 15) != (guint) (signbit (in[i]) != 0))
         g_error ("%s: item %" G_GSIZE_FORMAT ": NaN narrowed to 0x%04x, "
                  "expected a quiet NaN of the same sign",
             what, i, got[i]);
@@ -465,7 +465,7 @@ test_f64_to_bf16 (void)
   /* Just above a tie rounds up; through float32 it would not. */
   g_assert_cmphex (tn_f64_to_bf16 (1.0 + 0x1p-8 + 0x1p-40), ==, 0x3f81);
   g_assert_cmphex (
-      tn_f32_to_bf16 ((float)(1.0 + 0x1p-8 + 0x1p-40)), ==, 0x3f80);
+      tn_f32_to_bf16 ((float) (1.0 + 0x1p-8 + 0x1p-40)), ==, 0x3f80);
   g_assert_cmphex (tn_f64_to_bf16 (1e39), ==, 0x7f80);
   g_assert_cmphex (tn_f64_to_bf16 (-0x1p-133), ==, 0x8001);
   g_assert_cmphex (tn_f64_to_bf16 (0x1p-134), ==, 0x0000);

@@ -78,7 +78,7 @@ load (const char *name, gsize *len)
   if (!g_file_get_contents (path, &data, len, &err))
     g_error ("%s", err->message);
   g_free (path);
-  return (guint8 *)data;
+  return (guint8 *) data;
 }
 
 /* The exact float16 bits of a value with few mantissa bits (the formula
@@ -94,7 +94,7 @@ half_bits (double x)
   if (x == 0)
     return sign;
   m = frexp (x, &e); /* x = m * 2^e, 0.5 <= m < 1 */
-  return sign | (guint16)((e - 1 + 15) << 10) | (guint16)((m * 2 - 1) * 1024);
+  return sign | (guint16) ((e - 1 + 15) << 10) | (guint16) ((m * 2 - 1) * 1024);
 }
 
 /* Checks the item at p against the formula value for index k. */
@@ -111,11 +111,11 @@ check_item (tn_dtype t, const guint8 *p, gint64 k, const char *file)
     ctype v;                                                                   \
     memcpy (&v, p, sizeof v);                                                  \
     if ((kind) == TN_KIND_FLOAT && sizeof v > 2)                               \
-      f = (double)v;                                                           \
+      f = (double) v;                                                          \
     else if ((kind) == TN_KIND_INT)                                            \
-      i = (gint64)v;                                                           \
+      i = (gint64) v;                                                          \
     else                                                                       \
-      u = (guint64)v;                                                          \
+      u = (guint64) v;                                                         \
     break;                                                                     \
   }
     TN_FOREACH_DTYPE (X)
@@ -137,7 +137,7 @@ check_item (tn_dtype t, const guint8 *p, gint64 k, const char *file)
   case TN_UINT16:
   case TN_UINT32:
   case TN_UINT64:
-    g_assert_cmpuint (u, ==, (guint64)k * U[tn_dtype_size (t)] + 1);
+    g_assert_cmpuint (u, ==, (guint64) k * U[tn_dtype_size (t)] + 1);
     break;
   case TN_FLOAT16:
     g_assert_cmphex (u, ==, half_bits ((k - 3) * 0.5));
@@ -177,7 +177,7 @@ test_file (gconstpointer data)
   }
   /* NumPy aligns every one of these files' data at byte 128. */
   g_assert_cmpuint (h.data_offset, ==, 128);
-  g_assert_cmpuint (h.data_size, ==, (size_t)count * c->itemsize);
+  g_assert_cmpuint (h.data_size, ==, (size_t) count * c->itemsize);
   g_assert_cmpuint (h.data_offset + h.data_size, ==, len);
 
   /* tn_npy_header writes what numpy.save wrote, byte for byte. */
@@ -192,7 +192,7 @@ test_file (gconstpointer data)
   items = g_malloc (n + 1);
   memcpy (items, buf + h.data_offset, n);
   if (h.big_endian)
-    tn_npy_swap (items, c->itemsize, (size_t)count);
+    tn_npy_swap (items, c->itemsize, (size_t) count);
   tn_npy_view (&h, &v);
   g_assert_cmpint (v.rank, ==, c->rank);
   g_assert_cmpint (v.offset, ==, 0);
@@ -309,7 +309,7 @@ make_file (int major, const char *dict, size_t data_len)
 {
   GByteArray *b = g_byte_array_new ();
   size_t hlen = strlen (dict) + 1;
-  guint8 pre[12] = { 0x93, 'N', 'U', 'M', 'P', 'Y', (guint8)major, 0 };
+  guint8 pre[12] = { 0x93, 'N', 'U', 'M', 'P', 'Y', (guint8) major, 0 };
   guint8 zero = 0;
 
   pre[8] = hlen & 0xff;
@@ -317,8 +317,8 @@ make_file (int major, const char *dict, size_t data_len)
   pre[10] = (hlen >> 16) & 0xff;
   pre[11] = (hlen >> 24) & 0xff;
   g_byte_array_append (b, pre, major == 1 ? 10 : 12);
-  g_byte_array_append (b, (const guint8 *)dict, strlen (dict));
-  g_byte_array_append (b, (const guint8 *)"\n", 1);
+  g_byte_array_append (b, (const guint8 *) dict, strlen (dict));
+  g_byte_array_append (b, (const guint8 *) "\n", 1);
   while (data_len--)
     g_byte_array_append (b, &zero, 1);
   return b;
@@ -625,7 +625,7 @@ test_unprintable (void)
 
   g_string_assign (d, "{'descr' '");
   for (i = 0; i < 30; i++)
-    g_string_append_c (d, (char)0xfe);
+    g_string_append_c (d, (char) 0xfe);
   g_string_append (d, "'");
   g_string_assign (want, "npy header at byte 19: expected ':' after the "
                          "key, found \"'");
@@ -840,7 +840,7 @@ test_header_writer (void)
   g_assert_cmpuint (
       tn_npy_header (buf, sizeof buf, TN_NDTYPES, dims[3], 3), ==, 0);
   g_assert_cmpuint (
-      tn_npy_header (buf, sizeof buf, (tn_dtype)-1, dims[3], 3), ==, 0);
+      tn_npy_header (buf, sizeof buf, (tn_dtype) -1, dims[3], 3), ==, 0);
   g_assert_cmpuint (
       tn_npy_header (buf, sizeof buf, TN_UINT8, dims[4], 9), ==, 0);
   g_assert_cmpuint (

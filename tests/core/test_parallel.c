@@ -79,7 +79,7 @@ test_deterministic (void)
   double exact = 0;
 
   for (int64_t i = 0; i < n; i++) {
-    x[i] = (float)((i * 2654435761u) % 1000) / 997.0f;
+    x[i] = (float) ((i * 2654435761u) % 1000) / 997.0f;
     exact += x[i];
   }
   one = chunked_sum (1, x, n, s);
@@ -119,7 +119,7 @@ test_concurrent_callers (void)
   GThread *t[4];
 
   for (int i = 0; i < 500000; i++)
-    x[i] = (float)(i % 17);
+    x[i] = (float) (i % 17);
   for (int i = 0; i < 4; i++)
     t[i] = g_thread_new ("caller", concurrent_caller, x);
   for (int i = 0; i < 4; i++)

@@ -38,7 +38,7 @@ test_golden (gconstpointer data)
   char *text;
 
   golden_view (&v, g);
-  g_assert_cmpint (tn_view_check (&v, (int64_t)g->nitems, &e), ==, 0);
+  g_assert_cmpint (tn_view_check (&v, (int64_t) g->nitems, &e), ==, 0);
   text = tn_print_array (g->data, &v, &o, &len, &e);
   g_assert_nonnull (text);
   g_assert_cmpstr (text, ==, g->expected);
@@ -139,7 +139,7 @@ stats_text (char *buf, size_t cap, const void *data, tn_dtype t,
 
   g_assert_cmpint (tn_view_init (&v, t, dims, rank, &e), ==, 0);
   g_assert_cmpint (tn_stats_compute (&s, data, &v, &e), ==, 0);
-  g_assert_cmpint (tn_stats_format (buf, cap, &s), ==, (int)strlen (buf));
+  g_assert_cmpint (tn_stats_format (buf, cap, &s), ==, (int) strlen (buf));
 }
 
 static void
@@ -295,7 +295,7 @@ test_long_unsummarised (void)
   int i;
 
   for (i = 0; i < N; i++)
-    a[i] = (uint16_t)(first + i % (last - first));
+    a[i] = (uint16_t) (first + i % (last - first));
   t = print_items (a, TN_FLOAT16, dims, 1, &o);
   g_assert_true (t[0] == '[');
   p = t + 1;
@@ -352,7 +352,7 @@ test_errors (void)
   tn_stats s;
 
   bad = v;
-  bad.dtype = (tn_dtype)99;
+  bad.dtype = (tn_dtype) 99;
   expect_print_error (f, &bad, NULL, (const char *const[]){ "99", "13", NULL });
   bad = v;
   bad.rank = 9;

@@ -40,9 +40,9 @@ test_kat (void)
 static void
 block (uint64_t seed, uint64_t stream, uint64_t b, uint32_t out[4])
 {
-  uint32_t ctr[4] = { (uint32_t)b, (uint32_t)(b >> 32), (uint32_t)stream,
-    (uint32_t)(stream >> 32) };
-  uint32_t key[2] = { (uint32_t)seed, (uint32_t)(seed >> 32) };
+  uint32_t ctr[4] = { (uint32_t) b, (uint32_t) (b >> 32), (uint32_t) stream,
+    (uint32_t) (stream >> 32) };
+  uint32_t key[2] = { (uint32_t) seed, (uint32_t) (seed >> 32) };
 
   tn_philox4x32_10 (ctr, key, out);
 }
@@ -69,8 +69,8 @@ check_layout (void)
     g_assert_cmpfloat (f[i], ==, (o[item % 4] >> 8) / 16777216.0);
 
     block (seed, stream, item / 2, o);
-    u1 = (double)((uint64_t)o[0] << 21 | o[1] >> 11) / 9007199254740992.0;
-    u2 = (double)((uint64_t)o[2] << 21 | o[3] >> 11) / 9007199254740992.0;
+    u1 = (double) ((uint64_t) o[0] << 21 | o[1] >> 11) / 9007199254740992.0;
+    u2 = (double) ((uint64_t) o[2] << 21 | o[3] >> 11) / 9007199254740992.0;
     g_assert_cmpfloat (d[i], ==, item % 2 ? u2 : u1);
     /* Box-Muller, written out independently. */
     u1 += 1.0 / 9007199254740992.0;
@@ -324,7 +324,7 @@ test_fill_uniform_float_bounds (void)
     }
     /* 100 takes draws below 100.03125 (half an ulp): 0.3125 of them. */
     g_assert_cmpfloat (
-        fabs (n100 / (double)N - 0.3125), <, 6 * sqrt (0.3125 * 0.6875 / N));
+        fabs (n100 / (double) N - 0.3125), <, 6 * sqrt (0.3125 * 0.6875 / N));
   }
   g_free (buf);
 }
@@ -398,9 +398,9 @@ test_fill_uniform_int (void)
 
     tn_random_fill_uniform (i64, TN_INT64, 0, N, lo, hi, 4, 0, NULL);
     for (int i = 0; i < N; i++) {
-      g_assert_cmpint (i64[i], >=, (gint64)lo);
-      g_assert_cmpint (i64[i], <, (gint64)hi);
-      s += (double)i64[i];
+      g_assert_cmpint (i64[i], >=, (gint64) lo);
+      g_assert_cmpint (i64[i], <, (gint64) hi);
+      s += (double) i64[i];
     }
     s /= N;
     g_assert_cmpfloat (fabs (s - 1e15), <, 6 * 4e15 / sqrt (12.0 * N));
@@ -447,7 +447,7 @@ test_fill_normal (void)
   tn_random_fill_normal (s16, TN_INT16, 0, N, -3, 100, 77, 3, NULL);
   tn_random_normal_f64 (z, N, 77, 3, 0);
   for (int i = 0; i < N; i++)
-    g_assert_cmpint (s16[i], ==, (gint16)trunc (-3 + 100 * z[i]));
+    g_assert_cmpint (s16[i], ==, (gint16) trunc (-3 + 100 * z[i]));
 
   /* stddev 0 gives the mean exactly. */
   tn_random_fill_normal (f, TN_FLOAT32, 0, 100, 1.5, 0, 1, 1, NULL);
@@ -457,7 +457,7 @@ test_fill_normal (void)
   /* Saturation: int8 with a huge mean is 127 everywhere. */
   tn_random_fill_normal (s16, TN_INT8, 0, 100, 1e9, 1, 1, 1, NULL);
   for (int i = 0; i < 100; i++)
-    g_assert_cmpint (((gint8 *)s16)[i], ==, 127);
+    g_assert_cmpint (((gint8 *) s16)[i], ==, 127);
   g_free (f);
   g_free (s16);
   g_free (z);
@@ -489,7 +489,7 @@ test_errors (void)
   expect_error (
       tn_random_fill_uniform (f, TN_FLOAT32, 0, 4, 0, INFINITY, 0, 0, &e), &e,
       (const char *[]){ "low 0", "high inf", NULL });
-  expect_error (tn_random_fill_uniform (f, (tn_dtype)13, 0, 4, 0, 1, 0, 0, &e),
+  expect_error (tn_random_fill_uniform (f, (tn_dtype) 13, 0, 4, 0, 1, 0, 0, &e),
       &e, (const char *[]){ "tag 13", "13 dtypes", NULL });
   expect_error (tn_random_fill_normal (f, TN_FLOAT32, 0, 4, 0, -0.5, 0, 0, &e),
       &e, (const char *[]){ "stddev -0.5", "mean 0", NULL });
@@ -498,7 +498,7 @@ test_errors (void)
   expect_error (
       tn_random_fill_normal (f, TN_FLOAT32, 0, 4, INFINITY, 1, 0, 0, &e), &e,
       (const char *[]){ "mean inf", "stddev 1", NULL });
-  expect_error (tn_random_fill_normal (f, (tn_dtype)-1, 0, 4, 0, 1, 0, 0, &e),
+  expect_error (tn_random_fill_normal (f, (tn_dtype) -1, 0, 4, 0, 1, 0, 0, &e),
       &e, (const char *[]){ "tag -1", NULL });
   /* A failed call writes nothing; a NULL tn_err is allowed. */
   g_assert_cmpint (

@@ -6,7 +6,7 @@
 
 #include "core/shape.h"
 
-#define P62 ((int64_t)1 << 62)
+#define P62 ((int64_t) 1 << 62)
 
 static void
 expect_msg (const tn_err *e, const char *want)
@@ -43,8 +43,8 @@ test_count_errors (void)
   int64_t n = 42;
   const int64_t nine[9] = { 1, 1, 1, 1, 1, 1, 1, 1, 1 };
   const int64_t neg[] = { 2, -1, 3 };
-  const int64_t wrap[] = { (int64_t)1 << 32, (int64_t)1 << 31 };
-  const int64_t edge[] = { (int64_t)1 << 32, ((int64_t)1 << 31) - 1 };
+  const int64_t wrap[] = { (int64_t) 1 << 32, (int64_t) 1 << 31 };
+  const int64_t edge[] = { (int64_t) 1 << 32, ((int64_t) 1 << 31) - 1 };
   const int64_t hostile[] = { 0, P62, 4 };
   const int64_t max2[] = { INT64_MAX, 2 };
 
@@ -59,7 +59,7 @@ test_count_errors (void)
   expect_msg (&e, "dims <4294967296, 2147483648> hold too many items: the "
                   "product of the extents overflows 64 bits at axis 1");
   g_assert_cmpint (tn_shape_count (edge, 2, &n, &e), ==, 0);
-  g_assert_cmpint (n, ==, INT64_MAX - ((int64_t)1 << 32) + 1);
+  g_assert_cmpint (n, ==, INT64_MAX - ((int64_t) 1 << 32) + 1);
   n = 42;
   /* A zero extent does not excuse the others (NumPy's rule). */
   g_assert_cmpint (tn_shape_count (hostile, 3, &n, &e), ==, -1);
@@ -76,8 +76,8 @@ test_nbytes (void)
   tn_err e;
   size_t nb = 1;
   const int64_t d23[] = { 2, 3 }, z[] = { 4, 0 }, five[] = { 5 };
-  const int64_t p60[] = { (int64_t)1 << 60 };
-  const int64_t p61m1[] = { ((int64_t)1 << 61) - 1 };
+  const int64_t p60[] = { (int64_t) 1 << 60 };
+  const int64_t p61m1[] = { ((int64_t) 1 << 61) - 1 };
   const int64_t imax[] = { INT64_MAX };
 
   g_assert_cmpint (tn_shape_nbytes (TN_FLOAT32, d23, 2, &nb, &e), ==, 0);
@@ -91,11 +91,11 @@ test_nbytes (void)
   g_assert_cmpint (tn_shape_nbytes (TN_BFLOAT16, five, 1, &nb, &e), ==, 0);
   g_assert_cmpuint (nb, ==, 10);
   g_assert_cmpint (tn_shape_nbytes (TN_FLOAT64, p60, 1, &nb, &e), ==, 0);
-  g_assert_cmpuint (nb, ==, (size_t)1 << 63);
+  g_assert_cmpuint (nb, ==, (size_t) 1 << 63);
   g_assert_cmpint (tn_shape_nbytes (TN_FLOAT64, p61m1, 1, &nb, &e), ==, 0);
   g_assert_cmpuint (nb, ==, SIZE_MAX - 7);
   g_assert_cmpint (tn_shape_nbytes (TN_UINT8, imax, 1, &nb, &e), ==, 0);
-  g_assert_cmpuint (nb, ==, (size_t)INT64_MAX);
+  g_assert_cmpuint (nb, ==, (size_t) INT64_MAX);
   g_assert_cmpint (tn_shape_nbytes (TN_UINT8, imax, 1, NULL, NULL), ==, 0);
 }
 
@@ -105,12 +105,12 @@ test_nbytes_errors (void)
   tn_err e;
   size_t nb = 99;
   const int64_t d23[] = { 2, 3 }, neg[] = { -3 };
-  const int64_t p61[] = { (int64_t)1 << 61 };
+  const int64_t p61[] = { (int64_t) 1 << 61 };
   const int64_t imax[] = { INT64_MAX };
 
   g_assert_cmpint (tn_shape_nbytes (TN_NDTYPES, d23, 2, &nb, &e), ==, -1);
   expect_msg (&e, "dtype 13 is not one of the 13 dtypes (0 to 12)");
-  g_assert_cmpint (tn_shape_nbytes ((tn_dtype)-1, d23, 2, &nb, &e), ==, -1);
+  g_assert_cmpint (tn_shape_nbytes ((tn_dtype) -1, d23, 2, &nb, &e), ==, -1);
   expect_msg (&e, "dtype -1 is not one of the 13 dtypes (0 to 12)");
   g_assert_cmpint (tn_shape_nbytes (TN_FLOAT32, neg, 1, &nb, &e), ==, -1);
   expect_msg (&e, "axis 0 has extent -3; extents must be 0 or more");
@@ -240,7 +240,8 @@ test_broadcast_errors (void)
 {
   const int64_t a23[] = { 2, 3 }, b2[] = { 2 }, a423[] = { 4, 2, 3 };
   const int64_t b53[] = { 5, 3 }, z[] = { 0 }, two[] = { 2 };
-  const int64_t p40a[] = { (int64_t)1 << 40, 1 }, p40b[] = { (int64_t)1 << 40 };
+  const int64_t p40a[] = { (int64_t) 1 << 40, 1 },
+                p40b[] = { (int64_t) 1 << 40 };
   const int64_t neg[] = { -2 };
   int64_t out[TN_MAX_RANK] = { 7, 7, 7 };
   int r = 7;

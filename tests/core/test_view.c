@@ -10,7 +10,7 @@
 #include "core/view.h"
 #include "view_golden.h"
 
-#define P62 ((int64_t)1 << 62)
+#define P62 ((int64_t) 1 << 62)
 
 static void
 expect_msg (const tn_err *e, const char *want)
@@ -236,7 +236,7 @@ test_check_errors (void)
   g_assert_cmpint (tn_view_check (&v, 100, &e), ==, -1);
   expect_msg (&e, "axis 1 has stride -1; strides must be 0 or more");
   v = make (TN_INT32, d, 2);
-  v.dtype = (tn_dtype)77;
+  v.dtype = (tn_dtype) 77;
   g_assert_cmpint (tn_view_check (&v, 100, &e), ==, -1);
   expect_msg (&e, "dtype 77 is not one of the 13 dtypes (0 to 12)");
   v = make (TN_INT32, d, 2);
@@ -735,28 +735,28 @@ apply_op (tn_view *v, const char *op, tn_err *e)
     int axes[TN_MAX_RANK];
 
     for (int i = 0; i < na; i++)
-      axes[i] = (int)a[i];
+      axes[i] = (int) a[i];
     return tn_view_permute (v, axes, na, e);
   }
   if (!strcmp (name, "transpose"))
     return tn_view_transpose (v, e);
   if (!strcmp (name, "slice")) {
     g_assert_cmpint (na, ==, 4);
-    return tn_view_slice (v, (int)a[0], a[1], a[2], a[3], e);
+    return tn_view_slice (v, (int) a[0], a[1], a[2], a[3], e);
   }
   if (!strcmp (name, "select")) {
     g_assert_cmpint (na, ==, 2);
-    return tn_view_select (v, (int)a[0], a[1], e);
+    return tn_view_select (v, (int) a[0], a[1], e);
   }
   if (!strcmp (name, "reshape"))
     return tn_view_reshape (v, a, na, e);
   if (!strcmp (name, "expand")) {
     g_assert_cmpint (na, ==, 1);
-    return tn_view_expand (v, (int)a[0], e);
+    return tn_view_expand (v, (int) a[0], e);
   }
   if (!strcmp (name, "squeeze")) {
     g_assert_cmpint (na, ==, 1);
-    return tn_view_squeeze (v, (int)a[0], e);
+    return tn_view_squeeze (v, (int) a[0], e);
   }
   if (!strcmp (name, "broadcast"))
     return tn_view_broadcast (v, a, na, e);
@@ -799,20 +799,20 @@ arange_storage (tn_dtype t, int64_t n)
   guint8 *p = g_malloc (isz * (n ? n : 1));
 
   for (int64_t i = 0; i < n; i++) {
-    guint64 x = (guint64)i;
+    guint64 x = (guint64) i;
 
     switch (isz) {
     case 1:
-      p[i] = (guint8)x;
+      p[i] = (guint8) x;
       break;
     case 2:
-      ((guint16 *)p)[i] = (guint16)x;
+      ((guint16 *) p)[i] = (guint16) x;
       break;
     case 4:
-      ((guint32 *)p)[i] = (guint32)x;
+      ((guint32 *) p)[i] = (guint32) x;
       break;
     default:
-      ((guint64 *)p)[i] = x;
+      ((guint64 *) p)[i] = x;
     }
   }
   return p;
@@ -823,13 +823,13 @@ item_at (const void *p, size_t isz, int64_t i)
 {
   switch (isz) {
   case 1:
-    return ((const guint8 *)p)[i];
+    return ((const guint8 *) p)[i];
   case 2:
-    return ((const guint16 *)p)[i];
+    return ((const guint16 *) p)[i];
   case 4:
-    return ((const guint32 *)p)[i];
+    return ((const guint32 *) p)[i];
   default:
-    return ((const guint64 *)p)[i];
+    return ((const guint64 *) p)[i];
   }
 }
 
@@ -848,7 +848,7 @@ materialize_guarded (const tn_view *v, const void *storage, size_t *nbytes)
 {
   size_t isz = tn_dtype_size (v->dtype);
   int64_t n = tn_view_count (v);
-  size_t nb = (size_t)n * isz;
+  size_t nb = (size_t) n * isz;
   guint8 *buf = g_malloc (nb + 2 * GUARD);
 
   memset (buf, 0xcd, nb + 2 * GUARD);
@@ -892,10 +892,10 @@ test_golden (void)
       }
       storage = arange_storage (by_size[s], src_count);
       out = materialize_guarded (&v, storage, &nb);
-      g_assert_cmpuint (nb, ==, (size_t)g->count * isz);
+      g_assert_cmpuint (nb, ==, (size_t) g->count * isz);
       for (int64_t i = 0; i < g->count; i++)
         g_assert_cmpuint (item_at (out + GUARD, isz, i), ==,
-            wrap_to ((guint64)g->values[i], isz));
+            wrap_to ((guint64) g->values[i], isz));
       g_free (out);
       g_free (storage);
     }
@@ -918,7 +918,7 @@ reference (void *dst, const void *base, const tn_view *v)
       src += (rest % v->dims[i]) * v->strides[i];
       rest /= v->dims[i];
     }
-    memcpy ((char *)dst + j * isz, (const char *)base + src * isz, isz);
+    memcpy ((char *) dst + j * isz, (const char *) base + src * isz, isz);
   }
 }
 
@@ -1093,10 +1093,10 @@ test_materialize_large (void)
 {
   for (size_t s = 0; s < G_N_ELEMENTS (by_size); s++) {
     size_t isz = tn_dtype_size (by_size[s]);
-    int64_t rows = 2064, cols = ((int64_t)4 << 20) / isz / rows + 37;
+    int64_t rows = 2064, cols = ((int64_t) 4 << 20) / isz / rows + 37;
     const int64_t d[] = { rows, cols };
     void *st = arange_storage (by_size[s], rows * cols);
-    size_t nb = (size_t)rows * cols * isz;
+    size_t nb = (size_t) rows * cols * isz;
     guint8 *ref = g_malloc (nb), *out = g_malloc (nb + 16);
     tn_view v;
     tn_err e;

@@ -156,7 +156,7 @@ GST_START_TEST (test_negotiate_none)
                          "framerate=(fraction)30/1");
   fail_unless (gst_buffer_map (buf, &map, GST_MAP_READ));
   fail_unless_equals_uint64 (map.size, 4);
-  fail_unless_equals_float (((gfloat *)map.data)[0], 0.0f);
+  fail_unless_equals_float (((gfloat *) map.data)[0], 0.0f);
   gst_buffer_unmap (buf, &map);
   gst_buffer_unref (buf);
   gst_harness_teardown (h);
@@ -356,7 +356,7 @@ GST_END_TEST;
     fail_unless_equals_uint64 (size_, sizeof want_);                           \
     for (guint i_ = 0; i_ < G_N_ELEMENTS (want_); i_++)                        \
       fail_unless (got_[i_] == want_[i_], "item %u: got %g, expected %g", i_,  \
-          (double)got_[i_], (double)want_[i_]);                                \
+          (double) got_[i_], (double) want_[i_]);                              \
     g_bytes_unref (bytes);                                                     \
   }                                                                            \
   G_STMT_END
@@ -726,7 +726,7 @@ GST_START_TEST (test_pool_steady_state)
 
     fail_unless_equals_uint64 (GST_BUFFER_OFFSET (buf), i);
     fail_unless (gst_buffer_map (buf, &map, GST_MAP_READ));
-    fail_unless_equals_uint64 ((guintptr)map.data % GST_TN_ALIGN, 0);
+    fail_unless_equals_uint64 ((guintptr) map.data % GST_TN_ALIGN, 0);
     if (i >= 3)
       g_hash_table_add (seen, map.data);
     gst_buffer_unmap (buf, &map);

@@ -54,8 +54,8 @@ touch_view (const tn_view *v, const uint8_t *base, size_t itemsize)
       return;
     last += (v->dims[i] - 1) * v->strides[i];
   }
-  sink = base[last * (int64_t)itemsize + (int64_t)itemsize - 1];
-  (void)sink;
+  sink = base[last * (int64_t) itemsize + (int64_t) itemsize - 1];
+  (void) sink;
 }
 
 int
@@ -87,7 +87,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
   itemsize = tn_dtype_size (h.dtype);
   avail = (size - h.data_offset) / itemsize;
   tn_npy_view (&h, &v);
-  if (tn_view_check (&v, (int64_t)avail, &e) == 0) {
+  if (tn_view_check (&v, (int64_t) avail, &e) == 0) {
     /* the data that is there must be all the header promised */
     CHECK (h.data_size <= avail * itemsize);
     copy = malloc (avail * itemsize + 1);

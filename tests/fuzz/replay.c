@@ -24,14 +24,14 @@ run_file (const char *path)
     return -1;
   }
   /* an exact-size copy, so a read past the end is an ASan error */
-  buf = malloc (n > 0 ? (size_t)n : 1);
-  if (!buf || fread (buf, 1, (size_t)n, f) != (size_t)n) {
+  buf = malloc (n > 0 ? (size_t) n : 1);
+  if (!buf || fread (buf, 1, (size_t) n, f) != (size_t) n) {
     free (buf);
     fclose (f);
     return -1;
   }
   fclose (f);
-  LLVMFuzzerTestOneInput (buf, (size_t)n);
+  LLVMFuzzerTestOneInput (buf, (size_t) n);
   free (buf);
   return 0;
 }

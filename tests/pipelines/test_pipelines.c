@@ -7,12 +7,13 @@
 /* Runs description (which must contain an appsink named "out") to EOS and
  * returns every sample's bytes; fails the test on an error message. */
 static GPtrArray *
-run_pipeline (const gchar * description)
+run_pipeline (const gchar *description)
 {
   GError *err = NULL;
   GstElement *pipeline = gst_parse_launch (description, &err);
   GstElement *sink;
-  GPtrArray *out = g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref);
+  GPtrArray *out
+      = g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref);
   GstSample *sample;
   GstBus *bus;
   GstMessage *msg;
@@ -20,8 +21,8 @@ run_pipeline (const gchar * description)
   fail_unless (pipeline != NULL, "parse failed: %s", err ? err->message : "?");
   sink = gst_bin_get_by_name (GST_BIN (pipeline), "out");
   fail_unless (sink != NULL);
-  fail_unless (gst_element_set_state (pipeline, GST_STATE_PLAYING) !=
-      GST_STATE_CHANGE_FAILURE);
+  fail_unless (gst_element_set_state (pipeline, GST_STATE_PLAYING)
+               != GST_STATE_CHANGE_FAILURE);
 
   while ((sample = gst_app_sink_pull_sample (GST_APP_SINK (sink)))) {
     GstBuffer *buf = gst_sample_get_buffer (sample);
@@ -34,8 +35,8 @@ run_pipeline (const gchar * description)
   }
 
   bus = gst_element_get_bus (pipeline);
-  msg = gst_bus_timed_pop_filtered (bus, 10 * GST_SECOND,
-      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  msg = gst_bus_timed_pop_filtered (
+      bus, 10 * GST_SECOND, GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
   fail_unless (msg != NULL, "no EOS within 10 s");
   if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
     GError *e = NULL;
@@ -52,7 +53,7 @@ run_pipeline (const gchar * description)
 }
 
 static void
-assert_equals_file (GBytes * got, const gchar * golden)
+assert_equals_file (GBytes *got, const gchar *golden)
 {
   gchar *path = tn_test_data (golden), *contents;
   gsize len;
@@ -61,8 +62,9 @@ assert_equals_file (GBytes * got, const gchar * golden)
   fail_unless (g_file_get_contents (path, &contents, &len, NULL), "%s", path);
   want = g_bytes_new_take (contents, len);
   fail_unless (g_bytes_equal (got, want),
-      "output differs from %s (%" G_GSIZE_FORMAT " bytes against %"
-      G_GSIZE_FORMAT ")", golden, g_bytes_get_size (got), len);
+      "output differs from %s (%" G_GSIZE_FORMAT
+      " bytes against %" G_GSIZE_FORMAT ")",
+      golden, g_bytes_get_size (got), len);
   g_bytes_unref (want);
   g_free (path);
 }
@@ -71,7 +73,8 @@ GST_START_TEST (src_debug_enc)
 {
   /* Every buffer of an arange source is the same tensor; each .npy must be
    * byte for byte what numpy.save writes for it. */
-  GPtrArray *out = run_pipeline ("tensorsrc pattern=arange start=0 step=0.5 "
+  GPtrArray *out = run_pipeline (
+      "tensorsrc pattern=arange start=0 step=0.5 "
       "num-buffers=3 ! tensor/x-raw,type=float32,dims=<2,3>,framerate=10/1 "
       "! tensordebug output=log ! npyenc ! appsink name=out sync=false");
 
@@ -80,7 +83,8 @@ GST_START_TEST (src_debug_enc)
     assert_equals_file (g_ptr_array_index (out, i), "pipe_arange_f32_2x3.npy");
   g_ptr_array_unref (out);
 
-  out = run_pipeline ("tensorsrc pattern=arange start=-3 step=1 num-buffers=1 "
+  out = run_pipeline (
+      "tensorsrc pattern=arange start=-3 step=1 num-buffers=1 "
       "! tensor/x-raw,type=int16,dims=<4> ! npyenc ! appsink name=out "
       "sync=false");
   fail_unless_equals_int (out->len, 1);
@@ -99,7 +103,8 @@ GST_START_TEST (file_dec_enc)
 
   /* Decoding and re-encoding a file NumPy wrote gives the same bytes. */
   desc = g_strdup_printf ("filesrc location=%s ! npydec ! tensordebug "
-      "output=log ! npyenc ! appsink name=out sync=false", path);
+                          "output=log ! npyenc ! appsink name=out sync=false",
+      path);
   out = run_pipeline (desc);
   fail_unless_equals_int (out->len, 1);
   assert_equals_file (g_ptr_array_index (out, 0), "pipe_split_u8_3x2x2.npy");
@@ -108,7 +113,8 @@ GST_START_TEST (file_dec_enc)
 
   /* split=true: one tensor per index of axis 0. */
   desc = g_strdup_printf ("filesrc location=%s ! npydec split=true "
-      "! npyenc ! appsink name=out sync=false", path);
+                          "! npyenc ! appsink name=out sync=false",
+      path);
   out = run_pipeline (desc);
   fail_unless_equals_int (out->len, 3);
   for (guint i = 0; i < 3; i++) {
@@ -129,16 +135,18 @@ GST_START_TEST (bad_caps_fail)
 {
   /* A type that does not exist must stop the pipeline with an error. */
   GError *err = NULL;
-  GstElement *pipeline = gst_parse_launch ("tensorsrc num-buffers=1 ! "
-      "tensor/x-raw,type=float33 ! fakesink", &err);
+  GstElement *pipeline
+      = gst_parse_launch ("tensorsrc num-buffers=1 ! "
+                          "tensor/x-raw,type=float33 ! fakesink",
+          &err);
   GstBus *bus;
   GstMessage *msg;
 
   fail_unless (pipeline != NULL);
   bus = gst_element_get_bus (pipeline);
   gst_element_set_state (pipeline, GST_STATE_PLAYING);
-  msg = gst_bus_timed_pop_filtered (bus, 10 * GST_SECOND,
-      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  msg = gst_bus_timed_pop_filtered (
+      bus, 10 * GST_SECOND, GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
   fail_unless (msg != NULL);
   fail_unless_equals_int (GST_MESSAGE_TYPE (msg), GST_MESSAGE_ERROR);
   gst_message_unref (msg);

@@ -54,7 +54,7 @@ arange_f32 (gsize n)
   fail_unless (buf != NULL);
   fail_unless (gst_buffer_map (buf, &map, GST_MAP_WRITE));
   for (i = 0; i < n; i++)
-    ((gfloat *)map.data)[i] = (gfloat)i;
+    ((gfloat *) map.data)[i] = (gfloat) i;
   gst_buffer_unmap (buf, &map);
   return buf;
 }
@@ -77,9 +77,9 @@ check_f32 (GstBuffer *buf, const gfloat *want, gsize n)
   fail_unless_equals_uint64 (gst_buffer_get_size (buf), n * sizeof (gfloat));
   fail_unless (gst_buffer_map (buf, &map, GST_MAP_READ));
   for (i = 0; i < n; i++)
-    fail_unless (((const gfloat *)map.data)[i] == want[i],
+    fail_unless (((const gfloat *) map.data)[i] == want[i],
         "item %" G_GSIZE_FORMAT " is %g, expected %g", i,
-        ((const gfloat *)map.data)[i], want[i]);
+        ((const gfloat *) map.data)[i], want[i]);
   gst_buffer_unmap (buf, &map);
 }
 
@@ -108,7 +108,7 @@ GST_START_TEST (test_map_dense)
   fail_unless_equals_int64 (m.view.offset, 0);
   for (i = 0; i < 2; i++)
     for (j = 0; j < 3; j++)
-      fail_unless (item2 (&m, i, j) == (gfloat)(3 * i + j));
+      fail_unless (item2 (&m, i, j) == (gfloat) (3 * i + j));
   gst_tn_buffer_unmap (&m);
   fail_unless (m.buffer == NULL);
   /* unmapping twice is harmless */
@@ -128,7 +128,7 @@ GST_START_TEST (test_map_write)
   GError *err = NULL;
 
   fail_unless (gst_tn_buffer_map (&m, buf, &info, GST_MAP_READWRITE, NULL));
-  ((gfloat *)m.data)[1 * 3 + 1] = 40;
+  ((gfloat *) m.data)[1 * 3 + 1] = 40;
   gst_tn_buffer_unmap (&m);
   check_f32 (buf, want, 6);
 
@@ -158,7 +158,7 @@ GST_START_TEST (test_map_scalar_and_empty)
 
   fail_unless (gst_tn_buffer_map (&m, buf, &scalar, GST_MAP_READ, NULL));
   fail_unless_equals_int (m.view.rank, 0);
-  fail_unless (((const gfloat *)m.data)[m.view.offset] == 0.0f);
+  fail_unless (((const gfloat *) m.data)[m.view.offset] == 0.0f);
   gst_tn_buffer_unmap (&m);
 
   /* a tensor without items fits a buffer without memory */
@@ -239,7 +239,7 @@ GST_START_TEST (test_map_transposed)
   fail_unless_equals_int64 (m.view.dims[1], 2);
   for (i = 0; i < 3; i++)
     for (j = 0; j < 2; j++)
-      fail_unless (item2 (&m, i, j) == (gfloat)(i + 3 * j));
+      fail_unless (item2 (&m, i, j) == (gfloat) (i + 3 * j));
   gst_tn_buffer_unmap (&m);
   gst_buffer_unref (buf);
   tn_check_no_outstanding ();
@@ -263,7 +263,7 @@ GST_START_TEST (test_map_offset)
   fail_unless_equals_int64 (m.view.offset, 2);
   for (i = 0; i < 2; i++)
     for (j = 0; j < 3; j++)
-      fail_unless (item2 (&m, i, j) == (gfloat)(2 + 3 * i + j));
+      fail_unless (item2 (&m, i, j) == (gfloat) (2 + 3 * i + j));
   gst_tn_buffer_unmap (&m);
 
   /* offset 3 reaches item 8 of 8 */
@@ -320,7 +320,7 @@ GST_END_TEST;
 
 GST_START_TEST (test_map_huge_caps)
 {
-  static const gint64 huge[3] = { (gint64)1 << 40, (gint64)1 << 40, 2 };
+  static const gint64 huge[3] = { (gint64) 1 << 40, (gint64) 1 << 40, 2 };
   GstTnInfo info = make_info (TN_UINT8, 3, huge);
   GstBuffer *buf = gst_buffer_new_allocate (NULL, 16, NULL);
   GstTnMap m;
@@ -399,13 +399,13 @@ GST_START_TEST (test_wrap)
   gint i;
 
   for (i = 0; i < 8; i++)
-    data[i] = (gfloat)(10 * i);
+    data[i] = (gfloat) (10 * i);
 
   /* too small: NULL, and the notify is not run */
   check_wrap_refused (&info, data, 23,
       "cannot wrap 23 bytes as float32 <2, 3>, which needs 24.");
   {
-    static const gint64 huge[2] = { (gint64)1 << 62, 4 };
+    static const gint64 huge[2] = { (gint64) 1 << 62, 4 };
     GstTnInfo big = make_info (TN_INT8, 2, huge);
 
     check_wrap_refused (&big, data, 32,
@@ -418,7 +418,7 @@ GST_START_TEST (test_wrap)
   fail_unless (buf != NULL);
   fail_unless_equals_uint64 (gst_buffer_get_size (buf), 24);
   fail_unless (gst_tn_buffer_map (&m, buf, &info, GST_MAP_READ, NULL));
-  fail_unless (m.data == (guint8 *)data);
+  fail_unless (m.data == (guint8 *) data);
   fail_unless (item2 (&m, 1, 2) == 50.0f);
   gst_tn_buffer_unmap (&m);
 

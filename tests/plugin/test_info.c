@@ -60,11 +60,11 @@ GST_START_TEST (test_roundtrip_all)
       gchar *str;
 
       memset (&info, 0, sizeof info);
-      info.dtype = (tn_dtype)t;
+      info.dtype = (tn_dtype) t;
       info.rank = rank;
       for (i = 0; i < rank; i++) {
         info.dims[i] = extents[i];
-        want *= (gsize)extents[i];
+        want *= (gsize) extents[i];
       }
       /* odd ranks carry a framerate, even ones none */
       info.fps_n = rank % 2 ? 25 : 0;
@@ -296,7 +296,7 @@ GST_START_TEST (test_info_helpers)
   fail_if (gst_tn_info_size (&b, &nbytes));
   b = a;
   b.rank = 3;
-  b.dims[0] = b.dims[1] = b.dims[2] = (gint64)1 << 40;
+  b.dims[0] = b.dims[1] = b.dims[2] = (gint64) 1 << 40;
   fail_if (gst_tn_info_size (&b, &nbytes));
   fail_unless_equals_uint64 (nbytes, 24);
   tn_check_no_outstanding ();
@@ -336,7 +336,7 @@ GST_START_TEST (test_structure_dims)
 
   /* an extent caps cannot carry is refused, and nothing changes */
   {
-    const gint64 big = (gint64)G_MAXINT + 1;
+    const gint64 big = (gint64) G_MAXINT + 1;
 
     ASSERT_CRITICAL (gst_tn_structure_set_dims (s, &big, 1));
     fail_unless (gst_tn_structure_get_dims (s, out, &rank, NULL));

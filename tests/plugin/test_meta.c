@@ -91,7 +91,7 @@ GST_START_TEST (test_add_get)
   fail_unless (m != NULL);
   check_meta (buf, 0, 4, NULL);
 
-  fail_unless (gst_buffer_remove_meta (buf, (GstMeta *)m));
+  fail_unless (gst_buffer_remove_meta (buf, (GstMeta *) m));
   fail_unless (gst_tn_buffer_get_layout_meta (buf) == NULL);
   gst_buffer_unref (buf);
   tn_check_no_outstanding ();
@@ -167,8 +167,8 @@ GST_START_TEST (test_transform_by_hand)
   static const gint64 strides[1] = { 4 };
   GstBuffer *buf = buffer_with_meta (32, 1, 1, strides);
   GstBuffer *dest = gst_buffer_new_allocate (NULL, 32, NULL);
-  GstMeta *meta = (GstMeta *)gst_tn_buffer_get_layout_meta (buf);
-  GstMetaTransformCopy copy = { FALSE, 0, (gsize)-1 };
+  GstMeta *meta = (GstMeta *) gst_tn_buffer_get_layout_meta (buf);
+  GstMetaTransformCopy copy = { FALSE, 0, (gsize) -1 };
 
   fail_unless (meta->info->transform_func != NULL);
 
@@ -186,7 +186,7 @@ GST_START_TEST (test_transform_by_hand)
 
   copy.region = FALSE;
   copy.offset = 0;
-  copy.size = (gsize)-1;
+  copy.size = (gsize) -1;
   fail_unless (meta->info->transform_func (
       dest, meta, buf, _gst_meta_transform_copy, &copy));
   check_meta (dest, 1, 1, strides);
