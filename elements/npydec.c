@@ -134,7 +134,7 @@ gst_npy_dec_normalize (GstNpyDec *self, GstBuffer *buf, gsize itemsize,
       gst_buffer_unref (buf);
       return NULL;
     }
-    copy = ((guintptr)map.data) % itemsize != 0;
+    copy = ((guintptr) map.data) % itemsize != 0;
     gst_memory_unmap (mem, &map);
     if (swap && !copy)
       copy = !gst_buffer_is_writable (buf) || !gst_memory_is_writable (mem);
@@ -289,12 +289,18 @@ gst_npy_dec_emit (GstNpyDec *self)
    * push; asking first lets the error say which caps. */
   if (!gst_pad_peer_query_accept_caps (self->srcpad, caps)
       || !gst_pad_set_caps (self->srcpad, caps)) {
+    GstCaps *peer = gst_pad_peer_query_caps (self->srcpad, NULL);
     gchar *s = gst_caps_to_string (caps);
+    gchar *p = gst_caps_to_string (peer);
 
     GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
-        ("Downstream refused the caps %s read from the npy header.", s),
+        ("Downstream refused the caps %s read from the npy header; it "
+         "accepts %s.",
+            s, p),
         (NULL));
+    g_free (p);
     g_free (s);
+    gst_caps_unref (peer);
     gst_caps_unref (caps);
     gst_buffer_unref (buf);
     return GST_FLOW_NOT_NEGOTIATED;
@@ -588,8 +594,10 @@ gst_npy_dec_class_init (GstNpyDecClass *klass)
    */
   g_object_class_install_property (gobject_class, PROP_FRAMERATE,
       gst_param_spec_fraction ("framerate", "Framerate",
-          "Framerate of the emitted tensors (0/1: untimed)", 0, 1, G_MAXINT, 1,
-          0, 1,
+          "Framerate of the emitted tensors, put in the caps; with split it "
+          "also timestamps them (0/1: untimed). 0/1 to 2147483647/1; default "
+          "0/1",
+          0, 1, G_MAXINT, 1, 0, 1,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS
               | GST_PARAM_MUTABLE_READY));
 
@@ -602,7 +610,8 @@ gst_npy_dec_class_init (GstNpyDecClass *klass)
    */
   g_object_class_install_property (gobject_class, PROP_SPLIT,
       g_param_spec_boolean ("split", "Split",
-          "Emit one buffer per index of axis 0 instead of one for the array",
+          "Emit one zero-copy sub-tensor per index of axis 0 instead of one "
+          "buffer for the array (needs rank 1 or more). Default false",
           DEFAULT_SPLIT,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS
               | GST_PARAM_MUTABLE_READY));

@@ -385,7 +385,9 @@ gst_tensor_debugger_class_init (GstTensorDebuggerClass *klass)
    */
   g_object_class_install_property (gobject_class, PROP_EVERY,
       g_param_spec_uint ("every", "Every",
-          "Print every Nth buffer (1 prints all)", 1, G_MAXUINT, DEFAULT_EVERY,
+          "Print buffers 0, N, 2N, ... (1 prints all); every buffer is still "
+          "checked against its caps. 1 to 4294967295; default 1",
+          1, G_MAXUINT, DEFAULT_EVERY,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS
               | GST_PARAM_MUTABLE_PLAYING));
 
@@ -396,7 +398,9 @@ gst_tensor_debugger_class_init (GstTensorDebuggerClass *klass)
    * category "tensordebug").
    */
   g_object_class_install_property (gobject_class, PROP_OUTPUT,
-      g_param_spec_enum ("output", "Output", "Where the text goes",
+      g_param_spec_enum ("output", "Output",
+          "Where the text goes: stdout, stderr, or the GStreamer log (INFO "
+          "level, category tensordebug). Default stdout",
           GST_TYPE_TENSOR_DEBUGGER_OUTPUT, DEFAULT_OUTPUT,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS
               | GST_PARAM_MUTABLE_PLAYING));
@@ -409,8 +413,9 @@ gst_tensor_debugger_class_init (GstTensorDebuggerClass *klass)
    */
   g_object_class_install_property (gobject_class, PROP_THRESHOLD,
       g_param_spec_int64 ("threshold", "Threshold",
-          "Summarise tensors of more items than this (NumPy's threshold)", 0,
-          G_MAXINT64, DEFAULT_THRESHOLD,
+          "Summarise tensors of more items than this (NumPy's threshold). 0 "
+          "to 9223372036854775807; default 1000",
+          0, G_MAXINT64, DEFAULT_THRESHOLD,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS
               | GST_PARAM_MUTABLE_PLAYING));
 
@@ -421,8 +426,9 @@ gst_tensor_debugger_class_init (GstTensorDebuggerClass *klass)
    */
   g_object_class_install_property (gobject_class, PROP_EDGEITEMS,
       g_param_spec_uint ("edgeitems", "Edge items",
-          "Items shown at each end of a summarised axis (NumPy's edgeitems)", 1,
-          G_MAXINT, DEFAULT_EDGEITEMS,
+          "Items shown at each end of a summarised axis (NumPy's "
+          "edgeitems). 1 to 2147483647; default 3",
+          1, G_MAXINT, DEFAULT_EDGEITEMS,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS
               | GST_PARAM_MUTABLE_PLAYING));
 
@@ -433,8 +439,9 @@ gst_tensor_debugger_class_init (GstTensorDebuggerClass *klass)
    */
   g_object_class_install_property (gobject_class, PROP_LINEWIDTH,
       g_param_spec_uint ("linewidth", "Line width",
-          "Characters per line before a row wraps (NumPy's linewidth)", 1,
-          G_MAXINT, DEFAULT_LINEWIDTH,
+          "Characters per line before a row wraps (NumPy's linewidth). 1 to "
+          "2147483647; default 75",
+          1, G_MAXINT, DEFAULT_LINEWIDTH,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS
               | GST_PARAM_MUTABLE_PLAYING));
 

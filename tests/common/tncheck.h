@@ -2,6 +2,8 @@
 #ifndef TN_CHECK_H
 #define TN_CHECK_H
 
+#include <string.h>
+
 #include <gst/check/gstcheck.h>
 
 #include "plugin/gsttensor.h"
@@ -31,6 +33,88 @@ tn_test_data (const gchar *name)
 
   fail_unless (dir != NULL, "GST_TENSOR_TESTDATA is not set");
   return g_build_filename (dir, name, NULL);
+}
+
+/* The bytes of a file in tests/data (g_free them). */
+static inline void
+tn_load_data (const gchar *name, guint8 **data, gsize *len)
+{
+  gchar *path = tn_test_data (name);
+  GError *err = NULL;
+
+  fail_unless (g_file_get_contents (path, (gchar **) data, len, &err),
+      "cannot read %s: %s", path, err ? err->message : "?");
+  g_free (path);
+}
+
+/* Fixed tensor caps, untimed, as a string (g_free it). */
+static inline gchar *
+tn_tensor_caps (const gchar *type, const gchar *dims)
+{
+  return g_strdup_printf ("tensor/x-raw, type=(string)%s, dims=(int)%s, "
+                          "dims-order=(string)row-major, "
+                          "framerate=(fraction)0/1",
+      type, dims);
+}
+
+#define tn_assert_contains(text, needle)                                       \
+  G_STMT_START                                                                 \
+  {                                                                            \
+    const gchar *tn_text_ = (text);                                            \
+                                                                               \
+    fail_unless (tn_text_ != NULL, "no text, expected '%s'", (needle));        \
+    fail_unless (strstr (tn_text_, (needle)) != NULL, "'%s' lacks '%s'",       \
+        tn_text_, (needle));                                                   \
+  }                                                                            \
+  G_STMT_END
+
+/* Collects the WARNING messages of one debug category, a line each, from
+ * tn_capture_warnings_start (category) to tn_capture_warnings_stop () (g_free
+ * the text it returns).  Other threads may log meanwhile: a lock guards it. */
+static inline GString **
+tn_capture_text_ (void)
+{
+  static GString *text;
+
+  return &text;
+}
+
+static inline GMutex *
+tn_capture_lock_ (void)
+{
+  static GMutex lock;
+
+  return &lock;
+}
+
+static inline void
+tn_capture_log_ (GstDebugCategory *cat, GstDebugLevel level, const gchar *file,
+    const gchar *function, gint line, GObject *object, GstDebugMessage *msg,
+    gpointer category)
+{
+  if (level != GST_LEVEL_WARNING
+      || strcmp (gst_debug_category_get_name (cat), category) != 0)
+    return;
+  g_mutex_lock (tn_capture_lock_ ());
+  g_string_append (*tn_capture_text_ (), gst_debug_message_get (msg));
+  g_string_append_c (*tn_capture_text_ (), '\n');
+  g_mutex_unlock (tn_capture_lock_ ());
+}
+
+static inline void
+tn_capture_warnings_start (const gchar *category)
+{
+  *tn_capture_text_ () = g_string_new (NULL);
+  gst_debug_set_threshold_for_name (category, GST_LEVEL_WARNING);
+  gst_debug_add_log_function (
+      tn_capture_log_, g_strdup (category), (GDestroyNotify) g_free);
+}
+
+static inline gchar *
+tn_capture_warnings_stop (void)
+{
+  gst_debug_remove_log_function (tn_capture_log_);
+  return g_string_free (*tn_capture_text_ (), FALSE);
 }
 
 #endif

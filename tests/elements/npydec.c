@@ -18,27 +18,16 @@ typedef struct {
 } Dec;
 
 static void
-load (const gchar *file, guint8 **data, gsize *len)
-{
-  gchar *path = tn_test_data (file);
-  GError *err = NULL;
-
-  fail_unless (g_file_get_contents (path, (gchar **)data, len, &err),
-      "cannot read %s: %s", path, err ? err->message : "?");
-  g_free (path);
-}
-
-static void
 load_case (const gchar *name, guint8 **npy, gsize *npy_len, guint8 **raw,
     gsize *raw_len)
 {
   gchar *f = g_strdup_printf ("npyelem_%s.npy", name);
 
-  load (f, npy, npy_len);
+  tn_load_data (f, npy, npy_len);
   g_free (f);
   if (raw) {
     f = g_strdup_printf ("npyelem_%s.raw", name);
-    load (f, raw, raw_len);
+    tn_load_data (f, raw, raw_len);
     g_free (f);
   }
 }
@@ -101,9 +90,9 @@ dec_stop (Dec *d)
   gst_harness_teardown (d->h);
   drain (d);
   fail_unless (
-      d->errors == NULL, "unchecked error: %s", (gchar *)d->errors->data);
-  fail_unless (
-      d->warnings == NULL, "unchecked warning: %s", (gchar *)d->warnings->data);
+      d->errors == NULL, "unchecked error: %s", (gchar *) d->errors->data);
+  fail_unless (d->warnings == NULL, "unchecked warning: %s",
+      (gchar *) d->warnings->data);
   gst_bus_set_flushing (d->bus, TRUE);
   gst_object_unref (d->bus);
 }
@@ -246,7 +235,7 @@ GST_START_TEST (test_values_formula)
   buf = gst_harness_pull (d.h);
   gst_buffer_map (buf, &map, GST_MAP_READ);
   for (i = 0; i < 24; i++)
-    fail_unless_equals_int (((const gint16 *)map.data)[i], i - 12);
+    fail_unless_equals_int (((const gint16 *) map.data)[i], i - 12);
   gst_buffer_unmap (buf, &map);
   gst_buffer_unref (buf);
   dec_stop (&d);
@@ -258,7 +247,7 @@ GST_START_TEST (test_values_formula)
   buf = gst_harness_pull (d.h);
   gst_buffer_map (buf, &map, GST_MAP_READ);
   for (i = 0; i < 24; i++)
-    fail_unless_equals_float (((const gdouble *)map.data)[i], (i - 12) * 0.25);
+    fail_unless_equals_float (((const gdouble *) map.data)[i], (i - 12) * 0.25);
   gst_buffer_unmap (buf, &map);
   gst_buffer_unref (buf);
   dec_stop (&d);
@@ -399,7 +388,7 @@ check_strided (GstBuffer *buf, const gint64 *dims, gint rank,
       rem /= dims[k];
       at += idx[k] * strides[k];
     }
-    fail_unless ((gsize)(at + 1) * isz <= map.size);
+    fail_unless ((gsize) (at + 1) * isz <= map.size);
     fail_unless (memcmp (map.data + at * isz, raw + c * isz, isz) == 0,
         "item %" G_GINT64_FORMAT " differs", c);
   }
@@ -642,14 +631,6 @@ decode_error (const guint8 *data, gsize len, gsize chunk, gboolean split)
   return text;
 }
 
-static void
-assert_contains (const gchar *text, const gchar *want)
-{
-  fail_unless (text != NULL, "no message, expected '%s'", want);
-  fail_unless (
-      strstr (text, want) != NULL, "'%s' does not contain '%s'", text, want);
-}
-
 GST_START_TEST (test_truncated_data)
 {
   guint8 *npy;
@@ -661,13 +642,13 @@ GST_START_TEST (test_truncated_data)
   fail_unless_equals_uint64 (len - off, 96);
 
   text = decode_error (npy, len - 8, 4096, FALSE);
-  assert_contains (text, "npy data ends after 88 of 96 bytes");
+  tn_assert_contains (text, "npy data ends after 88 of 96 bytes");
   g_free (text);
   text = decode_error (npy, len - 1, 1, FALSE);
-  assert_contains (text, "npy data ends after 95 of 96 bytes");
+  tn_assert_contains (text, "npy data ends after 95 of 96 bytes");
   g_free (text);
   text = decode_error (npy, off, 7, FALSE);
-  assert_contains (text, "npy data ends after 0 of 96 bytes");
+  tn_assert_contains (text, "npy data ends after 0 of 96 bytes");
   g_free (text);
   g_free (npy);
   tn_check_no_outstanding ();
@@ -687,16 +668,16 @@ GST_START_TEST (test_truncated_header)
   text = decode_error (npy, 20, 1, FALSE);
   want = g_strdup_printf (
       "npy header ends after 20 of %" G_GSIZE_FORMAT " bytes", off);
-  assert_contains (text, want);
+  tn_assert_contains (text, want);
   g_free (want);
   g_free (text);
 
   text = decode_error (npy, 4, 4096, FALSE);
-  assert_contains (text, "npy header ends after 4 of ");
+  tn_assert_contains (text, "npy header ends after 4 of ");
   g_free (text);
 
   text = decode_error (npy, 0, 1, FALSE);
-  assert_contains (text, "ended before its first byte");
+  tn_assert_contains (text, "ended before its first byte");
   g_free (text);
   g_free (npy);
   tn_check_no_outstanding ();
@@ -724,7 +705,7 @@ GST_START_TEST (test_every_truncation)
       want = g_strdup_printf ("npy data ends after %" G_GSIZE_FORMAT
                               " of %" G_GSIZE_FORMAT " bytes",
           cut - off, len - off);
-    assert_contains (text, want);
+    tn_assert_contains (text, want);
     g_free (want);
     g_free (text);
   }
@@ -747,8 +728,8 @@ GST_START_TEST (test_malformed)
   bad = g_memdup2 (npy, len);
   bad[5] = 'Z';
   text = decode_error (bad, len, 1, FALSE);
-  assert_contains (text, "byte 5");
-  assert_contains (text, "NUMPY");
+  tn_assert_contains (text, "byte 5");
+  tn_assert_contains (text, "NUMPY");
   g_free (text);
   g_free (bad);
 
@@ -756,7 +737,7 @@ GST_START_TEST (test_malformed)
   bad = g_memdup2 (npy, len);
   bad[6] = 4;
   text = decode_error (bad, len, 4096, FALSE);
-  assert_contains (text, "version 4");
+  tn_assert_contains (text, "version 4");
   g_free (text);
   g_free (bad);
 
@@ -766,7 +747,7 @@ GST_START_TEST (test_malformed)
   fail_unless (p != NULL);
   p[1] = ' ';
   text = decode_error (bad, len, 4096, FALSE);
-  assert_contains (text, "npy header at byte");
+  tn_assert_contains (text, "npy header at byte");
   g_free (text);
   g_free (bad);
   g_free (npy);
@@ -783,10 +764,10 @@ GST_START_TEST (test_unsupported_dtype)
 
   load_case ("complex64", &npy, &len, NULL, NULL);
   text = decode_error (npy, len, 4096, FALSE);
-  assert_contains (text, "c8");
+  tn_assert_contains (text, "c8");
   g_free (text);
   text = decode_error (npy, len, 1, FALSE);
-  assert_contains (text, "c8");
+  tn_assert_contains (text, "c8");
   g_free (text);
   g_free (npy);
   tn_check_no_outstanding ();
@@ -802,8 +783,8 @@ GST_START_TEST (test_split_rank0)
 
   load_case ("rank0", &npy, &len, NULL, NULL);
   text = decode_error (npy, len, 4096, TRUE);
-  assert_contains (text, "rank 1 or more");
-  assert_contains (text, "rank-0 float64");
+  tn_assert_contains (text, "rank 1 or more");
+  tn_assert_contains (text, "rank-0 float64");
   g_free (text);
   g_free (npy);
   tn_check_no_outstanding ();
@@ -832,7 +813,7 @@ GST_START_TEST (test_trailing)
   assert_no_message (&d, GST_MESSAGE_ERROR);
   text = pop_text (&d, GST_MESSAGE_WARNING);
   fail_unless (text != NULL);
-  assert_contains (text, "Ignored 5 bytes after the npy data (96 bytes");
+  tn_assert_contains (text, "Ignored 5 bytes after the npy data (96 bytes");
   g_free (text);
   dec_stop (&d);
   g_free (more);
@@ -928,8 +909,9 @@ GST_START_TEST (test_not_negotiated)
       dec_feed (&d, npy, len, 4096), GST_FLOW_NOT_NEGOTIATED);
   fail_unless_equals_int (gst_harness_buffers_in_queue (d.h), 0);
   text = pop_text (&d, GST_MESSAGE_ERROR);
-  assert_contains (text, "float32");
-  assert_contains (text, "2, 3, 4");
+  tn_assert_contains (text, "float32");
+  tn_assert_contains (text, "2, 3, 4");
+  tn_assert_contains (text, "it accepts tensor/x-raw, type=(string)uint8");
   g_free (text);
   dec_stop (&d);
   g_free (npy);
@@ -1029,6 +1011,133 @@ GST_START_TEST (test_typefind)
 
 GST_END_TEST;
 
+/* Big-endian data in a buffer nobody else holds is swapped where it lies:
+ * the output is the data buffer's own memory.  In a buffer someone else
+ * still holds, or in read-only memory, it is swapped in a copy and the
+ * input bytes stay as they were. */
+static void
+big_endian_case (const guint8 *npy, gsize len, const guint8 *raw, gsize raw_len,
+    gboolean hold)
+{
+  gsize off = npy_data_offset (npy);
+  GstBuffer *data, *out;
+  GstMapInfo map;
+  gpointer ptr;
+  Dec d;
+
+  dec_start (&d, FALSE, FALSE, 0, 0);
+  fail_unless_equals_int (
+      gst_harness_push (d.h, gst_buffer_new_memdup (npy, off)), GST_FLOW_OK);
+  data = gst_buffer_new_memdup (npy + off, len - off);
+  gst_buffer_map (data, &map, GST_MAP_READ);
+  ptr = map.data;
+  gst_buffer_unmap (data, &map);
+  if (hold)
+    gst_buffer_ref (data);
+  fail_unless_equals_int (gst_harness_push (d.h, data), GST_FLOW_OK);
+  out = gst_harness_pull (d.h);
+  check_bytes (out, raw, raw_len);
+  gst_buffer_map (out, &map, GST_MAP_READ);
+  if (hold)
+    fail_unless (map.data != ptr, "a buffer held elsewhere was written");
+  else
+    fail_unless (map.data == ptr, "the writable input was copied");
+  gst_buffer_unmap (out, &map);
+  gst_buffer_unref (out);
+  if (hold) {
+    check_bytes (data, npy + off, len - off);
+    gst_buffer_unref (data);
+  }
+  dec_stop (&d);
+}
+
+GST_START_TEST (test_big_endian_writable)
+{
+  guint8 *npy, *raw;
+  gsize len, raw_len, off;
+  GstBuffer *out;
+  Dec d;
+
+  load_case ("be_int16", &npy, &len, &raw, &raw_len);
+  off = npy_data_offset (npy);
+  big_endian_case (npy, len, raw, raw_len, FALSE);
+  big_endian_case (npy, len, raw, raw_len, TRUE);
+
+  /* read-only memory (a file mapped read-only) is never written */
+  dec_start (&d, FALSE, FALSE, 0, 0);
+  fail_unless_equals_int (
+      gst_harness_push (
+          d.h, gst_buffer_new_wrapped_full (
+                   GST_MEMORY_FLAG_READONLY, npy, len, 0, len, NULL, NULL)),
+      GST_FLOW_OK);
+  out = gst_harness_pull (d.h);
+  check_bytes (out, raw, raw_len);
+  gst_buffer_unref (out);
+  dec_stop (&d);
+  /* item 0 is -6, big-endian */
+  fail_unless_equals_int (npy[off], 0xff);
+  fail_unless_equals_int (npy[off + 1], 0xfa);
+  g_free (npy);
+  g_free (raw);
+  tn_check_no_outstanding ();
+}
+
+GST_END_TEST;
+
+/* Downstream caps that fix only the dtype, or every field, take the
+ * tensor the header describes. */
+GST_START_TEST (test_negotiate_partial_and_full)
+{
+  static const gchar *sink_caps[] = { "tensor/x-raw, type=(string)float32",
+    "tensor/x-raw, dims=(int)<2, 3, 4>",
+    "tensor/x-raw, type=(string)float32, dims=(int)<2, 3, 4>, "
+    "dims-order=(string)row-major, framerate=(fraction)0/1" };
+  guint8 *npy, *raw;
+  gsize len, raw_len;
+  GstBuffer *buf;
+  guint i;
+  Dec d;
+
+  load_case ("float32", &npy, &len, &raw, &raw_len);
+  for (i = 0; i < G_N_ELEMENTS (sink_caps); i++) {
+    dec_start (&d, FALSE, FALSE, 0, 0);
+    gst_harness_set_sink_caps_str (d.h, sink_caps[i]);
+    fail_unless_equals_int (dec_feed (&d, npy, len, 4096), GST_FLOW_OK);
+    buf = gst_harness_pull (d.h);
+    check_caps (&d, "float32", dims234, 3, 0, 1);
+    check_bytes (buf, raw, raw_len);
+    gst_buffer_unref (buf);
+    assert_no_message (&d, GST_MESSAGE_ERROR);
+    dec_stop (&d);
+  }
+  g_free (npy);
+  g_free (raw);
+  tn_check_no_outstanding ();
+}
+
+GST_END_TEST;
+
+/* Upstream caps that are not application/x-npy are refused by the sink
+ * pad: the data that follows is not negotiated and nothing comes out. */
+GST_START_TEST (test_bad_caps)
+{
+  guint8 *npy;
+  gsize len;
+  Dec d;
+
+  load_case ("float32", &npy, &len, NULL, NULL);
+  dec_start (&d, FALSE, FALSE, 0, 0);
+  gst_harness_set_src_caps_str (d.h, "text/x-raw, format=(string)utf8");
+  fail_unless_equals_int (
+      dec_push (&d, npy, len, len), GST_FLOW_NOT_NEGOTIATED);
+  fail_unless_equals_int (gst_harness_buffers_in_queue (d.h), 0);
+  dec_stop (&d);
+  g_free (npy);
+  tn_check_no_outstanding ();
+}
+
+GST_END_TEST;
+
 static Suite *
 npydec_suite (void)
 {
@@ -1062,6 +1171,9 @@ npydec_suite (void)
   tcase_add_test (tc, test_properties);
   tcase_add_test (tc, test_framerate);
   tcase_add_test (tc, test_typefind);
+  tcase_add_test (tc, test_big_endian_writable);
+  tcase_add_test (tc, test_negotiate_partial_and_full);
+  tcase_add_test (tc, test_bad_caps);
   return s;
 }
 

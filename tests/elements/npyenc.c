@@ -12,22 +12,11 @@
 #include "common/tncheck.h"
 
 static void
-load (const gchar *file, guint8 **data, gsize *len)
-{
-  gchar *path = tn_test_data (file);
-  GError *err = NULL;
-
-  fail_unless (g_file_get_contents (path, (gchar **)data, len, &err),
-      "cannot read %s: %s", path, err ? err->message : "?");
-  g_free (path);
-}
-
-static void
 load_case (const gchar *name, const gchar *ext, guint8 **data, gsize *len)
 {
   gchar *f = g_strdup_printf ("npyelem_%s.%s", name, ext);
 
-  load (f, data, len);
+  tn_load_data (f, data, len);
   g_free (f);
 }
 
@@ -37,15 +26,6 @@ npy_data_offset (const guint8 *npy)
   if (npy[6] == 1)
     return 10 + (npy[8] | (npy[9] << 8));
   return 12 + (npy[8] | (npy[9] << 8) | (npy[10] << 16) | (npy[11] << 24));
-}
-
-static gchar *
-tensor_caps (const gchar *type, const gchar *dims)
-{
-  return g_strdup_printf (
-      "tensor/x-raw, type=(string)%s, dims=(int)%s, "
-      "dims-order=(string)row-major, framerate=(fraction)0/1",
-      type, dims);
 }
 
 static GstHarness *
@@ -60,7 +40,7 @@ enc_new (const gchar *type, const gchar *dims, GstBus **bus)
   gst_element_set_bus (e, *bus);
   h = gst_harness_new_with_element (e, "sink", "src");
   gst_object_unref (e);
-  caps = tensor_caps (type, dims);
+  caps = tn_tensor_caps (type, dims);
   gst_harness_set_src_caps_str (h, caps);
   g_free (caps);
   return h;
@@ -88,14 +68,6 @@ pop_error (GstBus *bus)
   g_error_free (err);
   gst_message_unref (msg);
   return text;
-}
-
-static void
-assert_contains (const gchar *text, const gchar *want)
-{
-  fail_unless (text != NULL, "no message, expected '%s'", want);
-  fail_unless (
-      strstr (text, want) != NULL, "'%s' does not contain '%s'", text, want);
 }
 
 static void
@@ -279,7 +251,7 @@ GST_START_TEST (test_bfloat16)
   gint i;
 
   load_case ("bf16", "raw", &raw, &raw_len);
-  load (("npyelem_bf16_as_f32.npy"), &npy, &npy_len);
+  tn_load_data ("npyelem_bf16_as_f32.npy", &npy, &npy_len);
   fail_unless_equals_uint64 (raw_len, 20);
   fail_unless_equals_int (
       gst_harness_push (h, gst_buffer_new_memdup (raw, raw_len)), GST_FLOW_OK);
@@ -322,17 +294,17 @@ GST_START_TEST (test_size_mismatch)
       gst_harness_push (h, gst_buffer_new_allocate (NULL, 20, NULL)),
       GST_FLOW_ERROR);
   text = pop_error (bus);
-  assert_contains (text, "20 bytes");
-  assert_contains (text, "float32 <2, 3>");
-  assert_contains (text, "need 24");
+  tn_assert_contains (text, "20 bytes");
+  tn_assert_contains (text, "float32 <2, 3>");
+  tn_assert_contains (text, "need 24");
   g_free (text);
 
   fail_unless_equals_int (
       gst_harness_push (h, gst_buffer_new_allocate (NULL, 28, NULL)),
       GST_FLOW_ERROR);
   text = pop_error (bus);
-  assert_contains (text, "28 bytes");
-  assert_contains (text, "need 24");
+  tn_assert_contains (text, "28 bytes");
+  tn_assert_contains (text, "need 24");
   g_free (text);
   fail_unless_equals_int (gst_harness_buffers_in_queue (h), 0);
   enc_free (h, bus);
@@ -392,7 +364,7 @@ GST_START_TEST (test_bad_caps)
       gst_harness_push (h, gst_buffer_new_allocate (NULL, 24, NULL)),
       GST_FLOW_NOT_NEGOTIATED);
   text = pop_error (bus);
-  assert_contains (text, "-3");
+  tn_assert_contains (text, "-3");
   g_free (text);
   fail_unless_equals_int (gst_harness_buffers_in_queue (h), 0);
   enc_free (h, bus);
@@ -411,7 +383,7 @@ huge_caps_case (const gchar *type, const gchar *dims, const gchar *want)
   GstHarness *h;
   GstCaps *caps;
   GstSegment seg;
-  gchar *text, *str = tensor_caps (type, dims);
+  gchar *text, *str = tn_tensor_caps (type, dims);
 
   gst_element_set_bus (e, bus);
   h = gst_harness_new_with_element (e, "sink", "src");
@@ -427,8 +399,8 @@ huge_caps_case (const gchar *type, const gchar *dims, const gchar *want)
       gst_harness_push (h, gst_buffer_new_allocate (NULL, 24, NULL)),
       GST_FLOW_NOT_NEGOTIATED);
   text = pop_error (bus);
-  assert_contains (text, "2147483647");
-  assert_contains (text, want);
+  tn_assert_contains (text, "2147483647");
+  tn_assert_contains (text, want);
   g_free (text);
   fail_unless_equals_int (gst_harness_buffers_in_queue (h), 0);
   enc_free (h, bus);
@@ -463,7 +435,7 @@ GST_START_TEST (test_no_caps)
       gst_harness_push (h, gst_buffer_new_allocate (NULL, 24, NULL)),
       GST_FLOW_NOT_NEGOTIATED);
   text = pop_error (bus);
-  assert_contains (text, "buffer of 24 bytes before any caps");
+  tn_assert_contains (text, "buffer of 24 bytes before any caps");
   g_free (text);
   enc_free (h, bus);
   tn_check_no_outstanding ();
@@ -594,7 +566,7 @@ GST_START_TEST (test_pipeline_file_copy)
     fail_unless (gst_structure_has_name (
         gst_caps_get_structure (found, 0), "application/x-npy"));
     gst_caps_unref (found);
-    load (f, &npy, &len);
+    tn_load_data (f, &npy, &len);
     fail_unless (file_equals (out, npy, len), "%s differs from %s", out, in);
     g_unlink (out);
     g_free (npy);
@@ -633,7 +605,7 @@ GST_START_TEST (test_pipeline_multifile)
       guint8 *npy;
       gsize len;
 
-      load (f, &npy, &len);
+      tn_load_data (f, &npy, &len);
       fail_unless (file_equals (out, npy, len), "%s differs", out);
       g_free (npy);
       g_free (f);
@@ -662,13 +634,13 @@ GST_START_TEST (test_pipeline_truncated)
   guint8 *npy;
   gsize len;
 
-  load ("npyelem_float64.npy", &npy, &len);
-  fail_unless (g_file_set_contents (path, (gchar *)npy, len - 16, NULL));
+  tn_load_data ("npyelem_float64.npy", &npy, &len);
+  fail_unless (g_file_set_contents (path, (gchar *) npy, len - 16, NULL));
   launch = g_strdup_printf ("filesrc location=\"%s\" ! typefind ! npydec ! "
                             "npyenc ! fakesink",
       path);
   text = run_pipeline (launch, NULL);
-  assert_contains (text, "npy data ends after 176 of 192 bytes");
+  tn_assert_contains (text, "npy data ends after 176 of 192 bytes");
   g_free (text);
   g_unlink (path);
   g_rmdir (dir);
@@ -676,6 +648,137 @@ GST_START_TEST (test_pipeline_truncated)
   g_free (path);
   g_free (dir);
   g_free (npy);
+  tn_check_no_outstanding ();
+}
+
+GST_END_TEST;
+
+/* A writable input and one in read-only memory both end up in the file
+ * as they are: npyenc never writes its input, so neither is copied. */
+GST_START_TEST (test_writable_and_readonly)
+{
+  guint8 *npy, *raw;
+  gsize npy_len, raw_len;
+  GstBuffer *in, *out;
+  GstMemory *mem;
+  GstBus *bus;
+  GstHarness *h = enc_new ("int16", "<2, 3, 4>", &bus);
+
+  load_case ("int16", "npy", &npy, &npy_len);
+  load_case ("int16", "raw", &raw, &raw_len);
+
+  in = gst_buffer_new_memdup (raw, raw_len);
+  fail_unless (gst_buffer_is_writable (in));
+  mem = gst_buffer_peek_memory (in, 0);
+  fail_unless_equals_int (gst_harness_push (h, in), GST_FLOW_OK);
+  out = gst_harness_pull (h);
+  check_bytes (out, npy, npy_len);
+  fail_unless (gst_buffer_peek_memory (out, 1) == mem, "the data was copied");
+  gst_buffer_unref (out);
+
+  in = gst_buffer_new_wrapped_full (
+      GST_MEMORY_FLAG_READONLY, raw, raw_len, 0, raw_len, NULL, NULL);
+  mem = gst_buffer_peek_memory (in, 0);
+  fail_unless_equals_int (gst_harness_push (h, in), GST_FLOW_OK);
+  out = gst_harness_pull (h);
+  check_bytes (out, npy, npy_len);
+  fail_unless (gst_buffer_peek_memory (out, 1) == mem, "the data was copied");
+  gst_buffer_unref (out);
+  fail_unless (pop_error (bus) == NULL);
+  enc_free (h, bus);
+  g_free (npy);
+  g_free (raw);
+  tn_check_no_outstanding ();
+}
+
+GST_END_TEST;
+
+/* Caps fixed by a source from partial caps (dtype and dims given, the
+ * rest fixated) make the file NumPy would write for arange(3, int16):
+ * the header dict padded with spaces to 128 bytes, then the items. */
+GST_START_TEST (test_negotiate_partial)
+{
+  const gchar *dict
+      = "{'descr': '<i2', 'fortran_order': False, 'shape': (3,), }";
+  const guint8 items[] = { 0, 0, 1, 0, 2, 0 };
+  GstHarness *h = gst_harness_new ("npyenc");
+  guint8 want[128 + 6];
+  GstBuffer *out;
+  GstCaps *caps;
+
+  memcpy (want, "\x93NUMPY\x01\x00\x76\x00", 10);
+  memset (want + 10, ' ', 117);
+  memcpy (want + 10, dict, strlen (dict));
+  want[127] = '\n';
+  memcpy (want + 128, items, 6);
+
+  gst_harness_add_src_parse (h,
+      "tensorsrc pattern=arange num-buffers=1 "
+      "! capsfilter caps=\"tensor/x-raw,type=int16,dims=<3>\"",
+      FALSE);
+  gst_harness_play (h);
+  fail_unless_equals_int (gst_harness_push_from_src (h), GST_FLOW_OK);
+  out = gst_harness_pull (h);
+  check_bytes (out, want, sizeof want);
+  gst_buffer_unref (out);
+  caps = gst_pad_get_current_caps (h->srcpad);
+  fail_unless (caps != NULL);
+  fail_unless_equals_string (
+      gst_structure_get_string (gst_caps_get_structure (caps, 0), "type"),
+      "int16");
+  gst_caps_unref (caps);
+  gst_harness_teardown (h);
+  tn_check_no_outstanding ();
+}
+
+GST_END_TEST;
+
+/* The one thing npyenc allocates, the widened copy of a bfloat16 tensor,
+ * comes back from the allocator's cache: once the stream runs, the same
+ * block each time and no new system allocation. */
+GST_START_TEST (test_bfloat16_steady_state)
+{
+  const guint16 bf[4] = { 0x3fc0, 0xc000, 0x0000, 0x7f80 };
+  GstAllocator *alloc = gst_tn_allocator_get ();
+  GstTnAllocatorStats st;
+  GstBus *bus;
+  GstHarness *h = enc_new ("bfloat16", "<4>", &bus);
+  gpointer first = NULL;
+  guint64 misses = 0;
+  gint i;
+
+  for (i = 0; i < 20; i++) {
+    GstBuffer *out;
+    GstMapInfo map;
+    gfloat f[4];
+
+    fail_unless_equals_int (
+        gst_harness_push (h, gst_buffer_new_memdup (bf, sizeof bf)),
+        GST_FLOW_OK);
+    out = gst_harness_pull (h);
+    fail_unless_equals_int (gst_buffer_n_memory (out), 2);
+    fail_unless (gst_is_tn_memory (gst_buffer_peek_memory (out, 1)));
+    gst_memory_map (gst_buffer_peek_memory (out, 1), &map, GST_MAP_READ);
+    fail_unless_equals_uint64 (map.size, 16);
+    memcpy (f, map.data, sizeof f);
+    if (i == 1)
+      first = map.data;
+    else if (i > 1)
+      fail_unless (map.data == first, "buffer %d has other memory", i);
+    gst_memory_unmap (gst_buffer_peek_memory (out, 1), &map);
+    fail_unless_equals_float (f[0], 1.5);
+    fail_unless_equals_float (f[1], -2.0);
+    fail_unless_equals_float (f[2], 0.0);
+    fail_unless (isinf (f[3]) && f[3] > 0);
+    gst_buffer_unref (out);
+    gst_tn_allocator_get_stats (alloc, &st);
+    if (i == 1)
+      misses = st.misses;
+  }
+  fail_unless_equals_uint64 (st.misses, misses);
+  fail_unless (pop_error (bus) == NULL);
+  enc_free (h, bus);
+  gst_object_unref (alloc);
   tn_check_no_outstanding ();
 }
 
@@ -702,6 +805,9 @@ npyenc_suite (void)
   tcase_add_test (tc, test_pipeline_file_copy);
   tcase_add_test (tc, test_pipeline_multifile);
   tcase_add_test (tc, test_pipeline_truncated);
+  tcase_add_test (tc, test_writable_and_readonly);
+  tcase_add_test (tc, test_negotiate_partial);
+  tcase_add_test (tc, test_bfloat16_steady_state);
   return s;
 }
 

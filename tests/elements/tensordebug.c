@@ -30,15 +30,6 @@ capture_stop (void)
   return g_string_free (printed, FALSE);
 }
 
-static gchar *
-tensor_caps (const gchar *type, const gchar *dims)
-{
-  return g_strdup_printf (
-      "tensor/x-raw, type=(string)%s, dims=(int)%s, "
-      "dims-order=(string)row-major, framerate=(fraction)0/1",
-      type, dims);
-}
-
 /* The element named "dbg" (so the header is predictable), with a bus. */
 static GstHarness *
 debugger_new (const gchar *type, const gchar *dims, GstBus **bus)
@@ -54,7 +45,7 @@ debugger_new (const gchar *type, const gchar *dims, GstBus **bus)
   h = gst_harness_new_with_element (e, "sink", "src");
   gst_object_unref (e);
   if (type) {
-    gchar *caps = tensor_caps (type, dims);
+    gchar *caps = tn_tensor_caps (type, dims);
 
     gst_harness_set_src_caps_str (h, caps);
     g_free (caps);
@@ -210,7 +201,7 @@ GST_START_TEST (test_every)
   g_object_set (h->element, "every", 2, NULL);
   capture_start ();
   for (i = 0; i < 5; i++) {
-    gint16 v[2] = { (gint16)i, (gint16)(10 * i) };
+    gint16 v[2] = { (gint16) i, (gint16) (10 * i) };
 
     push_same (h, buffer_of (v, sizeof v, i * GST_MSECOND));
   }
@@ -265,10 +256,10 @@ GST_START_TEST (test_print_options)
 
   for (i = 0; i < 10; i++)
     v[i] = i;
-  g_object_set (h->element, "threshold", (gint64)5, "edgeitems", 2, NULL);
+  g_object_set (h->element, "threshold", (gint64) 5, "edgeitems", 2, NULL);
   capture_start ();
   push_same (h, buffer_of (v, sizeof v, 0));
-  g_object_set (h->element, "threshold", (gint64)1000, "linewidth", 10, NULL);
+  g_object_set (h->element, "threshold", (gint64) 1000, "linewidth", 10, NULL);
   push_same (h, buffer_of (v, sizeof v, 0));
   text = capture_stop ();
   fail_unless_equals_string (text,
@@ -294,7 +285,7 @@ GST_START_TEST (test_rank0_and_empty)
 
   capture_start ();
   push_same (h, buffer_of (&x, sizeof x, 0));
-  caps = tensor_caps ("uint8", "<2, 0>");
+  caps = tn_tensor_caps ("uint8", "<2, 0>");
   gst_harness_set_src_caps_str (h, caps);
   g_free (caps);
   push_same (h, gst_buffer_new ());
@@ -468,7 +459,7 @@ GST_START_TEST (test_bad_caps)
 {
   GstBus *bus;
   GstHarness *h = debugger_new (NULL, NULL, &bus);
-  gchar *s = tensor_caps ("float32", "<2, -3>");
+  gchar *s = tn_tensor_caps ("float32", "<2, -3>");
   GstCaps *caps = gst_caps_from_string (s);
   GstSegment seg;
   gchar *msg;
@@ -496,7 +487,7 @@ GST_END_TEST;
 static GstQuery *
 allocation_query (void)
 {
-  gchar *s = tensor_caps ("float32", "<2, 3>");
+  gchar *s = tn_tensor_caps ("float32", "<2, 3>");
   GstCaps *caps = gst_caps_from_string (s);
   GstQuery *q = gst_query_new_allocation (caps, FALSE);
 
@@ -549,7 +540,7 @@ GST_END_TEST;
 GST_START_TEST (test_allocation_last_reader)
 {
   GstHarness *h = gst_harness_new_parse ("tensordebug ! fakesink");
-  gchar *s = tensor_caps ("float32", "<2, 3>");
+  gchar *s = tn_tensor_caps ("float32", "<2, 3>");
   GstQuery *q;
 
   gst_harness_set_src_caps_str (h, s);
@@ -579,7 +570,7 @@ GST_START_TEST (test_properties)
   fail_unless_equals_int64 (thr, 1000);
   fail_unless_equals_int (output, 0);
   g_object_set (e, "every", 7, "edgeitems", 1, "linewidth", 200, "threshold",
-      (gint64)0, "output", 2, NULL);
+      (gint64) 0, "output", 2, NULL);
   g_object_get (e, "every", &every, "edgeitems", &edge, "linewidth", &width,
       "threshold", &thr, "output", &output, NULL);
   fail_unless_equals_int (every, 7);
@@ -613,7 +604,7 @@ GST_START_TEST (test_restart)
   push_same (h, buffer_of (v, sizeof v, 0));
   gst_element_set_state (h->element, GST_STATE_NULL);
   gst_harness_play (h);
-  caps = tensor_caps ("int32", "<1>");
+  caps = tn_tensor_caps ("int32", "<1>");
   gst_harness_set_src_caps_str (h, caps);
   g_free (caps);
   push_same (h, buffer_of (v, sizeof v, 0));
@@ -627,6 +618,108 @@ GST_START_TEST (test_restart)
       "min=7 max=7 mean=7.0 nan=0\n[7]\n");
   g_free (text);
   debugger_free (h, NULL);
+  tn_check_no_outstanding ();
+}
+
+GST_END_TEST;
+
+/* A writable buffer and one whose memory is read-only both pass as
+ * themselves: tensordebug neither copies to make a buffer writable nor
+ * maps for writing. */
+GST_START_TEST (test_writable_and_readonly)
+{
+  static const gint32 ro[] = { -4, 9 };
+  const gint32 v[] = { 1, 2 };
+  GstHarness *h = debugger_new ("int32", "<2>", NULL);
+  GstBuffer *in, *out;
+  GstMapInfo map;
+  gpointer data;
+  gchar *text;
+
+  capture_start ();
+  in = buffer_of (v, sizeof v, 0);
+  fail_unless (gst_buffer_is_writable (in));
+  gst_buffer_map (in, &map, GST_MAP_READ);
+  data = map.data;
+  gst_buffer_unmap (in, &map);
+  fail_unless_equals_int (gst_harness_push (h, in), GST_FLOW_OK);
+  out = gst_harness_pull (h);
+  fail_unless_equals_pointer (out, in);
+  gst_buffer_map (out, &map, GST_MAP_READ);
+  fail_unless_equals_pointer (map.data, data);
+  gst_buffer_unmap (out, &map);
+  gst_buffer_unref (out);
+
+  in = gst_buffer_new_wrapped_full (GST_MEMORY_FLAG_READONLY, (gpointer) ro,
+      sizeof ro, 0, sizeof ro, NULL, NULL);
+  GST_BUFFER_PTS (in) = 0;
+  fail_unless (GST_MEMORY_IS_READONLY (gst_buffer_peek_memory (in, 0)));
+  push_same (h, in);
+  text = capture_stop ();
+  fail_unless_equals_string (text,
+      "dbg: buffer 0 pts 0:00:00.000000000 int32 <2>: "
+      "min=1 max=2 mean=1.5 nan=0\n[1 2]\n"
+      "dbg: buffer 1 pts 0:00:00.000000000 int32 <2>: "
+      "min=-4 max=9 mean=2.5 nan=0\n[-4  9]\n");
+  g_free (text);
+  debugger_free (h, NULL);
+  tn_check_no_outstanding ();
+}
+
+GST_END_TEST;
+
+/* Partial caps downstream constrain what tensordebug offers upstream: the
+ * caps query goes through it. */
+GST_START_TEST (test_negotiate_partial)
+{
+  GstHarness *h = debugger_new (NULL, NULL, NULL);
+  gchar *f32 = tn_tensor_caps ("float32", "<2, 3>");
+  gchar *i8 = tn_tensor_caps ("int8", "<2, 3>");
+  GstCaps *c32 = gst_caps_from_string (f32);
+  GstCaps *c8 = gst_caps_from_string (i8);
+  GstCaps *q;
+
+  gst_harness_set_sink_caps_str (h, "tensor/x-raw, type=(string)float32");
+  q = gst_pad_peer_query_caps (h->srcpad, NULL);
+  fail_unless (gst_caps_can_intersect (q, c32), "%" GST_PTR_FORMAT, q);
+  fail_if (gst_caps_can_intersect (q, c8), "%" GST_PTR_FORMAT, q);
+  gst_caps_unref (q);
+  /* accept-caps only checks the templates (GstBaseTransform's default,
+   * kept cheap on purpose); the caps query above is what constrains */
+  fail_unless (gst_pad_peer_query_accept_caps (h->srcpad, c32));
+  gst_caps_unref (c32);
+  gst_caps_unref (c8);
+  g_free (f32);
+  g_free (i8);
+  debugger_free (h, NULL);
+  tn_check_no_outstanding ();
+}
+
+GST_END_TEST;
+
+/* A source fixating partial caps (dims only: float32 by default) feeds
+ * tensordebug the fixed caps, and the printed text is the arange. */
+GST_START_TEST (test_negotiate_partial_pipeline)
+{
+  GstHarness *h;
+  GstBuffer *buf;
+  gchar *text;
+
+  capture_start ();
+  h = gst_harness_new_parse ("tensorsrc num-buffers=1 pattern=arange step=0.5 "
+                             "! capsfilter caps=\"tensor/x-raw,dims=<4>\" "
+                             "! tensordebug name=dbg");
+  gst_harness_play (h);
+  buf = gst_harness_pull (h);
+  fail_unless (buf != NULL);
+  fail_unless_equals_uint64 (gst_buffer_get_size (buf), 16);
+  gst_buffer_unref (buf);
+  gst_harness_teardown (h);
+  text = capture_stop ();
+  fail_unless_equals_string (text,
+      "dbg: buffer 0 pts 0:00:00.000000000 float32 <4>: "
+      "min=0.0 max=1.5 mean=0.75 nan=0\n[0.  0.5 1.  1.5]\n");
+  g_free (text);
   tn_check_no_outstanding ();
 }
 
@@ -655,6 +748,9 @@ tensordebug_suite (void)
   tcase_add_test (tc, test_allocation_last_reader);
   tcase_add_test (tc, test_properties);
   tcase_add_test (tc, test_restart);
+  tcase_add_test (tc, test_writable_and_readonly);
+  tcase_add_test (tc, test_negotiate_partial);
+  tcase_add_test (tc, test_negotiate_partial_pipeline);
   return s;
 }
 

@@ -6,47 +6,10 @@
 #include "common/tncheck.h"
 #include "plugin/tensorallocator-private.h"
 
-#define KiB ((gsize)1024)
+#define KiB ((gsize) 1024)
 #define MiB (1024 * KiB)
 
 /* ---- helpers ---------------------------------------------------------- */
-
-static GMutex log_lock;
-static GString *log_text;
-
-static void
-log_func (GstDebugCategory *cat, GstDebugLevel level, const gchar *file,
-    const gchar *function, gint line, GObject *object, GstDebugMessage *msg,
-    gpointer user_data)
-{
-  if (level != GST_LEVEL_WARNING
-      || strcmp (gst_debug_category_get_name (cat), "tensorallocator") != 0)
-    return;
-  g_mutex_lock (&log_lock);
-  g_string_append (log_text, gst_debug_message_get (msg));
-  g_string_append_c (log_text, '\n');
-  g_mutex_unlock (&log_lock);
-}
-
-/* Collects the allocator's warnings until capture_stop (g_free the text). */
-static void
-capture_start (void)
-{
-  log_text = g_string_new (NULL);
-  gst_debug_set_threshold_for_name ("tensorallocator", GST_LEVEL_WARNING);
-  gst_debug_add_log_function (log_func, NULL, NULL);
-}
-
-static gchar *
-capture_stop (void)
-{
-  gst_debug_remove_log_function (log_func);
-  return g_string_free (log_text, FALSE);
-}
-
-#define assert_contains(text, needle)                                          \
-  fail_unless (                                                                \
-      strstr ((text), (needle)) != NULL, "'%s' lacks '%s'", (text), (needle))
 
 /* A fresh allocator with the default bound, whatever the environment says. */
 static GstAllocator *
@@ -97,7 +60,7 @@ fill (GstMemory *mem, guint8 seed)
 
   fail_unless (gst_memory_map (mem, &map, GST_MAP_WRITE));
   for (i = 0; i < map.size; i++)
-    map.data[i] = (guint8)(seed + i * 7);
+    map.data[i] = (guint8) (seed + i * 7);
   gst_memory_unmap (mem, &map);
 }
 
@@ -178,7 +141,7 @@ GST_START_TEST (test_alignment)
             maxsize, prefixes[k] + sizes[i] + params.padding);
 
         fail_unless (gst_memory_map (m, &map, GST_MAP_WRITE));
-        fail_unless_equals_uint64 ((guintptr)map.data % want, 0);
+        fail_unless_equals_uint64 ((guintptr) map.data % want, 0);
         fail_unless_equals_uint64 (map.size, sizes[i]);
         fail_unless_equals_uint64 (map.maxsize, sizes[i] + params.padding);
         /* The whole block, prefix to padding, is ours to write (ASan
@@ -274,8 +237,8 @@ GST_START_TEST (test_share)
   fail_unless_equals_int64 (stats (a).outstanding, 1);
   fail_unless_equals_uint64 (stats (a).blocks_cached, 0);
   fail_unless (gst_memory_map (sub, &map, GST_MAP_READ));
-  fail_unless_equals_int (map.data[0], (guint8)(3 + 100 * 7));
-  fail_unless_equals_int (map.data[199], (guint8)(3 + 299 * 7));
+  fail_unless_equals_int (map.data[0], (guint8) (3 + 100 * 7));
+  fail_unless_equals_int (map.data[199], (guint8) (3 + 299 * 7));
   gst_memory_unmap (sub, &map);
 
   gst_memory_unref (sub);
@@ -318,20 +281,20 @@ GST_START_TEST (test_share_errors)
   GstMemory *m = alloc_n (a, 1000);
   gchar *log;
 
-  capture_start ();
+  tn_capture_warnings_start ("tensorallocator");
   fail_unless (gst_memory_share (m, 900, 200) == NULL);
   fail_unless (gst_memory_share (m, -1, 10) == NULL);
   fail_unless (gst_memory_share (m, 1001, -1) == NULL);
   fail_unless (gst_memory_share (m, 0, 1001) == NULL);
   fail_unless (gst_memory_share (m, G_MINSSIZE, 1) == NULL);
-  log = capture_stop ();
-  assert_contains (log,
+  log = tn_capture_warnings_stop ();
+  tn_assert_contains (log,
       "Cannot share 200 bytes at offset 900 of a memory "
       "of 1000 bytes (at offset 0 in a block of 1000 bytes): the range "
       "leaves the block.");
-  assert_contains (log, "Cannot share 10 bytes at offset -1 ");
-  assert_contains (log, "Cannot share -1 bytes at offset 1001 ");
-  assert_contains (log, "Cannot share 1001 bytes at offset 0 ");
+  tn_assert_contains (log, "Cannot share 10 bytes at offset -1 ");
+  tn_assert_contains (log, "Cannot share -1 bytes at offset 1001 ");
+  tn_assert_contains (log, "Cannot share 1001 bytes at offset 0 ");
   g_free (log);
   /* The edges themselves are fine. */
   gst_memory_unref (gst_memory_share (m, 1000, -1));
@@ -359,14 +322,14 @@ GST_START_TEST (test_copy)
   fail_unless (c->parent == NULL);
   fail_unless_equals_uint64 (c->size, 1000);
   fail_unless (mem_data (c) != mem_data (m));
-  fail_unless_equals_uint64 ((guintptr)mem_data (c) % GST_TN_ALIGN, 0);
+  fail_unless_equals_uint64 ((guintptr) mem_data (c) % GST_TN_ALIGN, 0);
   fail_unless_equals_int64 (stats (a).outstanding, 2);
 
   /* Deep: writing the original leaves the copy as it was. */
   fill (m, 99);
   fail_unless (gst_memory_map (c, &cm, GST_MAP_READ));
   for (i = 0; i < 1000; i++)
-    fail_unless_equals_int (cm.data[i], (guint8)(11 + i * 7));
+    fail_unless_equals_int (cm.data[i], (guint8) (11 + i * 7));
   gst_memory_unmap (c, &cm);
 
   part = gst_memory_copy (m, 10, 20);
@@ -383,16 +346,16 @@ GST_START_TEST (test_copy)
   fail_unless (subc->parent == NULL);
   fail_unless_equals_uint64 (subc->size, 100);
   fail_unless (gst_memory_map (subc, &cm, GST_MAP_READ));
-  fail_unless_equals_int (cm.data[0], (guint8)(99 + 500 * 7));
+  fail_unless_equals_int (cm.data[0], (guint8) (99 + 500 * 7));
   gst_memory_unmap (subc, &cm);
 
-  capture_start ();
+  tn_capture_warnings_start ("tensorallocator");
   fail_unless (gst_memory_copy (m, 990, 20) == NULL);
   fail_unless (gst_memory_copy (m, 1200, -1) == NULL);
-  log = capture_stop ();
-  assert_contains (log, "Cannot copy 20 bytes at offset 990 of a memory of "
-                        "1000 bytes (at offset 0 in a block of 1000 bytes)");
-  assert_contains (log, "Cannot copy -1 bytes at offset 1200 ");
+  log = tn_capture_warnings_stop ();
+  tn_assert_contains (log, "Cannot copy 20 bytes at offset 990 of a memory of "
+                           "1000 bytes (at offset 0 in a block of 1000 bytes)");
+  tn_assert_contains (log, "Cannot copy -1 bytes at offset 1200 ");
   g_free (log);
 
   gst_memory_unref (subc);
@@ -740,7 +703,7 @@ hammer (gpointer data)
         h->errors++;
         break;
       }
-      tags[n] = ((guint64)h->idx << 40) + i;
+      tags[n] = ((guint64) h->idx << 40) + i;
       memcpy (map.data, &tags[n], 8);
       memcpy (map.data + map.size - 8, &tags[n], 8);
       gst_memory_unmap (m, &map);
@@ -794,7 +757,7 @@ GST_START_TEST (test_threads)
   s = stats (a);
   fail_unless_equals_int64 (s.outstanding, 0);
   fail_unless_equals_uint64 (s.outstanding_bytes, 0);
-  fail_unless_equals_uint64 (s.hits + s.misses, (guint64)total_allocs);
+  fail_unless_equals_uint64 (s.hits + s.misses, (guint64) total_allocs);
   fail_unless_equals_uint64 (s.misses, s.blocks_cached + s.trims);
   fail_unless (s.bytes_cached <= 2 * MiB);
   fail_unless (s.hits > 0 && s.trims > 0,
@@ -897,10 +860,10 @@ GST_START_TEST (test_parse_size)
   g_clear_error (&err);
   /* 2^34 GiB is 2^64 bytes */
   fail_if (gst_tn_allocator_parse_size ("17179869184G", &v, &err));
-  assert_contains (err->message, "'17179869184G' is more bytes than");
+  tn_assert_contains (err->message, "'17179869184G' is more bytes than");
   g_clear_error (&err);
   fail_unless (gst_tn_allocator_parse_size ("17179869183G", &v, NULL));
-  fail_unless_equals_uint64 (v, ((gsize)17179869183) << 30);
+  fail_unless_equals_uint64 (v, ((gsize) 17179869183) << 30);
 }
 
 GST_END_TEST;
@@ -920,13 +883,13 @@ GST_START_TEST (test_env_max_cached)
   fail_unless_equals_uint64 (gst_tn_allocator_get_max_cached (a), 3 * MiB);
   gst_object_unref (a);
 
-  capture_start ();
+  tn_capture_warnings_start ("tensorallocator");
   g_setenv (GST_TN_MAX_CACHED_ENV, "lots", TRUE);
   fail_unless_equals_uint64 (gst_tn_allocator_default_max_cached (), 64 * MiB);
-  log = capture_stop ();
-  assert_contains (log, "Ignoring GST_TENSOR_MAX_CACHED: 'lots' is not a "
-                        "byte count");
-  assert_contains (log, "Keeping the default of 67108864 bytes.");
+  log = tn_capture_warnings_stop ();
+  tn_assert_contains (log, "Ignoring GST_TENSOR_MAX_CACHED: 'lots' is not a "
+                           "byte count");
+  tn_assert_contains (log, "Keeping the default of 67108864 bytes.");
   g_free (log);
 
   if (saved)
@@ -952,31 +915,31 @@ GST_START_TEST (test_alloc_errors)
   gst_allocation_params_init (&params);
   params.prefix = 100;
   params.padding = 28;
-  capture_start ();
+  tn_capture_warnings_start ("tensorallocator");
   fail_unless (gst_allocator_alloc (a, G_MAXSIZE - 100, &params) == NULL);
   fail_unless (gst_allocator_alloc (a, G_MAXSIZE - 1000, NULL) == NULL);
-  log = capture_stop ();
+  log = tn_capture_warnings_stop ();
   want = g_strdup_printf (
       "Cannot allocate %" G_GSIZE_FORMAT " bytes with "
       "prefix 100, padding 28 and alignment 64: the block size overflows "
       "%u bits.",
-      G_MAXSIZE - 100, (guint)(8 * sizeof (gsize)));
-  assert_contains (log, want);
+      G_MAXSIZE - 100, (guint) (8 * sizeof (gsize)));
+  tn_assert_contains (log, want);
   g_free (want);
   want = g_strdup_printf ("Cannot allocate %" G_GSIZE_FORMAT " bytes with "
                           "prefix 0, padding 0 and alignment 64",
       G_MAXSIZE - 1000);
-  assert_contains (log, want);
+  tn_assert_contains (log, want);
   g_free (want);
   g_free (log);
 
   /* The system running out of memory: NULL and a sentence, no stats. */
   gst_tn_allocator_fail_system_allocs (a, 1);
-  capture_start ();
+  tn_capture_warnings_start ("tensorallocator");
   fail_unless (gst_allocator_alloc (a, 5000, &params) == NULL);
-  log = capture_stop ();
+  log = tn_capture_warnings_stop ();
   /* 5000 + 100 + 28, plus up to 63 bytes to align the payload, in 8 KiB */
-  assert_contains (log,
+  tn_assert_contains (log,
       "The system could not allocate a 8192-byte block "
       "for a request of 5000 bytes (prefix 100, padding 28).");
   g_free (log);
@@ -990,11 +953,12 @@ GST_START_TEST (test_alloc_errors)
 
   /* A copy needs a new block; when there is none it fails cleanly. */
   gst_tn_allocator_fail_system_allocs (a, 1);
-  capture_start ();
+  tn_capture_warnings_start ("tensorallocator");
   fail_unless (gst_memory_copy (m, 0, -1) == NULL);
-  log = capture_stop ();
-  assert_contains (log, "The system could not allocate a 8192-byte block "
-                        "for a request of 5000 bytes (prefix 0, padding 0).");
+  log = tn_capture_warnings_stop ();
+  tn_assert_contains (log,
+      "The system could not allocate a 8192-byte block "
+      "for a request of 5000 bytes (prefix 0, padding 0).");
   g_free (log);
   fail_unless_equals_int64 (stats (a).outstanding, 1);
   gst_memory_unref (m);

@@ -5,42 +5,6 @@
 
 /* ---- helpers ---------------------------------------------------------- */
 
-static GMutex log_lock;
-static GString *log_text;
-
-static void
-log_func (GstDebugCategory *cat, GstDebugLevel level, const gchar *file,
-    const gchar *function, gint line, GObject *object, GstDebugMessage *msg,
-    gpointer user_data)
-{
-  if (level != GST_LEVEL_WARNING
-      || strcmp (gst_debug_category_get_name (cat), "tensorpool") != 0)
-    return;
-  g_mutex_lock (&log_lock);
-  g_string_append (log_text, gst_debug_message_get (msg));
-  g_string_append_c (log_text, '\n');
-  g_mutex_unlock (&log_lock);
-}
-
-static void
-capture_start (void)
-{
-  log_text = g_string_new (NULL);
-  gst_debug_set_threshold_for_name ("tensorpool", GST_LEVEL_WARNING);
-  gst_debug_add_log_function (log_func, NULL, NULL);
-}
-
-static gchar *
-capture_stop (void)
-{
-  gst_debug_remove_log_function (log_func);
-  return g_string_free (log_text, FALSE);
-}
-
-#define assert_contains(text, needle)                                          \
-  fail_unless (                                                                \
-      strstr ((text), (needle)) != NULL, "'%s' lacks '%s'", (text), (needle))
-
 static GstTnAllocatorStats
 stats (void)
 {
@@ -155,7 +119,7 @@ GST_START_TEST (test_config_errors)
   GstCaps *caps = tensor_caps ();
   gchar *log;
 
-  capture_start ();
+  tn_capture_warnings_start ("tensorpool");
   config = gst_buffer_pool_get_config (pool);
   /* set_params refuses such values, a hand-written config does not */
   gst_structure_set (config, "caps", GST_TYPE_CAPS, caps, "size", G_TYPE_UINT,
@@ -181,12 +145,12 @@ GST_START_TEST (test_config_errors)
   gst_object_unref (tn);
   fail_unless_equals_uint64 (params.align, 63);
   gst_structure_free (config);
-  log = capture_stop ();
-  assert_contains (log, "The configuration asks for alignment mask 100, "
-                        "which is not a power of two minus one.");
-  assert_contains (log, "The configuration asks for at most 2 buffers but "
-                        "at least 5.");
-  assert_contains (log, "lacks caps, size, min-buffers or max-buffers.");
+  log = tn_capture_warnings_stop ();
+  tn_assert_contains (log, "The configuration asks for alignment mask 100, "
+                           "which is not a power of two minus one.");
+  tn_assert_contains (log, "The configuration asks for at most 2 buffers but "
+                           "at least 5.");
+  tn_assert_contains (log, "lacks caps, size, min-buffers or max-buffers.");
   g_free (log);
 
   gst_caps_unref (caps);
@@ -226,7 +190,7 @@ GST_START_TEST (test_steady_state)
           gst_buffer_pool_acquire_buffer (pool, &bufs[i], NULL), GST_FLOW_OK);
       fail_unless_equals_uint64 (gst_buffer_get_size (bufs[i]), 3000);
       p = buf_data (bufs[i]);
-      fail_unless_equals_uint64 ((guintptr)p % GST_TN_ALIGN, 0);
+      fail_unless_equals_uint64 ((guintptr) p % GST_TN_ALIGN, 0);
       for (j = 0; j < 3; j++)
         known |= p == seen[j];
       fail_unless (known, "round %d handed out new memory %p", round, p);
@@ -262,7 +226,7 @@ GST_START_TEST (test_alignment)
       pool = started_pool (sizes[i], 0, 0, &params);
       fail_unless_equals_int (
           gst_buffer_pool_acquire_buffer (pool, &buf, NULL), GST_FLOW_OK);
-      fail_unless_equals_uint64 ((guintptr)buf_data (buf) % want, 0);
+      fail_unless_equals_uint64 ((guintptr) buf_data (buf) % want, 0);
       fail_unless_equals_uint64 (gst_buffer_get_size (buf), sizes[i]);
       gst_buffer_unref (buf);
       stop_pool (pool);
@@ -369,7 +333,7 @@ GST_START_TEST (test_decide_without_downstream_pool)
   fail_unless_equals_int (
       gst_buffer_pool_acquire_buffer (pool, &buf, NULL), GST_FLOW_OK);
   fail_unless_equals_uint64 (gst_buffer_get_size (buf), 24);
-  fail_unless_equals_uint64 ((guintptr)buf_data (buf) % GST_TN_ALIGN, 0);
+  fail_unless_equals_uint64 ((guintptr) buf_data (buf) % GST_TN_ALIGN, 0);
   fail_unless (gst_is_tn_memory (gst_buffer_peek_memory (buf, 0)));
   gst_buffer_unref (buf);
   fail_unless (gst_buffer_pool_set_active (pool, FALSE));
@@ -443,18 +407,18 @@ GST_START_TEST (test_decide_errors)
 
   /* Downstream proposes a minimum above its maximum: cannot configure. */
   gst_query_add_allocation_pool (query, theirs, 500, 5, 2);
-  capture_start ();
+  tn_capture_warnings_start ("tensorpool");
   fail_if (gst_tn_decide_allocation (query, caps, 24));
 #if GLIB_SIZEOF_SIZE_T > 4
-  fail_if (gst_tn_decide_allocation (query, caps, (gsize)G_MAXUINT + 1));
+  fail_if (gst_tn_decide_allocation (query, caps, (gsize) G_MAXUINT + 1));
 #endif
-  log = capture_stop ();
-  assert_contains (log,
+  log = tn_capture_warnings_stop ();
+  tn_assert_contains (log,
       "Cannot configure a tensor pool of 24-byte buffers: "
       "downstream proposed at least 5 buffers but at most 2.");
 #if GLIB_SIZEOF_SIZE_T > 4
-  assert_contains (log, "Cannot pool tensors of 4294967296 bytes: a buffer "
-                        "pool holds at most 4294967295 bytes per buffer.");
+  tn_assert_contains (log, "Cannot pool tensors of 4294967296 bytes: a buffer "
+                           "pool holds at most 4294967295 bytes per buffer.");
 #endif
   g_free (log);
 
