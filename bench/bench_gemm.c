@@ -1,0 +1,282 @@
+/* The built-in GEMM against OpenBLAS (cblas_sgemm/dgemm, same thread
+ * count, pinned per measurement with openblas_set_num_threads), runs
+ * interleaved so the shared machine's noise hits both sides alike:
+ *   - float32 square 256..2048 at 1 and 2 threads, GFLOP/s, ratio, and
+ *     the fraction of the FMA peak measured by a register-only FMA loop;
+ *   - float64 and int8 (int8 has no BLAS peer: GOP/s beside float32);
+ *   - [1,4096] x [4096,4096] with B packed once: bytes of packed weights
+ *     streamed per second against a STREAM-style read of as many bytes. */
+#include <immintrin.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+#include "core/gemm.h"
+#include "core/parallel.h"
+
+#if __has_include(<openblas_config.h>)
+#include <cblas.h>
+#define HAVE_BLAS 1
+#else
+#define HAVE_BLAS 0
+#endif
+
+#define RUNS 7
+
+typedef struct {
+  tn_dtype t;
+  int64_t m, n, k;
+  void *a, *b, *c;
+  tn_view va, vb;
+} gemm_case;
+
+static void
+fill (void *p, tn_dtype t, int64_t n)
+{
+  for (int64_t i = 0; i < n; i++) {
+    int v = (int) ((i * 2654435761u) >> 24 & 0xff) - 128;
+
+    if (t == TN_FLOAT32)
+      ((float *) p)[i] = v / 128.0f;
+    else if (t == TN_FLOAT64)
+      ((double *) p)[i] = v / 128.0;
+    else
+      ((int8_t *) p)[i] = (int8_t) (v / 2);
+  }
+}
+
+static void
+case_init (gemm_case *g, tn_dtype t, int64_t m, int64_t n, int64_t k)
+{
+  int64_t ad[2] = { m, k }, bd[2] = { k, n };
+  size_t is = tn_dtype_size (t), os = t == TN_INT8 ? 4 : is;
+
+  g->t = t;
+  g->m = m;
+  g->n = n;
+  g->k = k;
+  g->a = aligned_alloc (64, (size_t) (m * k) * is + 64);
+  g->b = aligned_alloc (64, (size_t) (k * n) * is + 64);
+  g->c = aligned_alloc (64, (size_t) (m * n) * os + 64);
+  fill (g->a, t, m * k);
+  fill (g->b, t, k * n);
+  tn_view_init (&g->va, t, ad, 2, NULL);
+  tn_view_init (&g->vb, t, bd, 2, NULL);
+}
+
+static void
+case_free (gemm_case *g)
+{
+  free (g->a);
+  free (g->b);
+  free (g->c);
+}
+
+static double
+run_tn (gemm_case *g, int threads, const tn_gemm_b *pb)
+{
+  tn_matmul_args args = { 0 };
+  double t0 = bench_now ();
+
+  args.a = &g->va;
+  args.a_base = g->a;
+  args.b = &g->vb;
+  args.b_base = g->b;
+  args.packed_b = pb;
+  args.out = g->c;
+  args.nthreads = threads;
+  if (tn_matmul (&args, NULL) < 0)
+    abort ();
+  bench_sink (g->c);
+  return bench_now () - t0;
+}
+
+static double
+run_blas (gemm_case *g, int threads)
+{
+#if HAVE_BLAS
+  double t0;
+
+  openblas_set_num_threads (threads);
+  t0 = bench_now ();
+  if (g->t == TN_FLOAT32)
+    cblas_sgemm (CblasRowMajor, CblasNoTrans, CblasNoTrans, g->m, g->n, g->k,
+        1.0f, g->a, g->k, g->b, g->n, 0.0f, g->c, g->n);
+  else
+    cblas_dgemm (CblasRowMajor, CblasNoTrans, CblasNoTrans, g->m, g->n, g->k,
+        1.0, g->a, g->k, g->b, g->n, 0.0, g->c, g->n);
+  bench_sink (g->c);
+  return bench_now () - t0;
+#else
+  (void) g;
+  (void) threads;
+  return 0;
+#endif
+}
+
+/* Single-core FMA peak in GFLOP/s: 12 independent chains, as many as the
+ * micro-kernel keeps, so latency never limits throughput. */
+__attribute__ ((target ("avx2,fma"))) static double
+fma_peak (int dbl)
+{
+  const long iters = 5000000;
+  double best = 0;
+
+  for (int r = 0; r < 3; r++) {
+    __m256 x[12], y = _mm256_set1_ps (0.999999f), z = _mm256_set1_ps (1e-7f);
+    __m256d xd[12], yd = _mm256_set1_pd (0.999999), zd = _mm256_set1_pd (1e-7);
+    double t0 = bench_now (), dt;
+
+    for (int i = 0; i < 12; i++) {
+      x[i] = _mm256_set1_ps ((float) i);
+      xd[i] = _mm256_set1_pd (i);
+    }
+    for (long it = 0; it < iters; it++)
+      for (int i = 0; i < 12; i++) {
+        if (dbl)
+          xd[i] = _mm256_fmadd_pd (xd[i], yd, zd);
+        else
+          x[i] = _mm256_fmadd_ps (x[i], y, z);
+      }
+    dt = bench_now () - t0;
+    bench_sink (x);
+    bench_sink (xd);
+    for (int i = 0; i < 12; i++)
+      __asm__ volatile("" : : "x"(x[i]), "x"(xd[i]));
+    if (iters * 12.0 * (dbl ? 8 : 16) / dt / 1e9 > best)
+      best = iters * 12.0 * (dbl ? 8 : 16) / dt / 1e9;
+  }
+  return best;
+}
+
+static void
+square (tn_dtype t, int64_t s, int threads, double *peak)
+{
+  gemm_case g;
+  double tt[RUNS], tb[RUNS], flop = 2.0 * s * s * s, gt, gb;
+  int runs = s >= 2048 ? 3 : RUNS;
+
+  case_init (&g, t, s, s, s);
+  run_tn (&g, threads, NULL);
+  if (t != TN_INT8)
+    run_blas (&g, threads);
+  for (int r = 0; r < runs; r++) {
+    tt[r] = run_tn (&g, threads, NULL);
+    tb[r] = t != TN_INT8 ? run_blas (&g, threads) : 1;
+  }
+  /* the peak is re-measured around every case and the best kept: a busy
+   * neighbour lowers a single measurement */
+  if (t != TN_INT8) {
+    double p = fma_peak (t == TN_FLOAT64);
+
+    if (p > *peak)
+      *peak = p;
+  }
+  gt = flop / bench_median (tt, runs) / 1e9;
+  gb = flop / bench_median (tb, runs) / 1e9;
+  if (t == TN_INT8)
+    printf ("int8->int32 %4lld^3, %d thread%s: tn %6.2f GOP/s\n", (long long) s,
+        threads, threads > 1 ? "s" : " ", gt);
+  else
+    printf ("%s %4lld^3, %d thread%s: tn %6.2f GFLOP/s, OpenBLAS %6.2f, "
+            "ratio %.3f, %.0f%% of FMA peak (%.1f x %d)\n",
+        tn_dtype_name (t), (long long) s, threads, threads > 1 ? "s" : " ", gt,
+        gb, HAVE_BLAS ? gt / gb : 0, 100 * gt / (*peak * threads), *peak,
+        threads);
+  case_free (&g);
+}
+
+/* Matrix-vector product with constant weights, against a read of the
+ * same number of bytes (8 independent vector sums, the STREAM "sum"). */
+__attribute__ ((target ("avx2"))) static double
+stream_read (const float *p, size_t n)
+{
+  __m256 s[8];
+  double t0 = bench_now ();
+
+  for (int i = 0; i < 8; i++)
+    s[i] = _mm256_setzero_ps ();
+  for (size_t i = 0; i + 64 <= n; i += 64)
+    for (int j = 0; j < 8; j++)
+      s[j] = _mm256_add_ps (s[j], _mm256_load_ps (p + i + 8 * j));
+  for (int i = 1; i < 8; i++)
+    s[0] = _mm256_add_ps (s[0], s[i]);
+  __asm__ volatile("" : : "x"(s[0]));
+  return bench_now () - t0;
+}
+
+static void
+gemv (int threads)
+{
+  gemm_case g;
+  tn_gemm_b *pb;
+  size_t bytes = (size_t) 4096 * 4096 * 4;
+  float *big = aligned_alloc (64, bytes);
+  double tt[RUNS], ts[RUNS], tbl[RUNS];
+
+  case_init (&g, TN_FLOAT32, 1, 4096, 4096);
+  run_tn (&g, threads, NULL); /* warm the thread-local panels */
+  pb = tn_gemm_b_pack (threads, &g.vb, g.b, false, NULL);
+  memset (big, 0, bytes);
+  for (int r = 0; r < RUNS; r++) {
+    tt[r] = run_tn (&g, threads, pb);
+    ts[r] = stream_read (big, bytes / 4);
+#if HAVE_BLAS
+    {
+      double t0;
+
+      openblas_set_num_threads (threads);
+      t0 = bench_now ();
+      cblas_sgemv (CblasRowMajor, CblasTrans, 4096, 4096, 1.0f, g.b, 4096, g.a,
+          1, 0.0f, g.c, 1);
+      tbl[r] = bench_now () - t0;
+    }
+#else
+    tbl[r] = 1;
+#endif
+  }
+  printf ("[1,4096]x[4096,4096] float32, weights packed once, %d thread%s: "
+          "%.2f GB/s of weights; STREAM-style read %.2f GB/s (1 thread), "
+          "ratio %.2f; OpenBLAS sgemv %.2f GB/s\n",
+      threads, threads > 1 ? "s" : "", bytes / bench_median (tt, RUNS) / 1e9,
+      bytes / bench_median (ts, RUNS) / 1e9,
+      bench_median (ts, RUNS) / bench_median (tt, RUNS),
+      bytes / bench_median (tbl, RUNS) / 1e9);
+  /* bench_median sorted the runs: the fastest, least disturbed, first */
+  printf ("  best runs: %.2f GB/s of weights, read %.2f GB/s, ratio %.2f, "
+          "sgemv %.2f GB/s\n",
+      bytes / tt[0] / 1e9, bytes / ts[0] / 1e9, ts[0] / tt[0],
+      bytes / tbl[0] / 1e9);
+  tn_gemm_b_free (pb);
+  free (big);
+  case_free (&g);
+}
+
+int
+main (int argc, char **argv)
+{
+  static const int64_t sizes[] = { 256, 512, 1024, 2048 };
+  double peak_s = fma_peak (0), peak_d = fma_peak (1);
+  int maxthr = tn_parallel_ncpus () < 2 ? 1 : 2;
+
+  (void) argv;
+  printf ("FMA peak, one core: %.1f GFLOP/s float32, %.1f float64; "
+          "kernel: %s\n",
+      peak_s, peak_d,
+      tn_gemm_set_isa (TN_GEMM_ISA_AUTO) == TN_GEMM_ISA_AVX2 ? "AVX2+FMA"
+                                                             : "portable");
+  for (int thr = 1; thr <= maxthr; thr++)
+    for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++)
+      square (TN_FLOAT32, sizes[i], thr, &peak_s);
+  if (argc > 1)
+    return 0; /* float32 only, for tuning */
+  for (int thr = 1; thr <= maxthr; thr++)
+    for (size_t i = 1; i < 3; i++) {
+      square (TN_FLOAT64, sizes[i], thr, &peak_d);
+      square (TN_INT8, sizes[i], thr, &peak_s);
+    }
+  for (int thr = 1; thr <= maxthr; thr++)
+    gemv (thr);
+  return 0;
+}

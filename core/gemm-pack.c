@@ -1,0 +1,132 @@
+/* Packing of GEMM panels: strided operands of any supported type become
+ * contiguous micro-panels of the compute type, zero-padded at the edges so
+ * the micro-kernels never read past a buffer. */
+#include "gemm-pack.h"
+
+#include <string.h>
+
+#include "gemm-avx2.h"
+#include "gemm-portable.h"
+#include "half.h"
+
+/* Item (i, kk) of an A micro-panel and (kk, j) of a B micro-panel: k runs
+ * in steps of kp items kept adjacent (int8 pairs for madd). */
+#define A_AT(g, i, kk)                                                         \
+  ((((kk) / (g)->kp) * (g)->mr + (i)) * (g)->kp + (kk) % (g)->kp)
+#define B_AT(g, kk, j)                                                         \
+  ((((kk) / (g)->kp) * (g)->nr + (j)) * (g)->kp + (kk) % (g)->kp)
+
+#define CONV_SAME(x) (x)
+#define CONV_F16(x) tn_f16_to_f32 (x)
+#define CONV_BF16(x) tn_bf16_to_f32 (x)
+
+/* (source dtype, storage C type, compute C type, conversion) for every
+ * type that has a kernel. */
+#define TN_GEMM_FOREACH_SRC(X)                                                 \
+  X (TN_FLOAT32, float, float, CONV_SAME)                                      \
+  X (TN_FLOAT64, double, double, CONV_SAME)                                    \
+  X (TN_FLOAT16, uint16_t, float, CONV_F16)                                    \
+  X (TN_BFLOAT16, uint16_t, float, CONV_BF16)                                  \
+  X (TN_INT8, int8_t, int16_t, (int16_t) CONV_SAME)
+
+static const tn_gemm_geom geoms[] = {
+  /* float32 6x16: 12 ymm accumulators; kc 256 keeps a B micro-panel
+   * (16 KB) in L1, mc 144 keeps an A block (144 KB) in L2. */
+  { 6, 16, 1, 256, 144, sizeof (float), TN_FLOAT32,
+      { tn_gemm_ukr_f32_c, TN_GEMM_AVX2_UKR (f32) } },
+  /* float64 6x8: the same 12 accumulators, half the lanes. */
+  { 6, 8, 1, 256, 72, sizeof (double), TN_FLOAT64,
+      { tn_gemm_ukr_f64_c, TN_GEMM_AVX2_UKR (f64) } },
+  /* int8 widened to int16 in pairs of k for vpmaddwd, int32 sums. */
+  { 6, 16, 2, 512, 144, sizeof (int16_t), TN_INT32,
+      { tn_gemm_ukr_i8_c, TN_GEMM_AVX2_UKR (i8) } },
+};
+
+const tn_gemm_geom *
+tn_gemm_geom_of (tn_dtype src)
+{
+  switch (src) {
+  case TN_FLOAT32:
+  case TN_FLOAT16:
+  case TN_BFLOAT16:
+    return &geoms[0];
+  case TN_FLOAT64:
+    return &geoms[1];
+  case TN_INT8:
+    return &geoms[2];
+  default:
+    return NULL;
+  }
+}
+
+#define PACK_A(ENUM, ST, CT, CONV)                                             \
+  case ENUM: {                                                                 \
+    const ST *s = (const ST *) base + off;                                     \
+    CT *d = dst;                                                               \
+    for (int64_t p = 0; p < np; p++, d += panel) {                             \
+      int64_t rows = mb - p * g->mr < g->mr ? mb - p * g->mr : g->mr;          \
+      if (rows < g->mr || kpad > kb)                                           \
+        memset (d, 0, panel * sizeof (CT));                                    \
+      for (int64_t i = 0; i < rows; i++) {                                     \
+        const ST *row = s + (p * g->mr + i) * rs;                              \
+        if (g->kp == 1)                                                        \
+          for (int64_t kk = 0; kk < kb; kk++)                                  \
+            d[kk * g->mr + i] = CONV (row[kk * cs]);                           \
+        else                                                                   \
+          for (int64_t kk = 0; kk < kb; kk++)                                  \
+            d[A_AT (g, i, kk)] = CONV (row[kk * cs]);                          \
+      }                                                                        \
+    }                                                                          \
+    break;                                                                     \
+  }
+
+void
+tn_gemm_pack_a (const tn_gemm_geom *g, tn_dtype src, void *dst,
+    const void *base, int64_t off, int64_t rs, int64_t cs, int64_t mb,
+    int64_t kb)
+{
+  int64_t kpad = tn_gemm_kpad (g, kb);
+  int64_t panel = kpad * g->mr;
+  int64_t np = (mb + g->mr - 1) / g->mr;
+
+  switch (src) {
+    TN_GEMM_FOREACH_SRC (PACK_A)
+  default:
+    break;
+  }
+}
+
+#define PACK_B(ENUM, ST, CT, CONV)                                             \
+  case ENUM: {                                                                 \
+    const ST *s = (const ST *) base + off;                                     \
+    CT *d = dst;                                                               \
+    if (nb < g->nr || kpad > kb)                                               \
+      memset (d, 0, kpad * g->nr * sizeof (CT));                               \
+    for (int64_t kk = 0; kk < kb; kk++) {                                      \
+      const ST *row = s + kk * rs;                                             \
+      if (g->kp == 1 && cs == 1)                                               \
+        for (int64_t j = 0; j < nb; j++)                                       \
+          d[kk * g->nr + j] = CONV (row[j]);                                   \
+      else if (g->kp == 1)                                                     \
+        for (int64_t j = 0; j < nb; j++)                                       \
+          d[kk * g->nr + j] = CONV (row[j * cs]);                              \
+      else                                                                     \
+        for (int64_t j = 0; j < nb; j++)                                       \
+          d[B_AT (g, kk, j)] = CONV (row[j * cs]);                             \
+    }                                                                          \
+    break;                                                                     \
+  }
+
+void
+tn_gemm_pack_b (const tn_gemm_geom *g, tn_dtype src, void *dst,
+    const void *base, int64_t off, int64_t rs, int64_t cs, int64_t kb,
+    int64_t nb)
+{
+  int64_t kpad = tn_gemm_kpad (g, kb);
+
+  switch (src) {
+    TN_GEMM_FOREACH_SRC (PACK_B)
+  default:
+    break;
+  }
+}

@@ -1,0 +1,52 @@
+/* GEMM internals shared by the driver and the micro-kernels: the register
+ * tile geometry of each compute type and the packing of panels.  Private to
+ * core/. */
+#ifndef TN_GEMM_PACK_H
+#define TN_GEMM_PACK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dtype.h"
+
+/* The micro-kernel: C[mr x nr] (= or +=, as beta is 0 or 1) the product of
+ * a packed A micro-panel (ksteps steps of mr x kp items) and a packed B
+ * micro-panel (ksteps steps of kp x nr items).  mr is 1..MR; the columns
+ * are always NR wide (the driver passes a tile buffer at the right edge).
+ * ldc is C's row stride in items of the accumulator type. */
+typedef void (*tn_gemm_ukr) (int mr, int64_t ksteps, const void *pa,
+    const void *pb, void *c, int64_t ldc, int beta);
+
+typedef struct {
+  int mr, nr;         /* register tile */
+  int kp;             /* k items per step: 2 for int8 (pairs for madd) */
+  int kc;             /* k block: fixed per type, the sums depend on it */
+  int mc;             /* rows of A per packed block (a multiple of mr) */
+  size_t psize;       /* bytes of one packed item */
+  tn_dtype acc;       /* accumulator type: float32, float64 or int32 */
+  tn_gemm_ukr ukr[2]; /* portable, AVX2 (NULL when not built) */
+} tn_gemm_geom;
+
+/* The geometry for operands of type src; NULL if there is no kernel. */
+const tn_gemm_geom *tn_gemm_geom_of (tn_dtype src);
+
+/* Rounds k up to a whole number of steps. */
+static inline int64_t
+tn_gemm_kpad (const tn_gemm_geom *g, int64_t k)
+{
+  return (k + g->kp - 1) / g->kp * g->kp;
+}
+
+/* Packs rows [0, mb) x k [0, kb) of the matrix at base + off (strides rs,
+ * cs, in items of src) into ceil(mb / mr) micro-panels of kpad(kb) x mr,
+ * converting to the compute type and zero-filling the padding. */
+void tn_gemm_pack_a (const tn_gemm_geom *g, tn_dtype src, void *dst,
+    const void *base, int64_t off, int64_t rs, int64_t cs, int64_t mb,
+    int64_t kb);
+/* Packs k [0, kb) x columns [0, nb) (nb <= nr) into one micro-panel of
+ * kpad(kb) x nr, zero-filling the padding. */
+void tn_gemm_pack_b (const tn_gemm_geom *g, tn_dtype src, void *dst,
+    const void *base, int64_t off, int64_t rs, int64_t cs, int64_t kb,
+    int64_t nb);
+
+#endif

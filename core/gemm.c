@@ -1,0 +1,802 @@
+/* The GEMM driver: NumPy matmul semantics (rank 1, batch broadcasting,
+ * transposes as strides) over packed panels and the micro-kernels.
+ *
+ * Loops, per output block of mc rows x nc columns (one task of the worker
+ * pool): for each k block of kc, pack the A block, then for each NR strip
+ * of the pre-packed B, for each MR row panel, call the micro-kernel.  B is
+ * packed whole before the tasks start (once for constant weights), so no
+ * two tasks pack the same panel.  Sums depend on kc alone, never on mc, nc
+ * or the thread count. */
+#include "gemm.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gemm-avx2.h"
+#include "gemm-pack.h"
+#include "half.h"
+#include "parallel.h"
+
+/* -------------------------------------------------------------- ISA --- */
+
+static atomic_int isa_now = -1; /* index into tn_gemm_geom.ukr */
+
+static int
+cpu_has_avx2 (void)
+{
+#if TN_GEMM_HAVE_AVX2
+  __builtin_cpu_init ();
+  return __builtin_cpu_supports ("avx2") && __builtin_cpu_supports ("fma");
+#else
+  return 0;
+#endif
+}
+
+tn_gemm_isa
+tn_gemm_set_isa (tn_gemm_isa isa)
+{
+  int idx = isa == TN_GEMM_ISA_PORTABLE ? 0 : cpu_has_avx2 ();
+
+  atomic_store (&isa_now, idx);
+  return idx ? TN_GEMM_ISA_AVX2 : TN_GEMM_ISA_PORTABLE;
+}
+
+static tn_gemm_ukr
+ukr_of (const tn_gemm_geom *g)
+{
+  int idx = atomic_load (&isa_now);
+
+  if (idx < 0) {
+    idx = cpu_has_avx2 ();
+    atomic_store (&isa_now, idx);
+  }
+  return g->ukr[idx] ? g->ukr[idx] : g->ukr[0];
+}
+
+/* ------------------------------------------------------ type & dims --- */
+
+int
+tn_matmul_dtype (tn_dtype a, tn_dtype b, tn_dtype *out, tn_err *e)
+{
+  if (a == b && tn_gemm_geom_of (a)) {
+    *out = a == TN_INT8 ? TN_INT32 : a;
+    return 0;
+  }
+  if (a != b)
+    tn_err_set (e, "matmul needs both operands of one type: %s times %s",
+        tn_dtype_name (a) ? tn_dtype_name (a) : "?",
+        tn_dtype_name (b) ? tn_dtype_name (b) : "?");
+  else
+    tn_err_set (e,
+        "matmul has no kernel for %s: it takes float32, float64, float16, "
+        "bfloat16 and int8",
+        tn_dtype_name (a) ? tn_dtype_name (a) : "?");
+  return -1;
+}
+
+/* "[2,3]", with " (transposed)" when read transposed. */
+static void
+fmt_dims (char *buf, size_t cap, const int64_t *d, int r, bool t)
+{
+  size_t n = 0;
+
+  n += snprintf (buf + n, cap - n, "[");
+  for (int i = 0; i < r && n < cap; i++)
+    n += snprintf (buf + n, cap - n, "%s%lld", i ? "," : "", (long long) d[i]);
+  if (n < cap)
+    snprintf (buf + n, cap - n, "]%s", t && r >= 2 ? " (transposed)" : "");
+}
+
+/* m, k of a (or k, n of b) after promotion of rank 1 and the transpose. */
+static void
+mat_extents (
+    const int64_t *d, int r, bool t, bool is_b, int64_t *rows, int64_t *cols)
+{
+  if (r == 1) {
+    *rows = is_b ? d[0] : 1;
+    *cols = is_b ? 1 : d[0];
+  } else {
+    *rows = t ? d[r - 1] : d[r - 2];
+    *cols = t ? d[r - 2] : d[r - 1];
+  }
+}
+
+int
+tn_matmul_dims (const int64_t *adims, int arank, bool ta, const int64_t *bdims,
+    int brank, bool tb, int64_t *out, int *orank, tn_err *e)
+{
+  char as[160], bs[160];
+  int64_t m, ka, kb, n;
+  int abr, bbr, obr;
+
+  /* formatted only for a message: the product of small tensors is a
+   * microsecond, and snprintf would be a good part of it */
+#define FMT_DIMS()                                                             \
+  do {                                                                         \
+    fmt_dims (as, sizeof as, adims, arank > 0 ? arank : 0, ta);                \
+    fmt_dims (bs, sizeof bs, bdims, brank > 0 ? brank : 0, tb);                \
+  } while (0)
+  if (arank < 1 || brank < 1 || arank > TN_MAX_RANK || brank > TN_MAX_RANK) {
+    FMT_DIMS ();
+    tn_err_set (e,
+        "matmul needs operands of rank 1 to %d: %s times %s has ranks %d "
+        "and %d",
+        TN_MAX_RANK, as, bs, arank, brank);
+    return -1;
+  }
+  mat_extents (adims, arank, ta, false, &m, &ka);
+  mat_extents (bdims, brank, tb, true, &kb, &n);
+  if (ka != kb) {
+    FMT_DIMS ();
+    tn_err_set (e,
+        "matmul needs the inner extents to agree: %s times %s, %lld "
+        "against %lld",
+        as, bs, (long long) ka, (long long) kb);
+    return -1;
+  }
+  abr = arank > 2 ? arank - 2 : 0;
+  bbr = brank > 2 ? brank - 2 : 0;
+  obr = abr > bbr ? abr : bbr;
+  for (int i = 0; i < obr; i++) {
+    int ai = i - (obr - abr), bi = i - (obr - bbr);
+    int64_t x = ai >= 0 ? adims[ai] : 1, y = bi >= 0 ? bdims[bi] : 1;
+
+    if (x != y && x != 1 && y != 1) {
+      FMT_DIMS ();
+      tn_err_set (e,
+          "matmul needs the batch axes to broadcast: %s times %s, batch "
+          "axis %d has %lld against %lld and neither is 1",
+          as, bs, i, (long long) x, (long long) y);
+      return -1;
+    }
+    out[i] = x == 1 ? y : x;
+  }
+#undef FMT_DIMS
+  *orank = obr;
+  if (arank >= 2)
+    out[(*orank)++] = m;
+  if (brank >= 2)
+    out[(*orank)++] = n;
+  return 0;
+}
+
+/* tn_parallel_ncpus reads sysfs (microseconds): ask once. */
+static int
+ncpus (void)
+{
+  static atomic_int n;
+  int v = atomic_load (&n);
+
+  if (v == 0) {
+    v = tn_parallel_ncpus ();
+    atomic_store (&n, v);
+  }
+  return v;
+}
+
+/* ---------------------------------------------------------- buffers --- */
+
+static void *
+alloc64 (size_t bytes)
+{
+  return aligned_alloc (64, (bytes + 63) / 64 * 64 + 64);
+}
+
+/* Per-thread blocks that outlive a call: a pipeline multiplies buffer
+ * after buffer and a fresh 150 KB block each time would fault its pages
+ * in again.  A pthread key, not _Thread_local, so that a streaming thread
+ * that exits frees its blocks. */
+typedef struct {
+  void *p[3];
+  size_t cap[3];
+} tls_blocks;
+
+static pthread_key_t tls_key;
+static pthread_once_t tls_once = PTHREAD_ONCE_INIT;
+
+static void
+tls_free (void *data)
+{
+  tls_blocks *b = data;
+
+  for (int i = 0; i < 3; i++)
+    free (b->p[i]);
+  free (b);
+}
+
+static void
+tls_init (void)
+{
+  pthread_key_create (&tls_key, tls_free);
+}
+
+static void *
+tls_get (int which, size_t bytes)
+{
+  tls_blocks *b;
+
+  pthread_once (&tls_once, tls_init);
+  b = pthread_getspecific (tls_key);
+  if (!b) {
+    b = calloc (1, sizeof *b);
+    if (!b || pthread_setspecific (tls_key, b) != 0) {
+      free (b);
+      return NULL;
+    }
+  }
+  if (b->cap[which] < bytes) {
+    free (b->p[which]);
+    b->p[which] = alloc64 (bytes);
+    b->cap[which] = b->p[which] ? bytes : 0;
+  }
+  return b->p[which];
+}
+
+/* --------------------------------------------------------- packed B --- */
+
+struct tn_gemm_b {
+  const tn_gemm_geom *g;
+  tn_dtype dtype;
+  int rank;
+  int64_t dims[TN_MAX_RANK];
+  bool tb;
+  int64_t k, n, npad, kpad; /* kpad: packed k items of one matrix */
+  int nbr;                  /* batch axes and their extents */
+  int64_t bdims[TN_MAX_RANK];
+  int64_t nbatch;
+  size_t per; /* bytes of one packed matrix */
+  void *data;
+};
+
+typedef struct {
+  tn_gemm_b *pb;
+  const tn_view *v;
+  const void *base;
+  int64_t rs, cs, nstrips, nkb;
+} pack_b_ctx;
+
+/* Items of a packed matrix before k block kb_i (every earlier block has
+ * kc items, a multiple of kp). */
+static int64_t
+block_offset (const tn_gemm_b *pb, int64_t kb_i)
+{
+  return kb_i * pb->g->kc * pb->npad;
+}
+
+static int64_t
+batch_offset (const tn_view *v, int nbr, int64_t bi)
+{
+  int64_t off = v->offset;
+
+  for (int d = nbr - 1; d >= 0; d--) {
+    off += (bi % v->dims[d]) * v->strides[d];
+    bi /= v->dims[d];
+  }
+  return off;
+}
+
+static void
+pack_b_chunk (void *ctx_, int64_t chunk, int64_t begin, int64_t end)
+{
+  pack_b_ctx *c = ctx_;
+  tn_gemm_b *pb = c->pb;
+  const tn_gemm_geom *g = pb->g;
+
+  (void) chunk;
+  for (int64_t t = begin; t < end; t++) {
+    int64_t js = t % c->nstrips, kb_i = (t / c->nstrips) % c->nkb;
+    int64_t bi = t / c->nstrips / c->nkb;
+    int64_t k0 = kb_i * g->kc, kb = pb->k - k0 < g->kc ? pb->k - k0 : g->kc;
+    int64_t j0 = js * g->nr, nb = pb->n - j0 < g->nr ? pb->n - j0 : g->nr;
+    char *dst = (char *) pb->data + bi * pb->per
+                + (block_offset (pb, kb_i) + js * tn_gemm_kpad (g, kb) * g->nr)
+                      * g->psize;
+
+    tn_gemm_pack_b (g, pb->dtype, dst, c->base,
+        batch_offset (c->v, pb->nbr, bi) + k0 * c->rs + j0 * c->cs, c->rs,
+        c->cs, kb, nb);
+  }
+}
+
+tn_gemm_b *
+tn_gemm_b_pack (
+    int nthreads, const tn_view *b, const void *base, bool tb, tn_err *e)
+{
+  tn_gemm_b *pb;
+  tn_dtype out;
+  int r = b->rank;
+  pack_b_ctx c;
+  int64_t nkb;
+
+  if (tn_matmul_dtype (b->dtype, b->dtype, &out, e) < 0)
+    return NULL;
+  if (r < 1) {
+    tn_err_set (e,
+        "matmul needs operands of rank 1 to %d: the second "
+        "operand has rank 0",
+        TN_MAX_RANK);
+    return NULL;
+  }
+  pb = calloc (1, sizeof *pb);
+  if (!pb)
+    goto oom;
+  pb->g = tn_gemm_geom_of (b->dtype);
+  pb->dtype = b->dtype;
+  pb->rank = r;
+  pb->tb = tb;
+  memcpy (pb->dims, b->dims, sizeof b->dims);
+  mat_extents (b->dims, r, tb, true, &pb->k, &pb->n);
+  pb->nbr = r > 2 ? r - 2 : 0;
+  pb->nbatch = 1;
+  for (int i = 0; i < pb->nbr; i++)
+    pb->nbatch *= pb->bdims[i] = b->dims[i];
+  pb->npad = (pb->n + pb->g->nr - 1) / pb->g->nr * pb->g->nr;
+  nkb = (pb->k + pb->g->kc - 1) / pb->g->kc;
+  pb->kpad = nkb ? (nkb - 1) * pb->g->kc
+                       + tn_gemm_kpad (pb->g, pb->k - (nkb - 1) * pb->g->kc)
+                 : 0;
+  pb->per = (size_t) (pb->kpad * pb->npad) * pb->g->psize;
+  pb->data = alloc64 (pb->per * (size_t) pb->nbatch);
+  if (!pb->data)
+    goto oom;
+
+  c.pb = pb;
+  c.v = b;
+  c.base = base;
+  if (r == 1) {
+    c.rs = b->strides[0];
+    c.cs = 0;
+  } else {
+    c.rs = tb ? b->strides[r - 1] : b->strides[r - 2];
+    c.cs = tb ? b->strides[r - 2] : b->strides[r - 1];
+  }
+  c.nstrips = pb->npad / pb->g->nr;
+  c.nkb = nkb;
+  tn_parallel_run (
+      nthreads, pb->nbatch * nkb * c.nstrips, 16, pack_b_chunk, &c);
+  return pb;
+
+oom:
+  tn_err_set (e, "matmul could not allocate the packed %lld x %lld operand",
+      (long long) (r >= 2 ? b->dims[r - 2] : b->dims[0]),
+      (long long) (r >= 2 ? b->dims[r - 1] : 1));
+  tn_gemm_b_free (pb);
+  return NULL;
+}
+
+void
+tn_gemm_b_free (tn_gemm_b *pb)
+{
+  if (pb) {
+    free (pb->data);
+    free (pb);
+  }
+}
+
+tn_dtype
+tn_gemm_b_dtype (const tn_gemm_b *pb)
+{
+  return pb->dtype;
+}
+
+int
+tn_gemm_b_dims (const tn_gemm_b *pb, int64_t *dims)
+{
+  memcpy (dims, pb->dims, sizeof pb->dims);
+  return pb->rank;
+}
+
+/* ------------------------------------------------------- write-out --- */
+
+typedef struct {
+  const void *p; /* NULL: no bias */
+  int64_t rs, cs;
+} bias_ref;
+
+static inline float
+ld_f (tn_dtype t, const void *p, int64_t i)
+{
+  switch (t) {
+  case TN_FLOAT16:
+    return tn_f16_to_f32 (((const uint16_t *) p)[i]);
+  case TN_BFLOAT16:
+    return tn_bf16_to_f32 (((const uint16_t *) p)[i]);
+  default:
+    return ((const float *) p)[i];
+  }
+}
+
+static inline void
+st_f (tn_dtype t, void *p, int64_t i, float v)
+{
+  switch (t) {
+  case TN_FLOAT16:
+    ((uint16_t *) p)[i] = tn_f32_to_f16 (v);
+    break;
+  case TN_BFLOAT16:
+    ((uint16_t *) p)[i] = tn_f32_to_bf16 (v);
+    break;
+  default:
+    ((float *) p)[i] = v;
+  }
+}
+
+#define LD_F64(t, p, i) (((const double *) (p))[i])
+#define ST_F64(t, p, i, v) (((double *) (p))[i] = (v))
+#define LD_I32(t, p, i) ((uint32_t) ((const int32_t *) (p))[i])
+#define ST_I32(t, p, i, v) (((int32_t *) (p))[i] = (int32_t) (v))
+
+/* A tile the micro-kernel wrote to t (row stride ldt) goes out:
+ * v = prev + t, plus the bias on the last k block, in the accumulator
+ * type (integers in uint32_t, so they wrap); then stored converted to the
+ * output type on the last block, or back to the accumulator before it. */
+#define TN_GEMM_EPILOGUE(NAME, AT, WT, LD, ST)                                 \
+  static void NAME (const void *t_, int64_t ldt, int mr, int nr,               \
+      const void *prev_, int64_t ldp, void *dst, tn_dtype ot, int64_t ldd,     \
+      bias_ref bias, int last)                                                 \
+  {                                                                            \
+    const AT *t = t_, *prev = prev_;                                           \
+                                                                               \
+    for (int i = 0; i < mr; i++)                                               \
+      for (int j = 0; j < nr; j++) {                                           \
+        WT v = (WT) t[i * ldt + j];                                            \
+        if (prev)                                                              \
+          v = (WT) prev[i * ldp + j] + v;                                      \
+        if (last && bias.p)                                                    \
+          v = v + (WT) LD (ot, bias.p, i * bias.rs + j * bias.cs);             \
+        if (last)                                                              \
+          ST (ot, dst, i *ldd + j, v);                                         \
+        else                                                                   \
+          ((AT *) dst)[i * ldd + j] = (AT) v;                                  \
+      }                                                                        \
+  }
+
+TN_GEMM_EPILOGUE (epi_f32, float, float, ld_f, st_f)
+TN_GEMM_EPILOGUE (epi_f64, double, double, LD_F64, ST_F64)
+TN_GEMM_EPILOGUE (epi_i32, int32_t, uint32_t, LD_I32, ST_I32)
+
+typedef void (*epi_fn) (const void *t, int64_t ldt, int mr, int nr,
+    const void *prev, int64_t ldp, void *dst, tn_dtype ot, int64_t ldd,
+    bias_ref bias, int last);
+
+static epi_fn
+epi_of (tn_dtype acc)
+{
+  return acc == TN_FLOAT64 ? epi_f64 : acc == TN_INT32 ? epi_i32 : epi_f32;
+}
+
+/* ----------------------------------------------------------- driver --- */
+
+#ifndef TN_GEMM_NC
+#define TN_GEMM_NC 512
+#endif
+
+typedef struct {
+  const tn_gemm_geom *g;
+  tn_gemm_ukr ukr;
+  epi_fn epi;
+  tn_dtype adt, odt;
+  size_t osize, asize;
+  int64_t m, n, k, mc, nc, mblocks, nblocks, nkb;
+  /* A: batch axes aligned with the output's (stride 0 where broadcast) */
+  const void *a_base;
+  int64_t a_off, rs_a, cs_a;
+  int obr;
+  int64_t obdims[TN_MAX_RANK];
+  int64_t a_bstr[TN_MAX_RANK], b_bstr[TN_MAX_RANK], bias_bstr[TN_MAX_RANK];
+  const tn_gemm_b *pb;
+  const void *bias;
+  int64_t bias_off, bias_rs, bias_cs;
+  void *out;
+  atomic_int failed;
+} mm_ctx;
+
+static void
+mm_task (mm_ctx *c, int64_t t, void *pa, void *tile, void *scratch)
+{
+  const tn_gemm_geom *g = c->g;
+  int64_t ib = t % c->mblocks, jb = (t / c->mblocks) % c->nblocks;
+  int64_t bi = t / c->mblocks / c->nblocks, rest = bi;
+  int64_t a_off = c->a_off, b_idx = 0, bias_off = c->bias_off;
+  int64_t i0 = ib * c->mc, j0 = jb * c->nc;
+  int64_t mb = c->m - i0 < c->mc ? c->m - i0 : c->mc;
+  int64_t nbw = c->n - j0 < c->nc ? c->n - j0 : c->nc;
+  int direct = c->odt == g->acc;
+  char *out = (char *) c->out + ((bi * c->m + i0) * c->n + j0) * c->osize;
+  char *acc = direct ? out : scratch;
+  int64_t ldacc = direct ? c->n : c->nc;
+
+  for (int d = c->obr - 1; d >= 0; d--) {
+    int64_t x = rest % c->obdims[d];
+
+    rest /= c->obdims[d];
+    a_off += x * c->a_bstr[d];
+    b_idx += x * c->b_bstr[d];
+    bias_off += x * c->bias_bstr[d];
+  }
+  a_off += i0 * c->rs_a;
+  bias_off += i0 * c->bias_rs + j0 * c->bias_cs;
+
+  for (int64_t kb_i = 0; kb_i < c->nkb; kb_i++) {
+    int64_t k0 = kb_i * g->kc;
+    int64_t kb = c->k - k0 < g->kc ? c->k - k0 : g->kc;
+    int64_t kpad = tn_gemm_kpad (g, kb), ks = kpad / g->kp;
+    int last = kb_i == c->nkb - 1, beta = kb_i > 0;
+    const char *bblk = (const char *) c->pb->data + b_idx * c->pb->per
+                       + block_offset (c->pb, kb_i) * g->psize;
+
+    tn_gemm_pack_a (g, c->adt, pa, c->a_base, a_off + k0 * c->cs_a, c->rs_a,
+        c->cs_a, mb, kb);
+    for (int64_t js = 0; js * g->nr < nbw; js++) {
+      const char *pbj = bblk + ((j0 / g->nr + js) * kpad * g->nr) * g->psize;
+      int nr = nbw - js * g->nr < g->nr ? (int) (nbw - js * g->nr) : g->nr;
+
+      for (int64_t is = 0; is * g->mr < mb; is++) {
+        const char *pai = (const char *) pa + is * g->mr * kpad * g->psize;
+        int mr = mb - is * g->mr < g->mr ? (int) (mb - is * g->mr) : g->mr;
+        char *cij = acc + (is * g->mr * ldacc + js * g->nr) * c->asize;
+        bias_ref bias = { NULL, 0, 0 };
+
+        /* Straight into the accumulator when the whole tile fits there
+         * and nothing is left to do to it. */
+        if (last     ? direct && nr == g->nr && !c->bias
+            : direct ? nr == g->nr
+                     : 1) {
+          c->ukr (mr, ks, pai, pbj, cij, ldacc, beta);
+          continue;
+        }
+        c->ukr (mr, ks, pai, pbj, tile, g->nr, 0);
+        if (c->bias) {
+          bias.p
+              = (const char *) c->bias
+                + (bias_off + is * g->mr * c->bias_rs + js * g->nr * c->bias_cs)
+                      * c->osize;
+          bias.rs = c->bias_rs;
+          bias.cs = c->bias_cs;
+        }
+        c->epi (tile, g->nr, mr, nr, beta ? cij : NULL, ldacc,
+            last ? out + (is * g->mr * c->n + js * g->nr) * c->osize : cij,
+            c->odt, last ? c->n : ldacc, bias, last);
+      }
+    }
+  }
+}
+
+static void
+mm_chunk (void *ctx_, int64_t chunk, int64_t begin, int64_t end)
+{
+  mm_ctx *c = ctx_;
+  const tn_gemm_geom *g = c->g;
+  void *pa = tls_get (0, (size_t) (c->mc * g->kc) * g->psize);
+  void *tile = tls_get (1, (size_t) (g->mr * g->nr) * c->asize);
+  void *scratch = c->odt == g->acc
+                      ? tile
+                      : tls_get (2, (size_t) (c->mc * c->nc) * c->asize);
+
+  (void) chunk;
+  if (!pa || !tile || !scratch) {
+    atomic_store (&c->failed, 1);
+    return;
+  }
+  for (int64_t t = begin; t < end; t++)
+    mm_task (c, t, pa, tile, scratch);
+}
+
+/* k = 0: the product is all zeros, plus the bias. */
+static void
+mm_empty_k (mm_ctx *c, int64_t nbatch)
+{
+  static const char zero[16];
+
+  for (int64_t bi = 0; bi < nbatch; bi++) {
+    int64_t rest = bi, bias_off = c->bias_off;
+
+    for (int d = c->obr - 1; d >= 0; d--) {
+      bias_off += (rest % c->obdims[d]) * c->bias_bstr[d];
+      rest /= c->obdims[d];
+    }
+    for (int64_t i = 0; i < c->m; i++) {
+      bias_ref bias = { NULL, c->bias_rs, c->bias_cs };
+
+      if (c->bias)
+        bias.p
+            = (const char *) c->bias + (bias_off + i * c->bias_rs) * c->osize;
+      for (int64_t j = 0; j < c->n; j++) {
+        bias_ref bj = bias;
+
+        if (bj.p)
+          bj.p = (const char *) bj.p + j * c->bias_cs * c->osize;
+        c->epi (zero, 0, 1, 1, NULL, 0,
+            (char *) c->out + ((bi * c->m + i) * c->n + j) * c->osize, c->odt,
+            0, bj, 1);
+      }
+    }
+  }
+}
+
+int
+tn_matmul_check_bias (tn_dtype t, const int64_t *bdims, int brank, tn_dtype ot,
+    const int64_t *odims, int orank, tn_err *e)
+{
+  int64_t bc[TN_MAX_RANK];
+  int bcr;
+  char bs[64], os[64];
+
+  tn_shape_format (bs, sizeof bs, bdims, brank);
+  tn_shape_format (os, sizeof os, odims, orank);
+  if (t != ot) {
+    tn_err_set (e,
+        "the bias is %s but the product %s is %s: they need one "
+        "type",
+        tn_dtype_name (t) ? tn_dtype_name (t) : "?", os,
+        tn_dtype_name (ot) ? tn_dtype_name (ot) : "?");
+    return -1;
+  }
+  if (tn_shape_broadcast (bc, &bcr, bdims, brank, odims, orank, e) < 0)
+    return -1;
+  if (bcr != orank || memcmp (bc, odims, sizeof (int64_t) * orank) != 0) {
+    tn_err_set (e,
+        "the bias dims %s would grow the product's dims %s: a "
+        "bias broadcasts over the product, not the other way",
+        bs, os);
+    return -1;
+  }
+  return 0;
+}
+
+/* Bias strides in the frame [batch..., m, n] of the output, with stride 0
+ * where the bias broadcasts and for the axes matmul drops. */
+static int
+setup_bias (mm_ctx *c, const tn_view *bias, const int64_t *odims, int orank,
+    bool a_row, bool b_col, tn_err *e)
+{
+  tn_view v = *bias;
+  int ax;
+
+  if (tn_matmul_check_bias (
+          bias->dtype, bias->dims, bias->rank, c->odt, odims, orank, e)
+      < 0)
+    return -1;
+  if (tn_view_broadcast (&v, odims, orank, e) < 0)
+    return -1;
+  ax = 0;
+  for (int d = 0; d < c->obr; d++)
+    c->bias_bstr[d] = v.strides[ax++];
+  c->bias_rs = a_row ? 0 : v.strides[ax++];
+  c->bias_cs = b_col ? 0 : v.strides[ax++];
+  c->bias_off = v.offset;
+  return 0;
+}
+
+int
+tn_matmul (const tn_matmul_args *args, tn_err *e)
+{
+  const tn_view *a = args->a;
+  tn_gemm_b *own = NULL;
+  const tn_gemm_b *pb = args->packed_b;
+  int64_t odims[TN_MAX_RANK], bdims[TN_MAX_RANK], nbatch = 1, ka;
+  int orank, brank, abr, nthr;
+  tn_dtype bdt = pb ? pb->dtype : args->b->dtype;
+  bool tb = pb ? pb->tb : args->tb;
+  mm_ctx *c;
+  int ret = -1;
+
+  if (pb)
+    brank = tn_gemm_b_dims (pb, bdims);
+  else {
+    brank = args->b->rank;
+    memcpy (bdims, args->b->dims, sizeof bdims);
+  }
+  c = calloc (1, sizeof *c);
+  if (!c) {
+    tn_err_set (e, "matmul could not allocate %zu bytes", sizeof *c);
+    return -1;
+  }
+  if (tn_matmul_dtype (a->dtype, bdt, &c->odt, e) < 0)
+    goto out;
+  if (tn_matmul_dims (
+          a->dims, a->rank, args->ta, bdims, brank, tb, odims, &orank, e)
+      < 0)
+    goto out;
+  c->g = tn_gemm_geom_of (a->dtype);
+  c->ukr = ukr_of (c->g);
+  c->epi = epi_of (c->g->acc);
+  c->adt = a->dtype;
+  c->osize = tn_dtype_size (c->odt);
+  c->asize = tn_dtype_size (c->g->acc);
+  mat_extents (a->dims, a->rank, args->ta, false, &c->m, &ka);
+  c->k = ka;
+  c->a_base = args->a_base;
+  c->a_off = a->offset;
+  if (a->rank == 1) {
+    c->rs_a = 0;
+    c->cs_a = a->strides[0];
+  } else {
+    c->rs_a = a->strides[args->ta ? a->rank - 1 : a->rank - 2];
+    c->cs_a = a->strides[args->ta ? a->rank - 2 : a->rank - 1];
+  }
+  abr = a->rank > 2 ? a->rank - 2 : 0;
+  c->obr = orank - (a->rank >= 2) - (brank >= 2);
+  for (int d = 0; d < c->obr; d++) {
+    int ai = d - (c->obr - abr),
+        bi = d - (c->obr - (brank > 2 ? brank - 2 : 0));
+
+    c->obdims[d] = odims[d];
+    nbatch *= odims[d];
+    c->a_bstr[d] = ai >= 0 && a->dims[ai] != 1 ? a->strides[ai] : 0;
+    c->b_bstr[d] = 0;
+    if (bi >= 0 && bdims[bi] != 1) {
+      /* index into the packed matrices, row-major over B's batch axes */
+      int64_t s = 1;
+
+      for (int x = bi + 1; x < (brank > 2 ? brank - 2 : 0); x++)
+        s *= bdims[x];
+      c->b_bstr[d] = s;
+    }
+  }
+  if (args->bias
+      && setup_bias (c, args->bias, odims, orank, a->rank == 1, brank == 1, e)
+             < 0)
+    goto out;
+  c->bias = args->bias ? args->bias_base : NULL;
+  c->out = args->out;
+
+  {
+    int64_t kk;
+
+    mat_extents (bdims, brank, tb, true, &kk, &c->n);
+  }
+  if (nbatch == 0 || c->m == 0 || c->n == 0) {
+    ret = 0;
+    goto out;
+  }
+  if (c->k == 0) {
+    mm_empty_k (c, nbatch);
+    ret = 0;
+    goto out;
+  }
+  nthr = args->nthreads > 0 ? args->nthreads : ncpus ();
+  {
+    /* Waking a worker costs microseconds: a small product runs on fewer
+     * threads (about 2^18 flops each at least); the bits stay the same. */
+    double flops = 2.0 * (double) nbatch * c->m * c->n * c->k;
+
+    if (flops / (1 << 18) + 1 < nthr)
+      nthr = (int) (flops / (1 << 18)) + 1;
+  }
+  if (!pb) {
+    pb = own = tn_gemm_b_pack (nthr, args->b, args->b_base, tb, e);
+    if (!pb)
+      goto out;
+  }
+  c->pb = pb;
+  c->nkb = (c->k + c->g->kc - 1) / c->g->kc;
+  /* mc and nc change only how the output is cut, never a sum: shrink
+   * them until every thread has a few blocks to balance. */
+  c->mc = c->m < c->g->mc ? (c->m + c->g->mr - 1) / c->g->mr * c->g->mr
+                          : c->g->mc;
+  /* nc: a task's B column strip (k x nc) stays in L3 while consecutive
+   * tasks walk down the rows of A; its C block stays near L2. */
+  c->nc = c->n < TN_GEMM_NC ? pb->npad : TN_GEMM_NC;
+  c->mblocks = (c->m + c->mc - 1) / c->mc;
+  c->nblocks = (c->n + c->nc - 1) / c->nc;
+  while (nthr > 1 && nbatch * c->mblocks * c->nblocks < 4 * nthr
+         && c->nc > 4 * c->g->nr) {
+    c->nc = (c->nc / 2 + c->g->nr - 1) / c->g->nr * c->g->nr;
+    c->nblocks = (c->n + c->nc - 1) / c->nc;
+  }
+  tn_parallel_run (nthr, nbatch * c->mblocks * c->nblocks, 1, mm_chunk, c);
+  if (atomic_load (&c->failed)) {
+    tn_err_set (e, "matmul could not allocate its %lld x %d panel buffers",
+        (long long) c->mc, c->g->kc);
+    goto out;
+  }
+  ret = 0;
+out:
+  tn_gemm_b_free (own);
+  free (c);
+  return ret;
+}

@@ -1,0 +1,801 @@
+/* GStreamer tensor plugin: matrix products with NumPy matmul semantics.
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+/**
+ * SECTION:element-tensormatmul
+ * @title: tensormatmul
+ * @see_also: tensorsrc, npydec
+ *
+ * Multiplies the tensors of sink_0 (A) by B and pushes A·B (+ bias), with
+ * the semantics of numpy.matmul: `[m,k] x [k,n] -> [m,n]`; a rank-1 A is a
+ * row and a rank-1 B a column, and the axis that exists only for that is
+ * dropped from the result; leading (batch) axes broadcast.
+ *
+ * B comes from exactly one place: #GstTensorMatmul:weights, a .npy file
+ * loaded once and packed for the kernel once, or the request pad sink_1,
+ * a second stream. The streams are paired by timestamp: each A buffer is
+ * multiplied by the newest B whose timestamp is not later than its own
+ * (the first B serves the A buffers before it). When sink_1 ends first,
+ * its last B serves every remaining A; when sink_0 ends, so does the
+ * output. Both, or neither, is an error when the element starts.
+ *
+ * #GstTensorMatmul:bias (a .npy file) is added as the product is written
+ * out; it must broadcast over the product without growing it.
+ * #GstTensorMatmul:transpose-a and #GstTensorMatmul:transpose-b read an
+ * operand with its last two axes swapped, through strides, without a copy.
+ *
+ * Types: float32 and float64 give their own type; float16 and bfloat16
+ * compute in float32 and give their own type back (rounded once); int8 x
+ * int8 accumulates in int32 and gives int32, the quantized-inference case.
+ * Both operands have one type. bfloat16 has no NumPy type: a bfloat16
+ * stream takes float32 weights and bias files, rounded to bfloat16 when
+ * loaded.
+ *
+ * The output dims are computed while negotiating: operands whose inner
+ * extents differ fail there with a message such as "matmul needs the
+ * inner extents to agree: [2,3] times [4,2], 3 against 4".
+ *
+ * The product runs on a packed, cache-blocked GEMM split over
+ * #GstTensorMatmul:n-threads threads by blocks of the output, never the
+ * inner dimension: every thread count gives the same bits.
+ *
+ * ## Example launch line
+ * |[
+ * gst-launch-1.0 tensorsrc pattern=arange num-buffers=3 \
+ *     ! "tensor/x-raw,type=float32,dims=<4,6>" \
+ *     ! tensormatmul weights=w.npy bias=b.npy ! tensordebug ! fakesink
+ * ]|
+ * A linear layer y = x·W + b with W of dims <6,5> and b of dims <5>.
+ */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <gst/base/gstaggregator.h>
+#include <string.h>
+
+#include "core/gemm.h"
+#include "core/half.h"
+#include "core/npy.h"
+#include "core/parallel.h"
+#include "elements.h"
+#include "plugin/gsttensor.h"
+
+GST_DEBUG_CATEGORY_STATIC (gst_tensor_matmul_debug);
+#define GST_CAT_DEFAULT gst_tensor_matmul_debug
+
+#define GST_TYPE_TENSOR_MATMUL (gst_tensor_matmul_get_type ())
+G_DECLARE_FINAL_TYPE (
+    GstTensorMatmul, gst_tensor_matmul, GST, TENSOR_MATMUL, GstAggregator)
+
+#define DEFAULT_N_THREADS 0
+#define MAX_N_THREADS 64
+
+enum {
+  PROP_0,
+  PROP_WEIGHTS,
+  PROP_BIAS,
+  PROP_TRANSPOSE_A,
+  PROP_TRANSPOSE_B,
+  PROP_N_THREADS,
+};
+
+/* A .npy file held in memory: dense, native byte order. */
+typedef struct {
+  tn_view view;
+  gpointer data;
+} TnArray;
+
+struct _GstTensorMatmul {
+  GstAggregator parent;
+
+  GstAggregatorPad *pad_a, *pad_b; /* pad_b: the request pad, or NULL */
+
+  /* properties (the object lock) */
+  gchar *weights_path, *bias_path;
+  gboolean transpose_a, transpose_b;
+  guint n_threads;
+
+  /* streaming state (the aggregator's thread) */
+  gboolean have_a, have_b;
+  GstTnInfo info_a, info_b, info_out;
+  TnArray weights, bias;     /* as loaded (data NULL when unset) */
+  TnArray weights_t, bias_t; /* converted for a bfloat16 stream */
+  tn_gemm_b *packed;         /* the weights, packed once */
+  tn_dtype packed_dtype;
+  GstBuffer *held_b; /* the B that serves A buffers, stream mode */
+};
+
+#define SINK_TYPES "{ float32, float64, float16, bfloat16, int8 }"
+#define SRC_TYPES "{ float32, float64, float16, bfloat16, int32 }"
+#define CAPS_OF(types)                                                         \
+  GST_TN_MEDIA_TYPE                                                            \
+  ", type=(string)" types                                                      \
+  ", dims-order=(string)row-major, framerate=(fraction)[ 0/1, MAX ]"
+
+static GstStaticPadTemplate sink_0_template = GST_STATIC_PAD_TEMPLATE ("sink_0",
+    GST_PAD_SINK, GST_PAD_ALWAYS, GST_STATIC_CAPS (CAPS_OF (SINK_TYPES)));
+static GstStaticPadTemplate sink_1_template = GST_STATIC_PAD_TEMPLATE ("sink_1",
+    GST_PAD_SINK, GST_PAD_REQUEST, GST_STATIC_CAPS (CAPS_OF (SINK_TYPES)));
+static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE (
+    "src", GST_PAD_SRC, GST_PAD_ALWAYS, GST_STATIC_CAPS (CAPS_OF (SRC_TYPES)));
+
+G_DEFINE_TYPE (GstTensorMatmul, gst_tensor_matmul, GST_TYPE_AGGREGATOR);
+GST_ELEMENT_REGISTER_DEFINE (
+    tensormatmul, "tensormatmul", GST_RANK_NONE, GST_TYPE_TENSOR_MATMUL);
+
+static void
+tn_array_clear (TnArray *a)
+{
+  g_clear_pointer (&a->data, g_free);
+}
+
+/* Reads a whole .npy file into a dense native-order array; FALSE with an
+ * element error naming the file and what is wrong with it. */
+static gboolean
+load_npy (
+    GstTensorMatmul *self, const gchar *what, const gchar *path, TnArray *out)
+{
+  gchar *buf = NULL;
+  gsize len, need;
+  GError *err = NULL;
+  tn_npy h;
+  tn_view v;
+  tn_err e;
+  gsize nbytes;
+
+  if (!g_file_get_contents (path, &buf, &len, &err)) {
+    GST_ELEMENT_ERROR (self, RESOURCE, OPEN_READ,
+        ("Could not read the %s file '%s': %s", what, path, err->message),
+        (NULL));
+    g_error_free (err);
+    return FALSE;
+  }
+  switch (tn_npy_parse (&h, buf, len, &need, &e)) {
+  case 0:
+    break;
+  case 1:
+    GST_ELEMENT_ERROR (self, STREAM, DECODE,
+        ("The %s file '%s' is cut short: %s", what, path, e.msg), (NULL));
+    g_free (buf);
+    return FALSE;
+  default:
+    GST_ELEMENT_ERROR (self, STREAM, DECODE,
+        ("The %s file '%s' is not a valid .npy file: %s", what, path, e.msg),
+        (NULL));
+    g_free (buf);
+    return FALSE;
+  }
+  if (h.data_offset + h.data_size > len) {
+    GST_ELEMENT_ERROR (self, STREAM, DECODE,
+        ("The %s file '%s' holds %" G_GSIZE_FORMAT " bytes of data but its "
+         "header promises %" G_GSIZE_FORMAT ".",
+            what, path, len - MIN (len, h.data_offset), h.data_size),
+        (NULL));
+    g_free (buf);
+    return FALSE;
+  }
+  if (h.big_endian)
+    tn_npy_swap (buf + h.data_offset, tn_dtype_size (h.dtype),
+        h.data_size / MAX (tn_dtype_size (h.dtype), 1));
+  tn_npy_view (&h, &v);
+  v.offset = 0;
+  nbytes = h.data_size;
+  out->data = g_malloc (nbytes ? nbytes : 1);
+  /* Fortran order becomes C order here: the kernel reads any strides,
+   * but one dense layout keeps the conversions simple. */
+  tn_view_materialize (out->data, buf + h.data_offset, &v);
+  tn_view_init (&out->view, h.dtype, h.dims, h.rank, NULL);
+  g_free (buf);
+  return TRUE;
+}
+
+/* The array in dtype t: itself, or (float32 file, bfloat16 stream) a
+ * rounded copy in conv. */
+static const TnArray *
+array_as (const TnArray *a, tn_dtype t, TnArray *conv)
+{
+  int64_t n;
+
+  if (a->view.dtype != TN_FLOAT32 || t != TN_BFLOAT16)
+    return a;
+  if (!conv->data) {
+    n = tn_view_count (&a->view);
+    conv->view = a->view;
+    conv->view.dtype = TN_BFLOAT16;
+    conv->data = g_malloc (n * 2 + 1);
+    for (int64_t i = 0; i < n; i++)
+      ((guint16 *) conv->data)[i]
+          = tn_f32_to_bf16 (((const float *) a->data)[i]);
+  }
+  return conv;
+}
+
+static gboolean
+gst_tensor_matmul_start (GstAggregator *agg)
+{
+  GstTensorMatmul *self = GST_TENSOR_MATMUL (agg);
+  gchar *weights, *bias;
+  gboolean ok = TRUE;
+
+  GST_OBJECT_LOCK (self);
+  weights = g_strdup (self->weights_path);
+  bias = g_strdup (self->bias_path);
+  GST_OBJECT_UNLOCK (self);
+
+  if (weights && self->pad_b) {
+    GST_ELEMENT_ERROR (self, CORE, FAILED,
+        ("tensormatmul takes B from weights='%s' or from the pad sink_1, "
+         "not both: unset weights or release sink_1.",
+            weights),
+        (NULL));
+    ok = FALSE;
+  } else if (!weights && !self->pad_b) {
+    GST_ELEMENT_ERROR (self, CORE, FAILED,
+        ("tensormatmul has no B: set weights to a .npy file or request and "
+         "link the pad sink_1."),
+        (NULL));
+    ok = FALSE;
+  }
+  if (ok && weights)
+    ok = load_npy (self, "weights", weights, &self->weights);
+  if (ok && bias)
+    ok = load_npy (self, "bias", bias, &self->bias);
+  g_free (weights);
+  g_free (bias);
+  return ok;
+}
+
+static gboolean
+gst_tensor_matmul_stop (GstAggregator *agg)
+{
+  GstTensorMatmul *self = GST_TENSOR_MATMUL (agg);
+
+  tn_array_clear (&self->weights);
+  tn_array_clear (&self->bias);
+  tn_array_clear (&self->weights_t);
+  tn_array_clear (&self->bias_t);
+  g_clear_pointer (&self->packed, tn_gemm_b_free);
+  gst_clear_buffer (&self->held_b);
+  self->have_a = self->have_b = FALSE;
+  return TRUE;
+}
+
+static gboolean
+gst_tensor_matmul_sink_event (
+    GstAggregator *agg, GstAggregatorPad *pad, GstEvent *event)
+{
+  GstTensorMatmul *self = GST_TENSOR_MATMUL (agg);
+
+  if (GST_EVENT_TYPE (event) == GST_EVENT_CAPS) {
+    GstCaps *caps;
+    GstTnInfo info;
+    GError *err = NULL;
+    gboolean is_a = pad == self->pad_a;
+
+    gst_event_parse_caps (event, &caps);
+    if (!gst_tn_info_from_caps (&info, caps, &err)) {
+      GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
+          ("Caps on %s are not a tensor: %s", GST_PAD_NAME (pad), err->message),
+          (NULL));
+      g_error_free (err);
+      gst_event_unref (event);
+      return FALSE;
+    }
+    if (is_a) {
+      self->info_a = info;
+      self->have_a = TRUE;
+    } else {
+      if (self->have_b && !gst_tn_info_equal (&info, &self->info_b))
+        gst_clear_buffer (&self->held_b);
+      self->info_b = info;
+      self->have_b = TRUE;
+    }
+    gst_pad_mark_reconfigure (GST_AGGREGATOR_SRC_PAD (agg));
+    /* The output caps are computed in update_src_caps: do not let the
+     * default handler forward the input's. */
+    gst_event_unref (event);
+    return TRUE;
+  }
+  return GST_AGGREGATOR_CLASS (gst_tensor_matmul_parent_class)
+      ->sink_event (agg, pad, event);
+}
+
+/* B's dtype and dims as negotiated: the weights file's or sink_1's. */
+static gboolean
+b_info (GstTensorMatmul *self, tn_dtype *t, const int64_t **dims, int *rank)
+{
+  if (self->weights.data) {
+    *t = self->weights.view.dtype;
+    if (*t == TN_FLOAT32 && self->have_a && self->info_a.dtype == TN_BFLOAT16)
+      *t = TN_BFLOAT16;
+    *dims = self->weights.view.dims;
+    *rank = self->weights.view.rank;
+    return TRUE;
+  }
+  if (!self->have_b)
+    return FALSE;
+  *t = self->info_b.dtype;
+  *dims = self->info_b.dims;
+  *rank = self->info_b.rank;
+  return TRUE;
+}
+
+static gint
+n_threads (GstTensorMatmul *self)
+{
+  gint n;
+
+  GST_OBJECT_LOCK (self);
+  n = self->n_threads;
+  GST_OBJECT_UNLOCK (self);
+  return n;
+}
+
+static GstFlowReturn
+gst_tensor_matmul_update_src_caps (
+    GstAggregator *agg, GstCaps *caps, GstCaps **ret)
+{
+  GstTensorMatmul *self = GST_TENSOR_MATMUL (agg);
+  GstTnInfo out = { 0 };
+  const int64_t *bdims;
+  int brank;
+  tn_dtype bt;
+  gboolean ta, tb;
+  tn_err e;
+  GstCaps *mine;
+
+  if (!self->have_a || !b_info (self, &bt, &bdims, &brank))
+    return GST_AGGREGATOR_FLOW_NEED_DATA;
+  GST_OBJECT_LOCK (self);
+  ta = self->transpose_a;
+  tb = self->transpose_b;
+  GST_OBJECT_UNLOCK (self);
+
+  if (tn_matmul_dtype (self->info_a.dtype, bt, &out.dtype, &e) < 0
+      || tn_matmul_dims (self->info_a.dims, self->info_a.rank, ta, bdims, brank,
+             tb, out.dims, &out.rank, &e)
+             < 0)
+    goto refused;
+  if (self->bias.data) {
+    const TnArray *bias = array_as (&self->bias, out.dtype, &self->bias_t);
+
+    if (tn_matmul_check_bias (bias->view.dtype, bias->view.dims,
+            bias->view.rank, out.dtype, out.dims, out.rank, &e)
+        < 0)
+      goto refused;
+  }
+  if (self->weights.data && (!self->packed || self->packed_dtype != bt)) {
+    const TnArray *w = array_as (&self->weights, bt, &self->weights_t);
+
+    g_clear_pointer (&self->packed, tn_gemm_b_free);
+    self->packed = tn_gemm_b_pack (n_threads (self), &w->view, w->data, tb, &e);
+    if (!self->packed) {
+      GST_ELEMENT_ERROR (self, RESOURCE, NO_SPACE_LEFT, ("%s", e.msg), (NULL));
+      return GST_FLOW_ERROR;
+    }
+    self->packed_dtype = bt;
+  }
+  out.fps_n = self->info_a.fps_n;
+  out.fps_d = self->info_a.fps_d;
+  mine = gst_tn_info_to_caps (&out);
+  *ret = gst_caps_intersect (mine, caps);
+  if (gst_caps_is_empty (*ret)) {
+    gchar *s = gst_tn_info_to_string (&out);
+
+    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
+        ("Downstream does not accept the product %s (it accepts "
+         "%" GST_PTR_FORMAT ").",
+            s, caps),
+        (NULL));
+    g_free (s);
+    gst_caps_unref (mine);
+    gst_clear_caps (ret);
+    return GST_FLOW_NOT_NEGOTIATED;
+  }
+  gst_caps_unref (mine);
+  self->info_out = out;
+  return GST_FLOW_OK;
+
+refused:
+  GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, ("%s", e.msg), (NULL));
+  return GST_FLOW_NOT_NEGOTIATED;
+}
+
+static gboolean
+gst_tensor_matmul_decide_allocation (GstAggregator *agg, GstQuery *query)
+{
+  GstTensorMatmul *self = GST_TENSOR_MATMUL (agg);
+  GstCaps *caps;
+  gsize size;
+
+  gst_query_parse_allocation (query, &caps, NULL);
+  if (!caps || !gst_tn_info_size (&self->info_out, &size)) {
+    GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS,
+        ("Cannot size the output buffers of the product."), (NULL));
+    return FALSE;
+  }
+  return gst_tn_decide_allocation (query, caps, MAX (size, 1));
+}
+
+/* We read the layout meta: strided tensors are welcome on both inputs. */
+static gboolean
+gst_tensor_matmul_propose_allocation (GstAggregator *agg, GstAggregatorPad *pad,
+    GstQuery *decide_query, GstQuery *query)
+{
+  gst_query_add_allocation_meta (query, GST_TN_LAYOUT_META_API_TYPE, NULL);
+  return TRUE;
+}
+
+static GstAggregatorPad *
+gst_tensor_matmul_create_new_pad (GstAggregator *agg, GstPadTemplate *templ,
+    const gchar *req_name, const GstCaps *caps)
+{
+  GstTensorMatmul *self = GST_TENSOR_MATMUL (agg);
+  GstAggregatorPad *pad;
+
+  if (templ->direction != GST_PAD_SINK
+      || g_strcmp0 (templ->name_template, "sink_1") != 0)
+    return NULL;
+  GST_OBJECT_LOCK (self);
+  if (self->pad_b) {
+    GST_OBJECT_UNLOCK (self);
+    GST_WARNING_OBJECT (self, "sink_1 exists already: B has one pad");
+    return NULL;
+  }
+  pad = g_object_new (GST_TYPE_AGGREGATOR_PAD, "name", "sink_1", "direction",
+      GST_PAD_SINK, "template", templ, NULL);
+  self->pad_b = pad;
+  GST_OBJECT_UNLOCK (self);
+  return pad;
+}
+
+static void
+gst_tensor_matmul_release_pad (GstElement *element, GstPad *pad)
+{
+  GstTensorMatmul *self = GST_TENSOR_MATMUL (element);
+
+  GST_OBJECT_LOCK (self);
+  if (GST_PAD_CAST (self->pad_b) == pad)
+    self->pad_b = NULL;
+  GST_OBJECT_UNLOCK (self);
+  GST_ELEMENT_CLASS (gst_tensor_matmul_parent_class)
+      ->release_pad (element, pad);
+}
+
+static gboolean
+map_input (GstTensorMatmul *self, GstTnMap *m, GstBuffer *buf,
+    const GstTnInfo *info, const gchar *pad)
+{
+  GError *err = NULL;
+
+  if (gst_tn_buffer_map (m, buf, info, GST_MAP_READ, &err))
+    return TRUE;
+  GST_ELEMENT_ERROR (self, STREAM, FORMAT,
+      ("The buffer on %s does not hold its tensor: %s", pad, err->message),
+      (NULL));
+  g_error_free (err);
+  return FALSE;
+}
+
+static GstFlowReturn
+multiply (GstTensorMatmul *self, GstBuffer *a, GstBuffer *b)
+{
+  GstAggregator *agg = GST_AGGREGATOR (self);
+  GstBufferPool *pool = gst_aggregator_get_buffer_pool (agg);
+  GstTnMap ma, mb;
+  GstMapInfo mo;
+  GstBuffer *out = NULL;
+  GstFlowReturn ret;
+  tn_matmul_args args = { 0 };
+  const TnArray *bias = NULL;
+  gsize size;
+  tn_err e;
+  int rc;
+
+  if (!map_input (self, &ma, a, &self->info_a, "sink_0")) {
+    gst_clear_object (&pool);
+    return GST_FLOW_ERROR;
+  }
+  if (b && !map_input (self, &mb, b, &self->info_b, "sink_1")) {
+    gst_tn_buffer_unmap (&ma);
+    gst_clear_object (&pool);
+    return GST_FLOW_ERROR;
+  }
+  gst_tn_info_size (&self->info_out, &size);
+  if (pool) {
+    /* GstAggregator stores the pool decide_allocation chose but does not
+     * activate it. */
+    if (!gst_buffer_pool_is_active (pool))
+      gst_buffer_pool_set_active (pool, TRUE);
+    ret = gst_buffer_pool_acquire_buffer (pool, &out, NULL);
+    gst_object_unref (pool);
+    if (ret != GST_FLOW_OK)
+      goto done;
+  } else {
+    GstAllocator *alloc = gst_tn_allocator_get ();
+
+    out = gst_buffer_new_allocate (alloc, MAX (size, 1), NULL);
+    gst_object_unref (alloc);
+  }
+  gst_buffer_set_size (out, size);
+  gst_buffer_map (out, &mo, GST_MAP_WRITE);
+
+  args.a = &ma.view;
+  args.a_base = ma.data;
+  GST_OBJECT_LOCK (self);
+  args.ta = self->transpose_a;
+  args.tb = self->transpose_b;
+  args.nthreads = self->n_threads;
+  GST_OBJECT_UNLOCK (self);
+  if (b) {
+    args.b = &mb.view;
+    args.b_base = mb.data;
+  } else {
+    args.packed_b = self->packed;
+  }
+  if (self->bias.data) {
+    bias = array_as (&self->bias, self->info_out.dtype, &self->bias_t);
+    args.bias = &bias->view;
+    args.bias_base = bias->data;
+  }
+  args.out = mo.data;
+  rc = tn_matmul (&args, &e);
+  gst_buffer_unmap (out, &mo);
+  if (rc < 0) {
+    GST_ELEMENT_ERROR (self, STREAM, FAILED, ("%s", e.msg), (NULL));
+    gst_clear_buffer (&out);
+    ret = GST_FLOW_ERROR;
+    goto done;
+  }
+  GST_BUFFER_PTS (out) = GST_BUFFER_PTS (a);
+  GST_BUFFER_DTS (out) = GST_BUFFER_DTS (a);
+  GST_BUFFER_DURATION (out) = GST_BUFFER_DURATION (a);
+  GST_BUFFER_OFFSET (out) = GST_BUFFER_OFFSET (a);
+  GST_BUFFER_OFFSET_END (out) = GST_BUFFER_OFFSET_END (a);
+  ret = GST_FLOW_OK;
+
+done:
+  gst_tn_buffer_unmap (&ma);
+  if (b)
+    gst_tn_buffer_unmap (&mb);
+  if (ret == GST_FLOW_OK) {
+    GstSegment *seg = &GST_AGGREGATOR_PAD (agg->srcpad)->segment;
+
+    if (GST_BUFFER_PTS_IS_VALID (out))
+      seg->position
+          = GST_BUFFER_PTS (out)
+            + (GST_BUFFER_DURATION_IS_VALID (out) ? GST_BUFFER_DURATION (out)
+                                                  : 0);
+    ret = gst_aggregator_finish_buffer (agg, out);
+  }
+  return ret;
+}
+
+/* Whether b is not later than a (untimed buffers pair in order). */
+static gboolean
+not_later (GstBuffer *b, GstBuffer *a)
+{
+  if (!GST_BUFFER_PTS_IS_VALID (a) || !GST_BUFFER_PTS_IS_VALID (b))
+    return TRUE;
+  return GST_BUFFER_PTS (b) <= GST_BUFFER_PTS (a);
+}
+
+static GstFlowReturn
+gst_tensor_matmul_aggregate (GstAggregator *agg, gboolean timeout)
+{
+  GstTensorMatmul *self = GST_TENSOR_MATMUL (agg);
+  GstBuffer *a, *b;
+  GstFlowReturn ret;
+
+  a = gst_aggregator_pad_peek_buffer (self->pad_a);
+  if (!a)
+    return gst_aggregator_pad_is_eos (self->pad_a) ? GST_FLOW_EOS : GST_FLOW_OK;
+  if (!self->weights.data) {
+    b = self->pad_b ? gst_aggregator_pad_peek_buffer (self->pad_b) : NULL;
+    if (b && (!self->held_b || not_later (b, a))) {
+      /* b is the newest B for a: keep it; when it is strictly earlier a
+       * later B may still fit a, so wait for the next one. */
+      gboolean wait = self->held_b || GST_BUFFER_PTS_IS_VALID (b);
+
+      wait = wait && GST_BUFFER_PTS_IS_VALID (a) && GST_BUFFER_PTS_IS_VALID (b)
+             && GST_BUFFER_PTS (b) < GST_BUFFER_PTS (a);
+      gst_clear_buffer (&self->held_b);
+      self->held_b = b;
+      gst_aggregator_pad_drop_buffer (self->pad_b);
+      if (wait) {
+        gst_buffer_unref (a);
+        return GST_FLOW_OK;
+      }
+    } else {
+      gst_clear_buffer (&b);
+      if (!self->held_b) {
+        if (self->pad_b && !gst_aggregator_pad_is_eos (self->pad_b)) {
+          gst_buffer_unref (a);
+          return GST_FLOW_OK; /* live timeout before the first B */
+        }
+        GST_ELEMENT_ERROR (self, STREAM, FAILED,
+            ("sink_1 ended before its first tensor: the buffer at "
+             "%" GST_TIME_FORMAT " on sink_0 has no B to be multiplied by.",
+                GST_TIME_ARGS (GST_BUFFER_PTS (a))),
+            (NULL));
+        gst_buffer_unref (a);
+        return GST_FLOW_ERROR;
+      }
+    }
+  }
+  ret = multiply (self, a, self->weights.data ? NULL : self->held_b);
+  gst_aggregator_pad_drop_buffer (self->pad_a);
+  gst_buffer_unref (a);
+  return ret;
+}
+
+static void
+gst_tensor_matmul_set_property (
+    GObject *object, guint prop_id, const GValue *value, GParamSpec *pspec)
+{
+  GstTensorMatmul *self = GST_TENSOR_MATMUL (object);
+
+  GST_OBJECT_LOCK (self);
+  if (prop_id != PROP_N_THREADS && GST_STATE (self) > GST_STATE_READY) {
+    GST_OBJECT_UNLOCK (self);
+    g_warning ("tensormatmul: %s can only change in the NULL or READY "
+               "state; the element is running, the old value is kept",
+        pspec->name);
+    return;
+  }
+  switch (prop_id) {
+  case PROP_WEIGHTS:
+    g_free (self->weights_path);
+    self->weights_path = g_value_dup_string (value);
+    break;
+  case PROP_BIAS:
+    g_free (self->bias_path);
+    self->bias_path = g_value_dup_string (value);
+    break;
+  case PROP_TRANSPOSE_A:
+    self->transpose_a = g_value_get_boolean (value);
+    break;
+  case PROP_TRANSPOSE_B:
+    self->transpose_b = g_value_get_boolean (value);
+    break;
+  case PROP_N_THREADS:
+    self->n_threads = g_value_get_uint (value);
+    break;
+  default:
+    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    break;
+  }
+  GST_OBJECT_UNLOCK (self);
+}
+
+static void
+gst_tensor_matmul_get_property (
+    GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+{
+  GstTensorMatmul *self = GST_TENSOR_MATMUL (object);
+
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+  case PROP_WEIGHTS:
+    g_value_set_string (value, self->weights_path);
+    break;
+  case PROP_BIAS:
+    g_value_set_string (value, self->bias_path);
+    break;
+  case PROP_TRANSPOSE_A:
+    g_value_set_boolean (value, self->transpose_a);
+    break;
+  case PROP_TRANSPOSE_B:
+    g_value_set_boolean (value, self->transpose_b);
+    break;
+  case PROP_N_THREADS:
+    g_value_set_uint (value, self->n_threads);
+    break;
+  default:
+    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    break;
+  }
+  GST_OBJECT_UNLOCK (self);
+}
+
+static void
+gst_tensor_matmul_finalize (GObject *object)
+{
+  GstTensorMatmul *self = GST_TENSOR_MATMUL (object);
+
+  g_free (self->weights_path);
+  g_free (self->bias_path);
+  gst_tensor_matmul_stop (GST_AGGREGATOR (self));
+  G_OBJECT_CLASS (gst_tensor_matmul_parent_class)->finalize (object);
+}
+
+static void
+gst_tensor_matmul_class_init (GstTensorMatmulClass *klass)
+{
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
+  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+  GstAggregatorClass *agg_class = GST_AGGREGATOR_CLASS (klass);
+
+  GST_DEBUG_CATEGORY_INIT (
+      gst_tensor_matmul_debug, "tensormatmul", 0, "tensor matrix product");
+
+  gobject_class->set_property = gst_tensor_matmul_set_property;
+  gobject_class->get_property = gst_tensor_matmul_get_property;
+  gobject_class->finalize = gst_tensor_matmul_finalize;
+
+  g_object_class_install_property (gobject_class, PROP_WEIGHTS,
+      g_param_spec_string ("weights", "Weights",
+          "A .npy file holding B, loaded and packed once when the element "
+          "starts (NULL: B comes from the pad sink_1)",
+          NULL,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS
+              | GST_PARAM_MUTABLE_READY));
+  g_object_class_install_property (gobject_class, PROP_BIAS,
+      g_param_spec_string ("bias", "Bias",
+          "A .npy file added to the product, broadcast over it, as it is "
+          "written out (NULL: none)",
+          NULL,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS
+              | GST_PARAM_MUTABLE_READY));
+  g_object_class_install_property (gobject_class, PROP_TRANSPOSE_A,
+      g_param_spec_boolean ("transpose-a", "Transpose A",
+          "Read A with its last two axes swapped (no copy)", FALSE,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS
+              | GST_PARAM_MUTABLE_READY));
+  g_object_class_install_property (gobject_class, PROP_TRANSPOSE_B,
+      g_param_spec_boolean ("transpose-b", "Transpose B",
+          "Read B with its last two axes swapped (no copy)", FALSE,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS
+              | GST_PARAM_MUTABLE_READY));
+  g_object_class_install_property (gobject_class, PROP_N_THREADS,
+      g_param_spec_uint ("n-threads", "Threads",
+          "Threads computing one product (0 = all cores); the result is "
+          "the same for any value",
+          0, MAX_N_THREADS, DEFAULT_N_THREADS,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS
+              | GST_PARAM_MUTABLE_PLAYING));
+
+  gst_element_class_add_static_pad_template_with_gtype (
+      element_class, &sink_0_template, GST_TYPE_AGGREGATOR_PAD);
+  gst_element_class_add_static_pad_template_with_gtype (
+      element_class, &sink_1_template, GST_TYPE_AGGREGATOR_PAD);
+  gst_element_class_add_static_pad_template_with_gtype (
+      element_class, &src_template, GST_TYPE_AGGREGATOR_PAD);
+  gst_element_class_set_static_metadata (element_class, "Tensor matmul",
+      "Filter/Converter/Tensor",
+      "Matrix product of tensors with NumPy matmul semantics (rank 1, "
+      "batch broadcasting, transposes, bias), B from a second stream or a "
+      ".npy file; e.g. tensormatmul weights=w.npy bias=b.npy",
+      "gst-tensor developers");
+
+  element_class->release_pad
+      = GST_DEBUG_FUNCPTR (gst_tensor_matmul_release_pad);
+  agg_class->start = GST_DEBUG_FUNCPTR (gst_tensor_matmul_start);
+  agg_class->stop = GST_DEBUG_FUNCPTR (gst_tensor_matmul_stop);
+  agg_class->sink_event = GST_DEBUG_FUNCPTR (gst_tensor_matmul_sink_event);
+  agg_class->update_src_caps
+      = GST_DEBUG_FUNCPTR (gst_tensor_matmul_update_src_caps);
+  agg_class->decide_allocation
+      = GST_DEBUG_FUNCPTR (gst_tensor_matmul_decide_allocation);
+  agg_class->propose_allocation
+      = GST_DEBUG_FUNCPTR (gst_tensor_matmul_propose_allocation);
+  agg_class->create_new_pad
+      = GST_DEBUG_FUNCPTR (gst_tensor_matmul_create_new_pad);
+  agg_class->aggregate = GST_DEBUG_FUNCPTR (gst_tensor_matmul_aggregate);
+  agg_class->get_next_time = gst_aggregator_simple_get_next_time;
+}
+
+static void
+gst_tensor_matmul_init (GstTensorMatmul *self)
+{
+  GstPadTemplate *templ = gst_static_pad_template_get (&sink_0_template);
+
+  self->n_threads = DEFAULT_N_THREADS;
+  self->pad_a = g_object_new (GST_TYPE_AGGREGATOR_PAD, "name", "sink_0",
+      "direction", GST_PAD_SINK, "template", templ, NULL);
+  gst_object_unref (templ);
+  gst_element_add_pad (GST_ELEMENT (self), GST_PAD (self->pad_a));
+}

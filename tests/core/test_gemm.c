@@ -1,0 +1,723 @@
+/* tn_matmul and its GEMM: NumPy golden products (tests/data/gen_matmul.py)
+ * for every supported dtype on both micro-kernel sets, identities that must
+ * hold (bit-identical across thread counts, packed once = packed per call,
+ * strided = materialized), and every error message.
+ *
+ * Operands live in blocks of exactly their size, so under ASan a read past
+ * the end of an odd-sized operand fails the test. */
+#include <glib.h>
+#include <math.h>
+#include <string.h>
+
+#include "core/gemm.h"
+#include "core/half.h"
+#include "core/npy.h"
+
+typedef struct {
+  tn_view v;
+  void *data; /* exactly the items of v, dense */
+} arr;
+
+static void
+arr_free (arr *x)
+{
+  g_free (x->data);
+  x->data = NULL;
+}
+
+/* A .npy file of tests/data as a dense array in its own block. */
+static arr
+load (const char *name)
+{
+  gchar *path = g_build_filename (g_getenv ("GST_TENSOR_TESTDATA"), name, NULL);
+  gchar *buf;
+  gsize len, need;
+  tn_npy h;
+  tn_err e;
+  arr x;
+
+  g_assert_true (g_file_get_contents (path, &buf, &len, NULL));
+  g_assert_cmpint (tn_npy_parse (&h, buf, len, &need, &e), ==, 0);
+  g_assert_false (h.big_endian || h.fortran);
+  g_assert_cmpuint (h.data_offset + h.data_size, <=, len);
+  tn_npy_view (&h, &x.v);
+  x.v.offset = 0;
+  x.data = g_malloc (h.data_size ? h.data_size : 1);
+  memcpy (x.data, buf + h.data_offset, h.data_size);
+  g_free (buf);
+  g_free (path);
+  return x;
+}
+
+static arr
+loadf (const char *fmt, const char *a)
+{
+  gchar *n = g_strdup_printf (fmt, a);
+  arr x = load (n);
+
+  g_free (n);
+  return x;
+}
+
+/* The float32 master values as dtype t (exact: they are small integers). */
+static arr
+convert (const arr *src, tn_dtype t)
+{
+  int64_t n = tn_view_count (&src->v);
+  const float *s = src->data;
+  arr x = *src;
+
+  x.v.dtype = t;
+  x.data = g_malloc (n * tn_dtype_size (t) + (n == 0));
+  for (int64_t i = 0; i < n; i++)
+    switch (t) {
+    case TN_FLOAT32:
+      ((float *) x.data)[i] = s[i];
+      break;
+    case TN_FLOAT64:
+      ((double *) x.data)[i] = s[i];
+      break;
+    case TN_FLOAT16:
+      ((uint16_t *) x.data)[i] = tn_f32_to_f16 (s[i]);
+      break;
+    case TN_BFLOAT16:
+      ((uint16_t *) x.data)[i] = tn_f32_to_bf16 (s[i]);
+      break;
+    case TN_INT8:
+      ((int8_t *) x.data)[i] = (int8_t) s[i];
+      break;
+    case TN_INT32:
+      ((int32_t *) x.data)[i] = (int32_t) s[i];
+      break;
+    default:
+      g_assert_not_reached ();
+    }
+  return x;
+}
+
+typedef struct {
+  const char *name;
+  bool ta, tb, bias;
+} golden_case;
+
+/* The cases of gen_matmul.py. */
+static const golden_case golden[] = {
+  { "square", false, false, false },
+  { "tall", false, false, false },
+  { "wide", false, false, false },
+  { "k1", false, false, false },
+  { "odd", false, false, false },
+  { "mbig", false, false, false },
+  { "nbig", false, false, false },
+  { "vecmat", false, false, false },
+  { "matvec", false, false, false },
+  { "vecvec", false, false, false },
+  { "batch", false, false, false },
+  { "trans", true, true, false },
+  { "transbatch", true, false, true },
+  { "bias", false, false, true },
+  { "biascol", false, false, true },
+  { "biasvec", false, false, true },
+  { "k0", false, false, true },
+};
+
+static const tn_dtype types[]
+    = { TN_FLOAT32, TN_FLOAT64, TN_FLOAT16, TN_BFLOAT16, TN_INT8 };
+
+/* Runs one golden case in dtype t with nthreads; returns the product. */
+static void *
+run_golden (
+    const golden_case *c, tn_dtype t, int nthreads, bool packed, int64_t *count)
+{
+  arr a0 = loadf ("matmul_%s_a.npy", c->name);
+  arr b0 = loadf ("matmul_%s_b.npy", c->name);
+  arr a = convert (&a0, t), b = convert (&b0, t), bias = { 0 };
+  tn_dtype ot;
+  int64_t od[TN_MAX_RANK];
+  int orank;
+  tn_matmul_args args = { 0 };
+  tn_gemm_b *pb = NULL;
+  tn_err e;
+  void *out;
+
+  g_assert_cmpint (tn_matmul_dtype (t, t, &ot, &e), ==, 0);
+  if (c->bias) {
+    arr bias0 = loadf ("matmul_%s_bias.npy", c->name);
+
+    bias = convert (&bias0, ot);
+    arr_free (&bias0);
+  }
+  g_assert_cmpint (tn_matmul_dims (a.v.dims, a.v.rank, c->ta, b.v.dims,
+                       b.v.rank, c->tb, od, &orank, &e),
+      ==, 0);
+  tn_shape_count (od, orank, count, NULL);
+  out = g_malloc (*count * tn_dtype_size (ot) + 1);
+  args.a = &a.v;
+  args.a_base = a.data;
+  args.ta = c->ta;
+  if (packed) {
+    pb = tn_gemm_b_pack (nthreads, &b.v, b.data, c->tb, &e);
+    g_assert_nonnull (pb);
+    args.packed_b = pb;
+  } else {
+    args.b = &b.v;
+    args.b_base = b.data;
+    args.tb = c->tb;
+  }
+  if (c->bias) {
+    args.bias = &bias.v;
+    args.bias_base = bias.data;
+  }
+  args.out = out;
+  args.nthreads = nthreads;
+  if (tn_matmul (&args, &e) != 0)
+    g_error ("%s: %s", c->name, e.msg);
+  tn_gemm_b_free (pb);
+  arr_free (&a0);
+  arr_free (&b0);
+  arr_free (&a);
+  arr_free (&b);
+  arr_free (&bias);
+  return out;
+}
+
+static void
+check_golden (const golden_case *c, tn_dtype t, const void *out, int64_t count)
+{
+  arr want = loadf ("matmul_%s_out.npy", c->name);
+  arr w16 = loadf ("matmul_%s_out_f16.npy", c->name);
+  arr wbf = loadf ("matmul_%s_out_bf16.npy", c->name);
+  const float *w = want.data;
+
+  g_assert_cmpint (tn_view_count (&want.v), ==, count);
+  for (int64_t i = 0; i < count; i++) {
+    switch (t) {
+    case TN_FLOAT32:
+      g_assert_cmpfloat (((const float *) out)[i], ==, w[i]);
+      break;
+    case TN_FLOAT64:
+      g_assert_cmpfloat (((const double *) out)[i], ==, w[i]);
+      break;
+    case TN_INT8:
+      g_assert_cmpint (((const int32_t *) out)[i], ==, (int32_t) w[i]);
+      break;
+    case TN_FLOAT16:
+      g_assert_cmphex (
+          ((const uint16_t *) out)[i], ==, ((const uint16_t *) w16.data)[i]);
+      break;
+    case TN_BFLOAT16: {
+      uint32_t bits;
+
+      memcpy (&bits, (const float *) wbf.data + i, 4);
+      g_assert_cmphex (((const uint16_t *) out)[i], ==, bits >> 16);
+      break;
+    }
+    default:
+      g_assert_not_reached ();
+    }
+  }
+  arr_free (&want);
+  arr_free (&w16);
+  arr_free (&wbf);
+}
+
+static void
+test_golden (gconstpointer data)
+{
+  const golden_case *c = data;
+
+  for (int isa = TN_GEMM_ISA_PORTABLE; isa <= TN_GEMM_ISA_AVX2; isa++) {
+    tn_gemm_set_isa (isa);
+    for (size_t i = 0; i < G_N_ELEMENTS (types); i++) {
+      int64_t count;
+      void *out = run_golden (c, types[i], 1, false, &count);
+
+      check_golden (c, types[i], out, count);
+      g_free (out);
+      /* B packed beforehand, as for constant weights, on 2 threads. */
+      out = run_golden (c, types[i], 2, true, &count);
+      check_golden (c, types[i], out, count);
+      g_free (out);
+    }
+  }
+  tn_gemm_set_isa (TN_GEMM_ISA_AUTO);
+}
+
+/* Real values: float64 within 1e-12 of NumPy, float32 (inputs rounded to
+ * float32 first) within 1e-4 relative to the size of the terms. */
+static void
+test_random (void)
+{
+  arr a = load ("matmul_rand_a.npy"), b = load ("matmul_rand_b.npy");
+  arr want = load ("matmul_rand_out.npy");
+  const double *w = want.data, *ad = a.data, *bd = b.data;
+  int64_t m = 33, k = 300, n = 45;
+
+  for (int isa = TN_GEMM_ISA_PORTABLE; isa <= TN_GEMM_ISA_AVX2; isa++) {
+    tn_matmul_args args = { 0 };
+    double *o64 = g_new (double, m *n);
+    float *o32 = g_new (float, m *n);
+    float *a32 = g_new (float, m *k), *b32 = g_new (float, k *n);
+    tn_view va = a.v, vb = b.v;
+
+    tn_gemm_set_isa (isa);
+    args.a = &a.v;
+    args.a_base = a.data;
+    args.b = &b.v;
+    args.b_base = b.data;
+    args.out = o64;
+    g_assert_cmpint (tn_matmul (&args, NULL), ==, 0);
+    for (int64_t i = 0; i < m * k; i++)
+      a32[i] = (float) ad[i];
+    for (int64_t i = 0; i < k * n; i++)
+      b32[i] = (float) bd[i];
+    va.dtype = vb.dtype = TN_FLOAT32;
+    args.a = &va;
+    args.a_base = a32;
+    args.b = &vb;
+    args.b_base = b32;
+    args.out = o32;
+    g_assert_cmpint (tn_matmul (&args, NULL), ==, 0);
+    for (int64_t i = 0; i < m; i++)
+      for (int64_t j = 0; j < n; j++) {
+        double mag = 0;
+
+        for (int64_t p = 0; p < k; p++)
+          mag += fabs (ad[i * k + p] * bd[p * n + j]);
+        g_assert_cmpfloat_with_epsilon (
+            o64[i * n + j], w[i * n + j], 1e-12 * mag);
+        g_assert_cmpfloat_with_epsilon (
+            o32[i * n + j], w[i * n + j], 1e-6 * mag);
+      }
+    g_free (o64);
+    g_free (o32);
+    g_free (a32);
+    g_free (b32);
+  }
+  tn_gemm_set_isa (TN_GEMM_ISA_AUTO);
+  arr_free (&a);
+  arr_free (&b);
+  arr_free (&want);
+}
+
+/* int8 over its whole range (-128 * -128 included): exact int32. */
+static void
+test_int8_full (void)
+{
+  arr a = load ("matmul_i8full_a.npy"), b = load ("matmul_i8full_b.npy");
+  arr want = load ("matmul_i8full_out.npy");
+
+  g_assert_cmpint (want.v.dtype, ==, TN_INT32);
+  for (int isa = TN_GEMM_ISA_PORTABLE; isa <= TN_GEMM_ISA_AVX2; isa++) {
+    tn_matmul_args args = { 0 };
+    int32_t *out = g_new (int32_t, 19 * 23);
+
+    tn_gemm_set_isa (isa);
+    args.a = &a.v;
+    args.a_base = a.data;
+    args.b = &b.v;
+    args.b_base = b.data;
+    args.out = out;
+    g_assert_cmpint (tn_matmul (&args, NULL), ==, 0);
+    g_assert_cmpmem (out, 19 * 23 * 4, want.data, 19 * 23 * 4);
+    g_free (out);
+  }
+  tn_gemm_set_isa (TN_GEMM_ISA_AUTO);
+  arr_free (&a);
+  arr_free (&b);
+  arr_free (&want);
+}
+
+/* Deterministic values with fractional parts, so that the order of the
+ * sums shows in the bits. */
+static arr
+pseudo (tn_dtype t, const int64_t *dims, int rank, uint32_t seed)
+{
+  arr x;
+  int64_t n;
+
+  tn_view_init (&x.v, t, dims, rank, NULL);
+  n = tn_view_count (&x.v);
+  x.data = g_malloc (n * tn_dtype_size (t) + 1);
+  for (int64_t i = 0; i < n; i++) {
+    float v;
+
+    seed = seed * 1664525u + 1013904223u;
+    v = (float) ((int32_t) (seed >> 8) % 2000) / 337.0f;
+    switch (t) {
+    case TN_FLOAT32:
+      ((float *) x.data)[i] = v;
+      break;
+    case TN_FLOAT64:
+      ((double *) x.data)[i] = v / 3.0;
+      break;
+    case TN_FLOAT16:
+      ((uint16_t *) x.data)[i] = tn_f32_to_f16 (v);
+      break;
+    case TN_BFLOAT16:
+      ((uint16_t *) x.data)[i] = tn_f32_to_bf16 (v);
+      break;
+    case TN_INT8:
+      ((int8_t *) x.data)[i] = (int8_t) (seed >> 24);
+      break;
+    case TN_INT32:
+      ((int32_t *) x.data)[i] = (int32_t) (seed >> 16);
+      break;
+    default:
+      g_assert_not_reached ();
+    }
+  }
+  return x;
+}
+
+/* Same bits on 1, 2, 3, 5 and 8 threads, with B packed per call or once,
+ * transposed A and a bias; k spans several k blocks, m and n several
+ * blocks and ragged edges. */
+static void
+test_threads (void)
+{
+  const int64_t ad[] = { 2, 701, 203 }, bd[] = { 701, 530 }, cd[] = { 530 };
+
+  for (size_t ti = 0; ti < G_N_ELEMENTS (types); ti++) {
+    tn_dtype t = types[ti], ot;
+    arr a = pseudo (t, ad, 3, 1), b = pseudo (t, bd, 2, 2), bias;
+    tn_matmul_args args = { 0 };
+    size_t bytes;
+    void *ref, *out;
+    tn_gemm_b *pb;
+    static const int thr[] = { 1, 2, 3, 5, 8 };
+
+    tn_matmul_dtype (t, t, &ot, NULL);
+    bias = pseudo (ot, cd, 1, 3);
+    bytes = 2 * 203 * 530 * tn_dtype_size (ot);
+    ref = g_malloc (bytes);
+    out = g_malloc (bytes);
+    args.a = &a.v;
+    args.a_base = a.data;
+    args.ta = true;
+    args.b = &b.v;
+    args.b_base = b.data;
+    args.bias = &bias.v;
+    args.bias_base = bias.data;
+    args.out = ref;
+    args.nthreads = 1;
+    g_assert_cmpint (tn_matmul (&args, NULL), ==, 0);
+    pb = tn_gemm_b_pack (3, &b.v, b.data, false, NULL);
+    for (size_t i = 0; i < G_N_ELEMENTS (thr); i++) {
+      memset (out, 0x55, bytes);
+      args.nthreads = thr[i];
+      args.packed_b = NULL;
+      args.out = out;
+      g_assert_cmpint (tn_matmul (&args, NULL), ==, 0);
+      g_assert_cmpmem (out, bytes, ref, bytes);
+      memset (out, 0x55, bytes);
+      args.packed_b = pb;
+      g_assert_cmpint (tn_matmul (&args, NULL), ==, 0);
+      g_assert_cmpmem (out, bytes, ref, bytes);
+    }
+    tn_gemm_b_free (pb);
+    g_free (ref);
+    g_free (out);
+    arr_free (&a);
+    arr_free (&b);
+    arr_free (&bias);
+  }
+}
+
+/* The portable kernels against the AVX2 ones: int8 identical, floats
+ * within rounding (AVX2 fuses the multiply-add). */
+static void
+test_portable_vs_avx2 (void)
+{
+  const int64_t ad[] = { 29, 333 }, bd[] = { 333, 41 };
+
+  for (size_t ti = 0; ti < G_N_ELEMENTS (types); ti++) {
+    tn_dtype t = types[ti], ot;
+    arr a = pseudo (t, ad, 2, 7), b = pseudo (t, bd, 2, 8);
+    tn_matmul_args args = { 0 };
+    size_t n = 29 * 41, os;
+    void *o[2];
+
+    tn_matmul_dtype (t, t, &ot, NULL);
+    os = tn_dtype_size (ot);
+    args.a = &a.v;
+    args.a_base = a.data;
+    args.b = &b.v;
+    args.b_base = b.data;
+    for (int isa = 0; isa < 2; isa++) {
+      o[isa] = g_malloc (n * os);
+      tn_gemm_set_isa (isa ? TN_GEMM_ISA_AVX2 : TN_GEMM_ISA_PORTABLE);
+      args.out = o[isa];
+      g_assert_cmpint (tn_matmul (&args, NULL), ==, 0);
+    }
+    for (size_t i = 0; i < n; i++) {
+      double x, y;
+
+      if (ot == TN_INT32) {
+        g_assert_cmpint (((int32_t *) o[0])[i], ==, ((int32_t *) o[1])[i]);
+        continue;
+      }
+      if (ot == TN_FLOAT64) {
+        x = ((double *) o[0])[i];
+        y = ((double *) o[1])[i];
+      } else if (ot == TN_FLOAT32) {
+        x = ((float *) o[0])[i];
+        y = ((float *) o[1])[i];
+      } else if (ot == TN_FLOAT16) {
+        x = tn_f16_to_f32 (((uint16_t *) o[0])[i]);
+        y = tn_f16_to_f32 (((uint16_t *) o[1])[i]);
+      } else {
+        x = tn_bf16_to_f32 (((uint16_t *) o[0])[i]);
+        y = tn_bf16_to_f32 (((uint16_t *) o[1])[i]);
+      }
+      g_assert_cmpfloat_with_epsilon (x, y,
+          (ot == TN_BFLOAT16     ? 1e-2
+              : ot == TN_FLOAT16 ? 2e-3
+                                 : 1e-5)
+              * (fabs (x) + 30));
+    }
+    g_free (o[0]);
+    g_free (o[1]);
+    arr_free (&a);
+    arr_free (&b);
+  }
+  tn_gemm_set_isa (TN_GEMM_ISA_AUTO);
+}
+
+/* Views that are not dense (a stepped slice of A, a broadcast B, a
+ * Fortran-order bias) give the bits of their materialized copies. */
+static void
+test_strided (void)
+{
+  const int64_t ad[] = { 40, 50 }, bd[] = { 25, 13 }, cd[] = { 9, 13 };
+  arr a = pseudo (TN_FLOAT32, ad, 2, 11), b = pseudo (TN_FLOAT32, bd, 2, 12);
+  arr bias = pseudo (TN_FLOAT32, cd, 2, 13);
+  tn_view va = a.v, vb = b.v, vbias = bias.v, da, db, dbias;
+  float *ca, *cb, *cbias, o1[3 * 9 * 13], o2[3 * 9 * 13];
+  const int64_t bb[] = { 3, 25, 13 };
+  tn_matmul_args args = { 0 };
+
+  g_assert_cmpint (tn_view_slice (&va, 0, 1, 28, 3, NULL), ==, 0); /* 9 */
+  g_assert_cmpint (tn_view_slice (&va, 1, 0, 50, 2, NULL), ==, 0); /* 25 */
+  g_assert_cmpint (tn_view_broadcast (&vb, bb, 3, NULL), ==, 0);
+  vbias.strides[0] = 1; /* read the 9 x 13 storage in Fortran order */
+  vbias.strides[1] = 9;
+  ca = g_new (float, 9 * 25);
+  cb = g_new (float, 3 * 25 * 13);
+  cbias = g_new (float, 9 * 13);
+  tn_view_materialize (ca, a.data, &va);
+  tn_view_materialize (cb, b.data, &vb);
+  tn_view_materialize (cbias, bias.data, &vbias);
+  tn_view_init (&da, TN_FLOAT32, va.dims, 2, NULL);
+  tn_view_init (&db, TN_FLOAT32, vb.dims, 3, NULL);
+  tn_view_init (&dbias, TN_FLOAT32, cd, 2, NULL);
+
+  args.a = &va;
+  args.a_base = a.data;
+  args.b = &vb;
+  args.b_base = b.data;
+  args.bias = &vbias;
+  args.bias_base = bias.data;
+  args.out = o1;
+  g_assert_cmpint (tn_matmul (&args, NULL), ==, 0);
+  args.a = &da;
+  args.a_base = ca;
+  args.b = &db;
+  args.b_base = cb;
+  args.bias = &dbias;
+  args.bias_base = cbias;
+  args.out = o2;
+  g_assert_cmpint (tn_matmul (&args, NULL), ==, 0);
+  g_assert_cmpmem (o1, sizeof o1, o2, sizeof o2);
+  /* and by hand for one item: row 2 of the slice is row 7 of A */
+  {
+    double s = 0;
+    const float *fa = a.data, *fb = b.data, *fc = bias.data;
+
+    for (int p = 0; p < 25; p++)
+      s += (double) fa[7 * 50 + 2 * p] * fb[p * 13 + 4];
+    s += fc[4 * 9 + 2];
+    g_assert_cmpfloat_with_epsilon (o1[2 * 13 + 4], s, 1e-4 * fabs (s) + 1e-4);
+  }
+  g_free (ca);
+  g_free (cb);
+  g_free (cbias);
+  arr_free (&a);
+  arr_free (&b);
+  arr_free (&bias);
+}
+
+static void
+test_dtype (void)
+{
+  tn_dtype o;
+  tn_err e;
+
+  g_assert_cmpint (tn_matmul_dtype (TN_FLOAT32, TN_FLOAT32, &o, &e), ==, 0);
+  g_assert_cmpint (o, ==, TN_FLOAT32);
+  g_assert_cmpint (tn_matmul_dtype (TN_FLOAT64, TN_FLOAT64, &o, &e), ==, 0);
+  g_assert_cmpint (o, ==, TN_FLOAT64);
+  g_assert_cmpint (tn_matmul_dtype (TN_FLOAT16, TN_FLOAT16, &o, &e), ==, 0);
+  g_assert_cmpint (o, ==, TN_FLOAT16);
+  g_assert_cmpint (tn_matmul_dtype (TN_BFLOAT16, TN_BFLOAT16, &o, &e), ==, 0);
+  g_assert_cmpint (o, ==, TN_BFLOAT16);
+  g_assert_cmpint (tn_matmul_dtype (TN_INT8, TN_INT8, &o, &e), ==, 0);
+  g_assert_cmpint (o, ==, TN_INT32);
+  g_assert_cmpint (tn_matmul_dtype (TN_FLOAT32, TN_FLOAT64, &o, &e), ==, -1);
+  g_assert_cmpstr (e.msg, ==,
+      "matmul needs both operands of one type: float32 times float64");
+  g_assert_cmpint (tn_matmul_dtype (TN_UINT8, TN_UINT8, &o, &e), ==, -1);
+  g_assert_cmpstr (e.msg, ==,
+      "matmul has no kernel for uint8: it takes float32, float64, float16, "
+      "bfloat16 and int8");
+}
+
+static void
+expect_dims (const int64_t *a, int ra, bool ta, const int64_t *b, int rb,
+    bool tb, const int64_t *want, int rw)
+{
+  int64_t out[TN_MAX_RANK];
+  int r;
+  tn_err e;
+
+  if (tn_matmul_dims (a, ra, ta, b, rb, tb, out, &r, &e) != 0)
+    g_error ("%s", e.msg);
+  g_assert_cmpint (r, ==, rw);
+  g_assert_cmpmem (out, r * sizeof *out, want, rw * sizeof *want);
+}
+
+static void
+expect_dims_error (const int64_t *a, int ra, bool ta, const int64_t *b, int rb,
+    bool tb, const char *msg)
+{
+  int64_t out[TN_MAX_RANK];
+  int r;
+  tn_err e;
+
+  g_assert_cmpint (tn_matmul_dims (a, ra, ta, b, rb, tb, out, &r, &e), ==, -1);
+  g_assert_cmpstr (e.msg, ==, msg);
+}
+
+static void
+test_dims (void)
+{
+  const int64_t d23[] = { 2, 3 }, d42[] = { 4, 2 }, d34[] = { 3, 4 };
+  const int64_t d3[] = { 3 }, d2134[] = { 2, 1, 3, 4 }, d543[] = { 5, 4, 3 };
+  const int64_t d24[] = { 2, 4 }, d32[] = { 3, 2 }, d243[] = { 2, 4, 3 };
+
+  expect_dims (d23, 2, false, d34, 2, false, (int64_t[]){ 2, 4 }, 2);
+  expect_dims (d3, 1, false, d34, 2, false, (int64_t[]){ 4 }, 1);
+  expect_dims (d23, 2, false, d3, 1, false, (int64_t[]){ 2 }, 1);
+  expect_dims (d3, 1, false, d3, 1, false, NULL, 0);
+  expect_dims (d3, 1, true, d3, 1, true, NULL, 0); /* no-op on rank 1 */
+  expect_dims (d2134, 4, false, d543, 3, false, (int64_t[]){ 2, 5, 3, 3 }, 4);
+  expect_dims (
+      d32, 2, true, (int64_t[]){ 4, 3 }, 2, true, (int64_t[]){ 2, 4 }, 2);
+
+  expect_dims_error (d23, 2, false, d42, 2, false,
+      "matmul needs the inner extents to agree: [2,3] times [4,2], 3 "
+      "against 4");
+  expect_dims_error (d23, 2, true, d42, 2, false,
+      "matmul needs the inner extents to agree: [2,3] (transposed) times "
+      "[4,2], 2 against 4");
+  expect_dims_error (d3, 1, false, d42, 2, false,
+      "matmul needs the inner extents to agree: [3] times [4,2], 3 against "
+      "4");
+  expect_dims_error (d23, 2, false, d3, 0, false,
+      "matmul needs operands of rank 1 to 8: [2,3] times [] has ranks 2 and "
+      "0");
+  expect_dims_error (d243, 3, false, (int64_t[]){ 5, 3, 2 }, 3, false,
+      "matmul needs the batch axes to broadcast: [2,4,3] times [5,3,2], "
+      "batch axis 0 has 2 against 5 and neither is 1");
+  (void) d24;
+}
+
+/* tn_matmul's own checks: types, bias type and dims, rank 0 to pack. */
+static void
+test_errors (void)
+{
+  const int64_t d23[] = { 2, 3 }, d34[] = { 3, 4 }, d5[] = { 5 };
+  const int64_t d324[] = { 3, 2, 4 }, d21[] = { 2, 1 };
+  arr a = pseudo (TN_FLOAT32, d23, 2, 1), b = pseudo (TN_FLOAT32, d34, 2, 2);
+  arr b64 = pseudo (TN_FLOAT64, d34, 2, 2), i32 = pseudo (TN_INT32, d5, 1, 3);
+  arr bias5 = pseudo (TN_FLOAT32, d5, 1, 4);
+  arr bias324 = pseudo (TN_FLOAT32, d324, 3, 5);
+  arr bias21 = pseudo (TN_FLOAT64, d21, 2, 5);
+  float out[3 * 2 * 4];
+  tn_matmul_args args = { 0 };
+  tn_view v0;
+  tn_err e;
+
+  args.a = &a.v;
+  args.a_base = a.data;
+  args.b = &b64.v;
+  args.b_base = b64.data;
+  args.out = out;
+  g_assert_cmpint (tn_matmul (&args, &e), ==, -1);
+  g_assert_cmpstr (e.msg, ==,
+      "matmul needs both operands of one type: float32 times float64");
+
+  args.b = &b.v;
+  args.b_base = b.data;
+  args.bias = &bias5.v;
+  args.bias_base = bias5.data;
+  g_assert_cmpint (tn_matmul (&args, &e), ==, -1);
+  g_assert_cmpstr (e.msg, ==,
+      "dims <5> and <2, 4> do not broadcast: axis 1 has 5 against 4 and "
+      "neither is 1");
+  args.bias = &bias324.v;
+  args.bias_base = bias324.data;
+  g_assert_cmpint (tn_matmul (&args, &e), ==, -1);
+  g_assert_cmpstr (e.msg, ==,
+      "the bias dims <3, 2, 4> would grow the product's dims <2, 4>: a "
+      "bias broadcasts over the product, not the other way");
+  args.bias = &bias21.v;
+  args.bias_base = bias21.data;
+  g_assert_cmpint (tn_matmul (&args, &e), ==, -1);
+  g_assert_cmpstr (e.msg, ==,
+      "the bias is float64 but the product <2, 4> is float32: they need one "
+      "type");
+  args.bias = &i32.v;
+  args.bias_base = i32.data;
+  g_assert_cmpint (tn_matmul (&args, &e), ==, -1);
+  g_assert_cmpstr (e.msg, ==,
+      "the bias is int32 but the product <2, 4> is float32: they need one "
+      "type");
+
+  tn_view_init (&v0, TN_FLOAT32, NULL, 0, NULL);
+  g_assert_null (tn_gemm_b_pack (1, &v0, out, false, &e));
+  g_assert_cmpstr (e.msg, ==,
+      "matmul needs operands of rank 1 to 8: the second operand has rank 0");
+  g_assert_null (tn_gemm_b_pack (1, &i32.v, i32.data, false, &e));
+  g_assert_cmpstr (e.msg, ==,
+      "matmul has no kernel for int32: it takes float32, float64, float16, "
+      "bfloat16 and int8");
+  arr_free (&a);
+  arr_free (&b);
+  arr_free (&b64);
+  arr_free (&i32);
+  arr_free (&bias5);
+  arr_free (&bias324);
+  arr_free (&bias21);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  for (size_t i = 0; i < G_N_ELEMENTS (golden); i++) {
+    gchar *p = g_strdup_printf ("/gemm/golden/%s", golden[i].name);
+
+    g_test_add_data_func (p, &golden[i], test_golden);
+    g_free (p);
+  }
+  g_test_add_func ("/gemm/random", test_random);
+  g_test_add_func ("/gemm/int8-full-range", test_int8_full);
+  g_test_add_func ("/gemm/threads-bit-identical", test_threads);
+  g_test_add_func ("/gemm/portable-vs-avx2", test_portable_vs_avx2);
+  g_test_add_func ("/gemm/strided", test_strided);
+  g_test_add_func ("/gemm/dtype", test_dtype);
+  g_test_add_func ("/gemm/dims", test_dims);
+  g_test_add_func ("/gemm/errors", test_errors);
+  return g_test_run ();
+}
