@@ -13,6 +13,7 @@ plugin_init (GstPlugin * plugin)
 
   ok |= GST_ELEMENT_REGISTER (tensorsrc, plugin);
   ok |= GST_ELEMENT_REGISTER (tensordebug, plugin);
+  ok |= GST_ELEMENT_REGISTER (tensorop, plugin);
   ok |= GST_ELEMENT_REGISTER (npydec, plugin);
   ok |= GST_ELEMENT_REGISTER (npyenc, plugin);
   ok |= GST_ELEMENT_REGISTER (tensormatmul, plugin);

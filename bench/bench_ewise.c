@@ -1,0 +1,753 @@
+/* tensorop and core/ewise against their peers, in one run:
+ *  - add:1 on float32 in place, 1M and 16M items: the element and the
+ *    core kernel against a STREAM-style loop compiled here and NumPy's
+ *    a += 1 (a python3 process fed one command per run, so its runs
+ *    interleave with ours);
+ *  - sub:127.5,div:127.5,relu against sub:127.5 and div:127.5 alone, a
+ *    hand-fused C loop and NumPy;
+ *  - cast:float32,sub:127.5,div:127.5 from uint8 frames, against NumPy;
+ *  - ORC programs against the compiler's AVX2 kernels, per kernel;
+ *  - the per-buffer cost on 16 items against identity;
+ *  - n-threads=2 against n-threads=1 at 16M.
+ * Every figure is a median of RUNS interleaved runs.  Arguments pick
+ * parts: bench_ewise add chain normalise orc overhead threads. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <gst/gst.h>
+#include <orc/orc.h>
+
+#include "bench.h"
+#include "core/ewise.h"
+#include "plugin/gsttensor.h"
+
+#define RUNS 15
+
+/* ---- NumPy, in a process of its own ---- */
+
+static const char numpy_script[]
+    = "import sys, time\n"
+      "import numpy as np\n"
+      "keep = {}\n"
+      "def arr(key, make):\n"
+      "    if key not in keep:\n"
+      "        keep[key] = make()\n"
+      "    return keep[key]\n"
+      "print('ready', np.__version__, flush=True)\n"
+      "c = np.float32(127.5)\n"
+      "def add(n):\n"
+      "    a = arr(('f', n), lambda: np.zeros(n, np.float32))\n"
+      "    a += 1\n"
+      "def chain(n):\n"
+      "    a = arr(('f', n), lambda: np.zeros(n, np.float32))\n"
+      "    np.subtract(a, c, out=a)\n"
+      "    np.divide(a, c, out=a)\n"
+      "    np.maximum(a, 0, out=a)\n"
+      "def norm(n):\n"
+      "    u = arr(('u', n), lambda: (np.arange(n) % 256).astype(np.uint8))\n"
+      "    o = arr(('o', n), lambda: np.empty(n, np.float32))\n"
+      "    np.subtract(u, c, out=o, dtype=np.float32)\n"
+      "    np.divide(o, c, out=o)\n"
+      "fns = {'add': add, 'chain': chain, 'norm': norm}\n"
+      "for line in sys.stdin:\n"
+      "    cmd, n = line.split()\n"
+      "    f, n = fns[cmd], int(n)\n"
+      "    f(n)  # warm, as every contender is before it is timed\n"
+      "    f(n)\n"
+      "    t = time.perf_counter()\n"
+      "    f(n)\n"
+      "    print(time.perf_counter() - t, flush=True)\n";
+
+typedef struct {
+  pid_t pid;
+  FILE *in, *out;
+  char version[64];
+} Peer;
+
+static int
+peer_start (Peer *p)
+{
+  int to[2], from[2];
+  char line[128];
+
+  memset (p, 0, sizeof *p);
+  if (access ("/usr/bin/python3", X_OK) != 0 || pipe (to) || pipe (from))
+    return -1;
+  p->pid = fork ();
+  if (p->pid == 0) {
+    dup2 (to[0], 0);
+    dup2 (from[1], 1);
+    close (to[1]);
+    close (from[0]);
+    execl ("/usr/bin/python3", "python3", "-c", numpy_script, (char *) NULL);
+    _exit (127);
+  }
+  close (to[0]);
+  close (from[1]);
+  p->in = fdopen (to[1], "w");
+  p->out = fdopen (from[0], "r");
+  if (!fgets (line, sizeof line, p->out) || strncmp (line, "ready ", 6)) {
+    fclose (p->in);
+    fclose (p->out);
+    waitpid (p->pid, NULL, 0);
+    p->pid = 0;
+    return -1;
+  }
+  snprintf (p->version, sizeof p->version, "%.40s", line + 6);
+  p->version[strcspn (p->version, "\n")] = '\0';
+  return 0;
+}
+
+/* Seconds NumPy took for one command (negative if it is not there). */
+static double
+peer_run (Peer *p, const char *cmd, long n)
+{
+  char line[64];
+
+  if (p->pid <= 0)
+    return -1;
+  fprintf (p->in, "%s %ld\n", cmd, n);
+  fflush (p->in);
+  if (!fgets (line, sizeof line, p->out))
+    return -1;
+  return strtod (line, NULL);
+}
+
+static void
+peer_stop (Peer *p)
+{
+  if (p->pid <= 0)
+    return;
+  fclose (p->in);
+  fclose (p->out);
+  waitpid (p->pid, NULL, 0);
+}
+
+/* ---- an element fed buffer by buffer through pads of our own ---- */
+
+typedef struct {
+  GstElement *e;
+  GstPad *src, *sink;
+  GstBuffer *back; /* what came out of the last push */
+} Rig;
+
+static GstFlowReturn
+rig_chain (GstPad *pad, GstObject *parent, GstBuffer *buf)
+{
+  Rig *r = g_object_get_data (G_OBJECT (pad), "rig");
+
+  gst_buffer_replace (&r->back, NULL);
+  r->back = buf;
+  return GST_FLOW_OK;
+}
+
+static void
+rig_start (Rig *r, const char *factory, const char *ops, int threads,
+    const char *caps_str)
+{
+  GstPad *esink, *esrc;
+  GstSegment seg;
+
+  memset (r, 0, sizeof *r);
+  r->e = gst_element_factory_make (factory, NULL);
+  if (r->e == NULL) {
+    fprintf (stderr, "no element %s (GST_PLUGIN_PATH?)\n", factory);
+    exit (1);
+  }
+  if (ops)
+    g_object_set (r->e, "ops", ops, "n-threads", threads, NULL);
+  r->src = gst_pad_new ("src", GST_PAD_SRC);
+  r->sink = gst_pad_new ("sink", GST_PAD_SINK);
+  g_object_set_data (G_OBJECT (r->sink), "rig", r);
+  gst_pad_set_chain_function (r->sink, rig_chain);
+  esink = gst_element_get_static_pad (r->e, "sink");
+  esrc = gst_element_get_static_pad (r->e, "src");
+  gst_pad_link (r->src, esink);
+  gst_pad_link (esrc, r->sink);
+  gst_object_unref (esink);
+  gst_object_unref (esrc);
+  gst_pad_set_active (r->src, TRUE);
+  gst_pad_set_active (r->sink, TRUE);
+  gst_element_set_state (r->e, GST_STATE_PLAYING);
+  gst_pad_push_event (r->src, gst_event_new_stream_start ("bench"));
+  gst_pad_push_event (
+      r->src, gst_event_new_caps (gst_caps_from_string (caps_str)));
+  gst_segment_init (&seg, GST_FORMAT_TIME);
+  gst_pad_push_event (r->src, gst_event_new_segment (&seg));
+}
+
+/* Pushes buf (taken) and keeps what comes out for the next push. */
+static void
+rig_push (Rig *r, GstBuffer *buf)
+{
+  if (gst_pad_push (r->src, buf) != GST_FLOW_OK) {
+    fprintf (stderr, "push failed\n");
+    exit (1);
+  }
+}
+
+static GstBuffer *
+rig_take (Rig *r)
+{
+  GstBuffer *b = r->back;
+
+  r->back = NULL;
+  return b;
+}
+
+static void
+rig_stop (Rig *r)
+{
+  gst_buffer_replace (&r->back, NULL);
+  gst_element_set_state (r->e, GST_STATE_NULL);
+  gst_pad_set_active (r->src, FALSE);
+  gst_pad_set_active (r->sink, FALSE);
+  gst_object_unref (r->src);
+  gst_object_unref (r->sink);
+  gst_object_unref (r->e);
+}
+
+static GstBuffer *
+new_tensor_buffer (gsize bytes)
+{
+  GstAllocator *a = gst_tn_allocator_get ();
+  GstBuffer *b = gst_buffer_new_allocate (a, bytes, NULL);
+  GstMapInfo m;
+
+  gst_object_unref (a);
+  gst_buffer_map (b, &m, GST_MAP_WRITE);
+  memset (m.data, 0, m.size);
+  gst_buffer_unmap (b, &m);
+  return b;
+}
+
+static tn_ewise *
+compile (const char *ops, tn_dtype t, int64_t n)
+{
+  tn_ewise_chain *c;
+  tn_ewise *p;
+  tn_err e;
+
+  if (tn_ewise_chain_parse (ops, &c, &e) < 0
+      || tn_ewise_compile (c, t, &n, 1, &p, &e) < 0) {
+    fprintf (stderr, "%s: %s\n", ops, e.msg);
+    exit (1);
+  }
+  tn_ewise_chain_free (c);
+  return p;
+}
+
+/* A STREAM-style in-place add, plain C at the bench's flags. */
+static void __attribute__ ((noinline)) stream_add (float *a, size_t n)
+{
+  for (size_t i = 0; i < n; i++)
+    a[i] = a[i] + 1.0f;
+}
+
+static double
+gbs (double bytes, double *t, int n)
+{
+  return bytes / bench_median (t, n) / 1e9;
+}
+
+/* add:1 in place: element, core, STREAM loop, NumPy. */
+static void
+bench_add (Peer *np, long n)
+{
+  char caps[160];
+  double te[RUNS], tc[RUNS], ts[RUNS], th[RUNS], tn[RUNS];
+  float *a = aligned_alloc (64, n * sizeof (float));
+  float *a2 = aligned_alloc (64, n * sizeof (float));
+  /* NumPy asks for transparent huge pages on large arrays; the tensor
+   * allocator does not (yet).  The same kernel on such memory shows what
+   * that is worth. */
+  float *hp = aligned_alloc (2 << 20, n * sizeof (float));
+  tn_ewise *p = compile ("add:1", TN_FLOAT32, n);
+  GstBuffer *buf = new_tensor_buffer (n * sizeof (float));
+  double bytes = 2.0 * n * sizeof (float), e, c, s, nn;
+  Rig r;
+
+  madvise (hp, n * sizeof (float), MADV_HUGEPAGE);
+  memset (a, 0, n * sizeof (float));
+  memset (a2, 0, n * sizeof (float));
+  memset (hp, 0, n * sizeof (float));
+  snprintf (caps, sizeof caps,
+      "tensor/x-raw,type=float32,dims=<%ld>,dims-order=row-major,"
+      "framerate=0/1",
+      n);
+  rig_start (&r, "tensorop", "add:1", 1, caps);
+  rig_push (&r, buf);
+  buf = rig_take (&r);
+  tn_ewise_run (p, a, a, 1);
+  stream_add (a, n);
+  peer_run (np, "add", n);
+  /* Each contender has an array of its own and runs twice untimed right
+   * before its timed run: at 1M items (4 MiB, under the 8 MiB L3, which
+   * on this CPU is a victim cache) one pass after other work does not
+   * bring an array back whole, two do. */
+  for (int i = 0; i < RUNS; i++) {
+    for (int k = 0; k < 4; k++) {
+      for (int pass = 0; pass < 3; pass++) {
+        double t0 = bench_now ();
+
+        if (k == 0) {
+          rig_push (&r, buf);
+          buf = rig_take (&r);
+        } else if (k == 1) {
+          tn_ewise_run (p, a, a, 1);
+          bench_sink (a);
+        } else if (k == 2) {
+          stream_add (a2, n);
+          bench_sink (a2);
+        } else {
+          tn_ewise_run (p, hp, hp, 1);
+          bench_sink (hp);
+        }
+        (k == 0 ? te : k == 1 ? tc : k == 2 ? ts : th)[i] = bench_now () - t0;
+      }
+    }
+    tn[i] = peer_run (np, "add", n);
+  }
+  e = gbs (bytes, te, RUNS);
+  c = gbs (bytes, tc, RUNS);
+  s = gbs (bytes, ts, RUNS);
+  printf ("add:1 float32 in place, %ldM items (8 bytes moved per item):\n",
+      n >> 20);
+  printf (
+      "  tensorop %.2f GB/s, core %.2f GB/s, STREAM loop %.2f GB/s", e, c, s);
+  if (tn[0] > 0) {
+    nn = gbs (bytes, tn, RUNS);
+    printf (", NumPy a += 1 %.2f GB/s\n", nn);
+    printf ("  tensorop/STREAM %.2f (target >= 0.80), tensorop/NumPy %.2f "
+            "(target >= 0.90); core/STREAM %.2f, core/NumPy %.2f; core on "
+            "huge pages %.2f GB/s, /NumPy %.2f\n",
+        e / s, e / nn, c / s, c / nn, gbs (bytes, th, RUNS),
+        gbs (bytes, th, RUNS) / nn);
+  } else {
+    printf ("\n  tensorop/STREAM %.2f (target >= 0.80); NumPy not "
+            "available\n",
+        e / s);
+  }
+  gst_buffer_unref (buf);
+  rig_stop (&r);
+  tn_ewise_free (p);
+  free (a);
+  free (a2);
+  free (hp);
+}
+
+/* The chain as one hand-fused loop: the best a single pass can do. */
+static void __attribute__ ((noinline)) fused_chain (float *a, size_t n)
+{
+  for (size_t i = 0; i < n; i++) {
+    float x = (a[i] - 127.5f) / 127.5f;
+
+    a[i] = x < 0 ? 0 : x;
+  }
+}
+
+/* Three steps against one: blocked, the chain is still one pass. */
+static void
+bench_chain (Peer *np, long n)
+{
+  double t1[RUNS], td[RUNS], t3[RUNS], tf[RUNS], tn[RUNS];
+  float *a = aligned_alloc (64, n * sizeof (float));
+  tn_ewise *p1 = compile ("sub:127.5", TN_FLOAT32, n);
+  tn_ewise *pd = compile ("div:127.5", TN_FLOAT32, n);
+  tn_ewise *p3 = compile ("sub:127.5,div:127.5,relu", TN_FLOAT32, n);
+  double m1, md, m3, mf;
+
+  for (long i = 0; i < n; i++)
+    a[i] = (float) (i % 256);
+  for (int i = 0; i < RUNS; i++) {
+    double t0;
+
+    tn_ewise_run (p1, a, a, 1);
+    t0 = bench_now ();
+    tn_ewise_run (p1, a, a, 1);
+    bench_sink (a);
+    t1[i] = bench_now () - t0;
+    tn_ewise_run (pd, a, a, 1);
+    t0 = bench_now ();
+    tn_ewise_run (pd, a, a, 1);
+    bench_sink (a);
+    td[i] = bench_now () - t0;
+    tn_ewise_run (p3, a, a, 1);
+    t0 = bench_now ();
+    tn_ewise_run (p3, a, a, 1);
+    bench_sink (a);
+    t3[i] = bench_now () - t0;
+    fused_chain (a, n);
+    t0 = bench_now ();
+    fused_chain (a, n);
+    bench_sink (a);
+    tf[i] = bench_now () - t0;
+    tn[i] = peer_run (np, "chain", n);
+  }
+  m1 = bench_median (t1, RUNS);
+  md = bench_median (td, RUNS);
+  m3 = bench_median (t3, RUNS);
+  mf = bench_median (tf, RUNS);
+  printf ("sub:127.5,div:127.5,relu, float32 in place, %ldM items: %.3f ms; "
+          "sub:127.5 %.3f ms, div:127.5 %.3f ms, hand-fused C loop %.3f ms",
+      n >> 20, 1e3 * m3, 1e3 * m1, 1e3 * md, 1e3 * mf);
+  if (tn[0] > 0)
+    printf (", NumPy (3 passes) %.3f ms", 1e3 * bench_median (tn, RUNS));
+  printf ("\n  chain/sub %.2f (target <= 1.30), chain/div %.2f, "
+          "chain/fused %.2f",
+      m3 / m1, m3 / md, m3 / mf);
+  if (tn[0] > 0)
+    printf (", chain/NumPy %.2f", m3 / bench_median (tn, RUNS));
+  printf ("\n");
+  tn_ewise_free (p1);
+  tn_ewise_free (pd);
+  tn_ewise_free (p3);
+  free (a);
+}
+
+/* uint8 frames to float32 in [-1, 1]: element, core, NumPy. */
+static void
+bench_normalise (Peer *np, int h, int w)
+{
+  long n = (long) h * w * 3;
+  const char *ops = "cast:float32,sub:127.5,div:127.5";
+  double te[RUNS], tc[RUNS], tn[RUNS], bytes = 5.0 * n;
+  guint8 *u = aligned_alloc (64, n);
+  float *f = aligned_alloc (64, n * sizeof (float));
+  int64_t dims[3] = { h, w, 3 };
+  tn_ewise_chain *c;
+  tn_ewise *p;
+  char caps[160];
+  GstBuffer *in = new_tensor_buffer (n), *out;
+  tn_err e;
+  Rig r;
+
+  for (long i = 0; i < n; i++)
+    u[i] = (guint8) i;
+  tn_ewise_chain_parse (ops, &c, &e);
+  tn_ewise_compile (c, TN_UINT8, dims, 3, &p, &e);
+  tn_ewise_chain_free (c);
+  snprintf (caps, sizeof caps,
+      "tensor/x-raw,type=uint8,dims=<%d,%d,3>,dims-order=row-major,"
+      "framerate=0/1",
+      h, w);
+  rig_start (&r, "tensorop", ops, 1, caps);
+  tn_ewise_run (p, f, u, 1);
+  peer_run (np, "norm", n);
+  for (int i = 0; i < RUNS; i++) {
+    double t0;
+
+    /* The output comes from tensorop's pool (uint8 -> float32 widens). */
+    rig_push (&r, gst_buffer_ref (in));
+    gst_buffer_unref (rig_take (&r));
+    t0 = bench_now ();
+    rig_push (&r, gst_buffer_ref (in));
+    out = rig_take (&r);
+    te[i] = bench_now () - t0;
+    gst_buffer_unref (out);
+    tn_ewise_run (p, f, u, 1);
+    t0 = bench_now ();
+    tn_ewise_run (p, f, u, 1);
+    bench_sink (f);
+    tc[i] = bench_now () - t0;
+    tn[i] = peer_run (np, "norm", n);
+  }
+  printf ("%s, uint8 %dx%dx3: tensorop %.3f ms (%.2f GB/s), core %.3f ms", ops,
+      h, w, 1e3 * bench_median (te, RUNS), gbs (bytes, te, RUNS),
+      1e3 * bench_median (tc, RUNS));
+  if (tn[0] > 0)
+    printf (", NumPy %.3f ms; tensorop/NumPy time ratio %.2f\n",
+        1e3 * bench_median (tn, RUNS),
+        bench_median (te, RUNS) / bench_median (tn, RUNS));
+  else
+    printf ("\n");
+  gst_buffer_unref (in);
+  rig_stop (&r);
+  tn_ewise_free (p);
+  free (u);
+  free (f);
+}
+
+/* ---- ORC against the compiler, kernel by kernel ---- */
+
+typedef struct {
+  const char *name;
+  const char *ops; /* the same work as an ewise chain */
+  tn_dtype in;
+  int in_size;
+} OrcCase;
+
+static OrcProgram *
+orc_make (int k)
+{
+  OrcProgram *p = orc_program_new ();
+
+  switch (k) {
+  case 4: /* multiply by a constant */
+    orc_program_add_destination (p, 4, "d1");
+    orc_program_add_source (p, 4, "s1");
+    orc_program_add_constant_float (p, 4, 0.5f, "c1");
+    orc_program_append_str (p, "mulf", "d1", "s1", "c1");
+    break;
+  case 0: /* add a constant */
+    orc_program_add_destination (p, 4, "d1");
+    orc_program_add_source (p, 4, "s1");
+    orc_program_add_constant_float (p, 4, 1.0f, "c1");
+    orc_program_append_str (p, "addf", "d1", "s1", "c1");
+    break;
+  case 1: /* scale and offset */
+    orc_program_add_destination (p, 4, "d1");
+    orc_program_add_source (p, 4, "s1");
+    orc_program_add_temporary (p, 4, "t1");
+    orc_program_add_constant_float (p, 4, 0.5f, "c1");
+    orc_program_add_constant_float (p, 4, 3.0f, "c2");
+    orc_program_append_str (p, "mulf", "t1", "s1", "c1");
+    orc_program_append_str (p, "addf", "d1", "t1", "c2");
+    break;
+  case 2: /* uint8 -> float32 */
+    orc_program_add_destination (p, 4, "d1");
+    orc_program_add_source (p, 1, "s1");
+    orc_program_add_temporary (p, 2, "t1");
+    orc_program_add_temporary (p, 4, "t2");
+    orc_program_append_ds_str (p, "convubw", "t1", "s1");
+    orc_program_append_ds_str (p, "convuwl", "t2", "t1");
+    orc_program_append_ds_str (p, "convlf", "d1", "t2");
+    break;
+  default: /* uint8 -> float32, normalised */
+    orc_program_add_destination (p, 4, "d1");
+    orc_program_add_source (p, 1, "s1");
+    orc_program_add_temporary (p, 2, "t1");
+    orc_program_add_temporary (p, 4, "t2");
+    orc_program_add_temporary (p, 4, "t3");
+    orc_program_add_constant_float (p, 4, 127.5f, "c1");
+    orc_program_append_ds_str (p, "convubw", "t1", "s1");
+    orc_program_append_ds_str (p, "convuwl", "t2", "t1");
+    orc_program_append_ds_str (p, "convlf", "t3", "t2");
+    orc_program_append_str (p, "subf", "t3", "t3", "c1");
+    orc_program_append_str (p, "divf", "d1", "t3", "c1");
+    break;
+  }
+  if (!ORC_COMPILE_RESULT_IS_SUCCESSFUL (orc_program_compile (p))) {
+    fprintf (stderr, "ORC program %d did not compile\n", k);
+    exit (1);
+  }
+  return p;
+}
+
+static void
+bench_orc (long n)
+{
+  static const OrcCase cases[] = {
+    { "add 1.0, float32", "add:1", TN_FLOAT32, 4 },
+    { "scale/offset x*0.5+3, float32", "mul:0.5,add:3", TN_FLOAT32, 4 },
+    { "cast uint8 -> float32", "cast:float32", TN_UINT8, 1 },
+    { "uint8 -> (x-127.5)/127.5 float32", "cast:float32,sub:127.5,div:127.5",
+        TN_UINT8, 1 },
+    { "mul 0.5, float32 (1% subnormal)", "mul:0.5", TN_FLOAT32, 4 },
+  };
+
+  printf ("ORC %s against the compiler's kernels, %ldK items, out of place "
+          "(ms, median; lower wins):\n",
+      orc_version_string (), n >> 10);
+  for (size_t k = 0; k < G_N_ELEMENTS (cases); k++) {
+    OrcProgram *op = orc_make ((int) k);
+    OrcExecutor *ex = orc_executor_new (op);
+    guint8 *src = aligned_alloc (64, n * 4);
+    float *dst = aligned_alloc (64, n * 4), *ref = aligned_alloc (64, n * 4);
+    float *ref2 = aligned_alloc (64, n * 4);
+    tn_ewise *pa, *pp;
+    double to[RUNS], ta[RUNS], tp[RUNS];
+    long diff = 0;
+
+    for (long i = 0; i < n * 4; i++)
+      src[i] = (guint8) (i * 7);
+    if (cases[k].in == TN_FLOAT32)
+      for (long i = 0; i < n; i++)
+        ((float *) src)[i] = (float) (i % 1000) * 0.25f;
+    /* ORC's float opcodes flush subnormals to zero; IEEE keeps them. */
+    if (strstr (cases[k].name, "subnormal"))
+      for (long i = 0; i < n; i += 100)
+        ((float *) src)[i] = 3e-39f;
+    tn_ewise_set_impl (TN_EWISE_IMPL_AVX2);
+    pa = compile (cases[k].ops, cases[k].in, n);
+    tn_ewise_set_impl (TN_EWISE_IMPL_PORTABLE);
+    pp = compile (cases[k].ops, cases[k].in, n);
+    tn_ewise_set_impl (TN_EWISE_IMPL_AUTO);
+    orc_executor_set_n (ex, (int) n);
+    orc_executor_set_array_str (ex, "s1", src);
+    orc_executor_set_array_str (ex, "d1", dst);
+    /* Each writes a buffer of its own, timed on its third pass (see
+     * bench_add). */
+    for (int i = 0; i < RUNS; i++) {
+      for (int k = 0; k < 3; k++) {
+        for (int pass = 0; pass < 3; pass++) {
+          double t0 = bench_now ();
+
+          if (k == 0)
+            orc_executor_run (ex);
+          else if (k == 1)
+            tn_ewise_run (pa, ref, src, 1);
+          else
+            tn_ewise_run (pp, ref2, src, 1);
+          bench_sink (k == 0 ? dst : k == 1 ? ref : ref2);
+          (k == 0 ? to : k == 1 ? ta : tp)[i] = bench_now () - t0;
+        }
+      }
+    }
+    orc_executor_run (ex);
+    tn_ewise_run (pa, ref, src, 1);
+    for (long i = 0; i < n; i++)
+      diff += memcmp (&dst[i], &ref[i], 4) != 0;
+    printf ("  %-34s ORC %.3f  AVX2 %.3f  portable %.3f  ORC/AVX2 %.2f  "
+            "(%ld of %ld results differ in bits)\n",
+        cases[k].name, 1e3 * bench_median (to, RUNS),
+        1e3 * bench_median (ta, RUNS), 1e3 * bench_median (tp, RUNS),
+        bench_median (to, RUNS) / bench_median (ta, RUNS), diff, n);
+    orc_executor_free (ex);
+    orc_program_free (op);
+    tn_ewise_free (pa);
+    tn_ewise_free (pp);
+    free (src);
+    free (dst);
+    free (ref);
+    free (ref2);
+  }
+}
+
+/* The cost of one buffer of 16 items: tensorop against identity. */
+static void
+bench_overhead (void)
+{
+  const char *caps = "tensor/x-raw,type=float32,dims=<16>,"
+                     "dims-order=row-major,framerate=0/1";
+  const int pushes = 20000;
+  double to[RUNS], ti[RUNS];
+  GstBuffer *bo = new_tensor_buffer (64), *bi = new_tensor_buffer (64);
+  Rig ro, ri;
+
+  rig_start (&ro, "tensorop", "add:1", 1, caps);
+  rig_start (&ri, "identity", NULL, 1, caps);
+  for (int i = 0; i < RUNS; i++) {
+    double t0 = bench_now ();
+
+    for (int k = 0; k < pushes; k++) {
+      rig_push (&ro, bo);
+      bo = rig_take (&ro);
+    }
+    to[i] = (bench_now () - t0) / pushes;
+    t0 = bench_now ();
+    for (int k = 0; k < pushes; k++) {
+      rig_push (&ri, bi);
+      bi = rig_take (&ri);
+    }
+    ti[i] = (bench_now () - t0) / pushes;
+  }
+  printf ("per buffer, float32 <16>: tensorop add:1 %.0f ns, identity %.0f "
+          "ns, ratio %.2f (target <= 1.50)\n",
+      1e9 * bench_median (to, RUNS), 1e9 * bench_median (ti, RUNS),
+      bench_median (to, RUNS) / bench_median (ti, RUNS));
+  gst_buffer_unref (bo);
+  gst_buffer_unref (bi);
+  rig_stop (&ro);
+  rig_stop (&ri);
+}
+
+/* n-threads=2 against 1 at 16M items, one step and three. */
+static void
+bench_threads (long n)
+{
+  static const char *const chains[]
+      = { "add:1", "sub:127.5,div:127.5,relu", "mul:1.5,sigmoid" };
+  float *a = aligned_alloc (64, n * sizeof (float));
+
+  memset (a, 0, n * sizeof (float));
+  for (size_t k = 0; k < G_N_ELEMENTS (chains); k++) {
+    tn_ewise *p = compile (chains[k], TN_FLOAT32, n);
+    double t1[RUNS], t2[RUNS];
+
+    tn_ewise_run (p, a, a, 2);
+    for (int i = 0; i < RUNS; i++) {
+      double t0 = bench_now ();
+
+      tn_ewise_run (p, a, a, 1);
+      bench_sink (a);
+      t1[i] = bench_now () - t0;
+      t0 = bench_now ();
+      tn_ewise_run (p, a, a, 2);
+      bench_sink (a);
+      t2[i] = bench_now () - t0;
+    }
+    printf ("n-threads 2 vs 1, %s, float32 %ldM in place: %.2f ms vs %.2f "
+            "ms, speed-up %.2f\n",
+        chains[k], n >> 20, 1e3 * bench_median (t2, RUNS),
+        1e3 * bench_median (t1, RUNS),
+        bench_median (t1, RUNS) / bench_median (t2, RUNS));
+    tn_ewise_free (p);
+  }
+  free (a);
+}
+
+/* bench_ewise [add chain normalise orc overhead threads]: all without
+ * arguments. */
+static gboolean
+want (int argc, char **argv, const char *name)
+{
+  if (argc < 2)
+    return TRUE;
+  for (int i = 1; i < argc; i++)
+    if (strcmp (argv[i], name) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+int
+main (int argc, char **argv)
+{
+  Peer np;
+
+  FILE *la = fopen ("/proc/loadavg", "r");
+  char load[64] = "?";
+
+  gst_init (&argc, &argv);
+  orc_init ();
+  if (la) {
+    if (fgets (load, sizeof load, la))
+      load[strcspn (load, "\n")] = '\0';
+    fclose (la);
+  }
+  printf ("load average at start: %s\n", load);
+  if (peer_start (&np) == 0)
+    printf ("NumPy %s (/usr/bin/python3), kernels: %s\n", np.version,
+        tn_ewise_set_impl (TN_EWISE_IMPL_AUTO) == TN_EWISE_IMPL_AVX2
+            ? "AVX2+FMA"
+            : "portable");
+  else
+    printf ("NumPy not available: install python3-numpy\n");
+
+  if (want (argc, argv, "add")) {
+    bench_add (&np, 1L << 20);
+    bench_add (&np, 16L << 20);
+  }
+  if (want (argc, argv, "chain")) {
+    bench_chain (&np, 1L << 20);
+    bench_chain (&np, 16L << 20);
+  }
+  if (want (argc, argv, "normalise")) {
+    bench_normalise (&np, 480, 640);
+    bench_normalise (&np, 1080, 1920);
+  }
+  if (want (argc, argv, "orc")) {
+    bench_orc (1L << 16);
+    bench_orc (1L << 20);
+  }
+  if (want (argc, argv, "overhead"))
+    bench_overhead ();
+  if (want (argc, argv, "threads"))
+    bench_threads (16L << 20);
+  peer_stop (&np);
+  return 0;
+}

@@ -1,0 +1,836 @@
+/* Elementwise chains: every step on every dtype it takes against golden
+ * data from tests/data/gen_ewise.py (and the cast goldens of
+ * gen_cast.py), on the portable and the AVX2 kernels, in place and not,
+ * on one thread and two; broadcasting; and every error with its message. */
+#include <glib.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/cast.h"
+#include "core/ewise.h"
+#include "core/npy.h"
+
+/* A .npy file of tests/data, read whole. */
+typedef struct {
+  gchar *buf;
+  guint8 *data;
+  tn_npy h;
+  gsize n; /* items */
+} Npy;
+
+static gchar *
+data_path (const gchar *name)
+{
+  const gchar *dir = g_getenv ("GST_TENSOR_TESTDATA");
+
+  g_assert_nonnull (dir);
+  return g_build_filename (dir, name, NULL);
+}
+
+static void
+npy_load (Npy *a, const gchar *name)
+{
+  gchar *path = data_path (name);
+  GError *err = NULL;
+  gsize len, need;
+  tn_err e;
+
+  if (!g_file_get_contents (path, &a->buf, &len, &err))
+    g_error ("cannot read %s: %s", path, err->message);
+  if (tn_npy_parse (&a->h, a->buf, len, &need, &e) != 0)
+    g_error ("%s: %s", path, e.msg);
+  g_assert_false (a->h.big_endian);
+  g_assert_false (a->h.fortran);
+  g_assert_cmpuint (len, ==, a->h.data_offset + a->h.data_size);
+  a->data = (guint8 *) a->buf + a->h.data_offset;
+  a->n = a->h.data_size / tn_dtype_size (a->h.dtype);
+  g_free (path);
+}
+
+static void
+npy_free (Npy *a)
+{
+  g_free (a->buf);
+}
+
+/* Parses, compiles and runs; fails the test with the message if any of
+ * it fails. */
+static tn_ewise *
+compile_ok (const gchar *ops, tn_dtype t, const int64_t *dims, int rank)
+{
+  tn_ewise_chain *c;
+  tn_ewise *p;
+  tn_err e;
+
+  if (tn_ewise_chain_parse (ops, &c, &e) != 0)
+    g_error ("parse '%s': %s", ops, e.msg);
+  if (tn_ewise_compile (c, t, dims, rank, &p, &e) != 0)
+    g_error ("compile '%s' for %s: %s", ops, tn_dtype_name (t), e.msg);
+  tn_ewise_chain_free (c);
+  return p;
+}
+
+/* Order-preserving integer of a float's bits, for ulp distances. */
+static gint64
+ordered (const guint8 *p, gsize size)
+{
+  guint64 b = 0, sign;
+
+  memcpy (&b, p, size);
+  sign = G_GUINT64_CONSTANT (1) << (8 * size - 1);
+  return (b & sign) ? -(gint64) (b & ~sign) : (gint64) b;
+}
+
+static gboolean
+is_nan_item (const guint8 *p, tn_dtype t)
+{
+  return tn_dtype_kind (t) == TN_KIND_FLOAT && isnan (tn_get_f64 (p, t));
+}
+
+/* got against want: bits equal, or both NaN, or (approx) within 2 ulp. */
+static void
+compare (const gchar *what, const guint8 *got, const guint8 *want, gsize n,
+    tn_dtype t, gboolean approx)
+{
+  gsize s = tn_dtype_size (t), i;
+
+  for (i = 0; i < n; i++) {
+    const guint8 *g = got + i * s, *w = want + i * s;
+    char gs[64], ws[64];
+
+    if (memcmp (g, w, s) == 0)
+      continue;
+    if (is_nan_item (g, t) && is_nan_item (w, t))
+      continue;
+    if (approx && tn_dtype_kind (t) == TN_KIND_FLOAT && !is_nan_item (g, t)
+        && !is_nan_item (w, t) && ABS (ordered (g, s) - ordered (w, s)) <= 2)
+      continue;
+    tn_format_item (gs, sizeof gs, g, t);
+    tn_format_item (ws, sizeof ws, w, t);
+    g_error (
+        "%s: item %" G_GSIZE_FORMAT " is %s, expected %s", what, i, gs, ws);
+  }
+}
+
+/* "add:@y" -> "add:/path/ewise_y_int8.npy". */
+static gchar *
+expand_line (const gchar *line, const gchar *dname)
+{
+  gchar *yname = g_strdup_printf ("ewise_y_%s.npy", dname);
+  gchar *pname = g_strdup_printf ("ewise_p_%s.npy", dname);
+  gchar *y = data_path (yname), *p = data_path (pname);
+  gchar **a = g_strsplit (line, "@y", -1), *s1 = g_strjoinv (y, a);
+  gchar **b = g_strsplit (s1, "@p", -1), *s2 = g_strjoinv (p, b);
+
+  g_strfreev (a);
+  g_strfreev (b);
+  g_free (s1);
+  g_free (y);
+  g_free (p);
+  g_free (yname);
+  g_free (pname);
+  return s2;
+}
+
+#define REPS 200 /* the replicated runs span many blocks and chunks */
+
+static void
+check_dtype_with (tn_dtype t, tn_ewise_impl impl)
+{
+  const gchar *dname = tn_dtype_name (t);
+  gchar *name, *path, *text, **lines;
+  gsize s = tn_dtype_size (t), nlines, li;
+  Npy x, out;
+  guint8 *dst, *inplace, *bigx, *bigd, *bigd1, *bigw;
+
+  tn_ewise_set_impl (impl);
+  name = g_strdup_printf ("ewise_x_%s.npy", dname);
+  npy_load (&x, name);
+  g_free (name);
+  name = g_strdup_printf ("ewise_out_%s.npy", dname);
+  npy_load (&out, name);
+  g_free (name);
+  name = g_strdup_printf ("ewise_steps_%s.txt", dname);
+  path = data_path (name);
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  g_free (path);
+  g_free (name);
+  lines = g_strsplit (g_strchomp (text), "\n", -1);
+  nlines = g_strv_length (lines);
+  g_assert_cmpint (out.h.rank, ==, 2);
+  g_assert_cmpint (out.h.dims[0], ==, (gint64) nlines);
+  g_assert_cmpint (out.h.dims[1], ==, (gint64) x.n);
+  g_assert_cmpint (tn_dtype_size (x.h.dtype), ==, s);
+
+  dst = g_malloc (x.n * s);
+  inplace = g_malloc (x.n * s);
+  bigx = g_malloc (x.n * s * REPS);
+  bigd = g_malloc (x.n * s * REPS);
+  bigd1 = g_malloc (x.n * s * REPS);
+  bigw = g_malloc (x.n * s * REPS);
+  for (gsize r = 0; r < REPS; r++)
+    memcpy (bigx + r * x.n * s, x.data, x.n * s);
+
+  for (li = 0; li < nlines; li++) {
+    gboolean approx = lines[li][0] == '~';
+    gchar *ops = expand_line (lines[li] + approx, dname);
+    const guint8 *want = out.data + li * x.n * s;
+    int64_t dims = (int64_t) x.n, bdims[2] = { REPS, (int64_t) x.n };
+    tn_ewise *p = compile_ok (ops, t, &dims, 1), *bp;
+    gchar *what;
+
+    g_assert_cmpint (tn_ewise_out_dtype (p), ==, t);
+    what = g_strdup_printf ("%s on %s (%s)", lines[li], dname,
+        impl == TN_EWISE_IMPL_PORTABLE ? "portable" : "avx2");
+    tn_ewise_run (p, dst, x.data, 1);
+    compare (what, dst, want, x.n, t, approx);
+    memcpy (inplace, x.data, x.n * s);
+    tn_ewise_run (p, inplace, inplace, 1);
+    compare (what, inplace, want, x.n, t, approx);
+    tn_ewise_free (p);
+
+    /* The same items 200 times over, as <200, N>: the operand of the
+     * "@y" lines broadcasts along the new axis (a tile or a gather). */
+    bp = compile_ok (ops, t, bdims, 2);
+    for (gsize r = 0; r < REPS; r++)
+      memcpy (bigw + r * x.n * s, want, x.n * s);
+    tn_ewise_run (bp, bigd, bigx, 2);
+    compare (what, bigd, bigw, x.n * REPS, t, approx);
+    tn_ewise_run (bp, bigd1, bigx, 1);
+    g_assert_cmpmem (bigd, x.n * s * REPS, bigd1, x.n * s * REPS);
+    tn_ewise_free (bp);
+    g_free (what);
+    g_free (ops);
+  }
+
+  g_free (dst);
+  g_free (inplace);
+  g_free (bigx);
+  g_free (bigd);
+  g_free (bigd1);
+  g_free (bigw);
+  g_strfreev (lines);
+  g_free (text);
+  npy_free (&x);
+  npy_free (&out);
+  tn_ewise_set_impl (TN_EWISE_IMPL_AUTO);
+}
+
+static void
+test_golden (gconstpointer data)
+{
+  tn_dtype t = (tn_dtype) GPOINTER_TO_INT (data);
+
+  check_dtype_with (t, TN_EWISE_IMPL_PORTABLE);
+  /* On a CPU with AVX2 the second run must really use it. */
+  __builtin_cpu_init ();
+  if (__builtin_cpu_supports ("avx2") && __builtin_cpu_supports ("fma"))
+    g_assert_cmpint (
+        tn_ewise_set_impl (TN_EWISE_IMPL_AVX2), ==, TN_EWISE_IMPL_AVX2);
+  check_dtype_with (t, TN_EWISE_IMPL_AVX2);
+}
+
+/* cast:T from every S, against gen_cast.py's exact answers: through the
+ * chain machinery, float16/bfloat16 included (computed as float32). */
+static void
+test_casts (void)
+{
+  for (int impl = TN_EWISE_IMPL_PORTABLE; impl <= TN_EWISE_IMPL_AVX2; impl++) {
+    tn_ewise_set_impl ((tn_ewise_impl) impl);
+    for (int st = 0; st < TN_NDTYPES; st++) {
+      gchar *sname = g_strdup_printf ("cast_src_%s.npy", tn_dtype_name (st));
+      Npy src;
+
+      npy_load (&src, sname);
+      for (int dt = 0; dt < TN_NDTYPES; dt++) {
+        gchar *tname = g_strdup_printf ("cast_to_%s.npy", tn_dtype_name (dt));
+        gchar *ops = g_strdup_printf ("cast:%s", tn_dtype_name (dt));
+        gsize dsz = tn_dtype_size (dt), n = src.n;
+        int64_t dims = (int64_t) n;
+        tn_ewise *p;
+        guint8 *dst;
+        Npy want;
+
+        npy_load (&want, tname);
+        g_assert_cmpint (want.h.dims[1], ==, (gint64) n);
+        p = compile_ok (ops, (tn_dtype) st, &dims, 1);
+        g_assert_cmpint (tn_ewise_out_dtype (p), ==, dt);
+        g_assert_true (tn_ewise_in_place_ok (p) == (tn_dtype_size (st) == dsz));
+        dst = g_malloc (n * dsz);
+        tn_ewise_run (p, dst, src.data, 1);
+        /* Bits, NaN payloads included: a cast is exact. */
+        if (memcmp (dst, want.data + st * n * dsz, n * dsz) != 0)
+          compare (ops, dst, want.data + st * n * dsz, n, dt, FALSE);
+        tn_ewise_free (p);
+        g_free (dst);
+        npy_free (&want);
+        g_free (tname);
+        g_free (ops);
+      }
+      npy_free (&src);
+      g_free (sname);
+    }
+  }
+  tn_ewise_set_impl (TN_EWISE_IMPL_AUTO);
+}
+
+static void
+test_normalise_uint8 (void)
+{
+  Npy in, want;
+  int64_t dims[3] = { 4, 8, 8 };
+  tn_ewise *p;
+  float out[256];
+
+  npy_load (&in, "ewise_norm_in_uint8.npy");
+  npy_load (&want, "ewise_norm_out_float32.npy");
+  p = compile_ok ("cast:float32,sub:127.5,div:127.5", TN_UINT8, dims, 3);
+  g_assert_cmpint (tn_ewise_out_dtype (p), ==, TN_FLOAT32);
+  g_assert_false (tn_ewise_in_place_ok (p));
+  tn_ewise_run (p, out, in.data, 0);
+  g_assert_cmpmem (out, sizeof out, want.data, want.h.data_size);
+  /* Hand values: 0 -> -1, 255 -> 1, 127 -> -0.5/127.5. */
+  g_assert_cmpfloat (out[0], ==, -1.0f);
+  g_assert_cmpfloat (out[255], ==, 1.0f);
+  g_assert_cmpfloat (out[127], ==, -0.5f / 127.5f);
+  tn_ewise_free (p);
+  npy_free (&in);
+  npy_free (&want);
+}
+
+/* NumPy's broadcasting of operands with other dims, small. */
+static void
+test_broadcast_golden (void)
+{
+  Npy x;
+
+  npy_load (&x, "ewise_bx.npy");
+  for (int impl = TN_EWISE_IMPL_PORTABLE; impl <= TN_EWISE_IMPL_AVX2; impl++) {
+    tn_ewise_set_impl ((tn_ewise_impl) impl);
+    for (int k = 0; k < 6; k++) {
+      gchar *oname = g_strdup_printf ("ewise_bop_%d.npy", k);
+      gchar *wname = g_strdup_printf ("ewise_bout_%d.npy", k);
+      gchar *opath = data_path (oname),
+            *ops = g_strdup_printf ("mul:%s", opath);
+      float got[24];
+      tn_ewise *p;
+      Npy want;
+
+      npy_load (&want, wname);
+      p = compile_ok (ops, TN_FLOAT32, x.h.dims, 3);
+      tn_ewise_run (p, got, x.data, 1);
+      compare (ops, (guint8 *) got, want.data, 24, TN_FLOAT32, FALSE);
+      tn_ewise_free (p);
+      npy_free (&want);
+      g_free (ops);
+      g_free (opath);
+      g_free (oname);
+      g_free (wname);
+    }
+  }
+  tn_ewise_set_impl (TN_EWISE_IMPL_AUTO);
+  npy_free (&x);
+}
+
+/* <3> and <480, 1, 1> over <480, 640, 3>, expected values by index. */
+static void
+test_broadcast_frame (void)
+{
+  const int64_t dims[3] = { 480, 640, 3 }, n = 480 * 640 * 3;
+  float *x = g_malloc (n * sizeof *x), *y = g_malloc (n * sizeof *y);
+  float *y1 = g_malloc (n * sizeof *y);
+  const float w3[3] = { 0.5f, -2.0f, 100.0f };
+  gchar *p3 = data_path ("ewise_w3.npy"), *p480 = data_path ("ewise_w480.npy");
+  gchar *ops;
+  tn_ewise *p;
+  int64_t i;
+
+  for (i = 0; i < n; i++)
+    x[i] = (float) (i % 251) - 125.0f;
+
+  ops = g_strdup_printf ("mul:%s", p3);
+  p = compile_ok (ops, TN_FLOAT32, dims, 3);
+  tn_ewise_run (p, y, x, 2);
+  for (i = 0; i < n; i++)
+    if (y[i] != x[i] * w3[i % 3])
+      g_error ("mul <3>: item %" G_GINT64_FORMAT " is %g, expected %g", i, y[i],
+          x[i] * w3[i % 3]);
+  tn_ewise_run (p, y1, x, 1);
+  g_assert_cmpmem (y, n * sizeof *y, y1, n * sizeof *y);
+  tn_ewise_free (p);
+  g_free (ops);
+
+  /* Row r of the frame gets r / 4, and a chain around it. */
+  ops = g_strdup_printf ("add:%s,sub:1", p480);
+  p = compile_ok (ops, TN_FLOAT32, dims, 3);
+  memcpy (y, x, n * sizeof *y);
+  tn_ewise_run (p, y, y, 0); /* in place */
+  for (i = 0; i < n; i++) {
+    float want = x[i] + (float) (i / (640 * 3)) * 0.25f - 1.0f;
+
+    if (y[i] != want)
+      g_error ("add <480,1,1>: item %" G_GINT64_FORMAT " is %g, expected %g", i,
+          y[i], want);
+  }
+  tn_ewise_free (p);
+  g_free (ops);
+  g_free (p3);
+  g_free (p480);
+  g_free (x);
+  g_free (y);
+  g_free (y1);
+}
+
+/* Rounding once per step, not once per chain: 1 + 0.0004 is 1 in
+ * float16, twice over; per chain it would be 1.0009765625 (0x3c01).
+ * Below 1 the spacing halves: -1 + 0.0004 = -0.9996 rounds to
+ * -0.99951171875 (0xbbff), and + 0.0004 again to -0.9990234375 (0xbbfe). */
+static void
+test_float16_rounds_per_step (void)
+{
+  const int64_t dims = 2;
+  guint16 x[2] = { 0x3c00, 0xbc00 }, y[2]; /* 1, -1 */
+  tn_ewise *p = compile_ok ("add:0.0004,add:0.0004", TN_FLOAT16, &dims, 1);
+
+  tn_ewise_run (p, y, x, 1);
+  g_assert_cmphex (y[0], ==, 0x3c00);
+  g_assert_cmphex (y[1], ==, 0xbbfe);
+  tn_ewise_free (p);
+  /* bfloat16: 256 + 1 is 256 (8 bits of precision), twice. */
+  p = compile_ok ("add:1,add:1", TN_BFLOAT16, &dims, 1);
+  x[0] = 0x4380; /* 256 */
+  x[1] = 0x3f80; /* 1 */
+  tn_ewise_run (p, y, x, 1);
+  g_assert_cmphex (y[0], ==, 0x4380);
+  g_assert_cmphex (y[1], ==, 0x4040); /* 3 */
+  tn_ewise_free (p);
+}
+
+static void
+test_integer_edges (void)
+{
+  const int64_t dims = 4;
+  int64_t a[4] = { INT64_MIN, 7, -7, 0 }, r[4];
+  int32_t b[4] = { INT32_MIN, INT32_MAX, -1, 5 }, rb[4];
+  uint8_t u[4] = { 0, 1, 200, 255 }, ru[4];
+  tn_ewise *p;
+
+  /* INT_MIN / -1 wraps to INT_MIN; mod -1 is 0. */
+  p = compile_ok ("div:-1", TN_INT64, &dims, 1);
+  tn_ewise_run (p, r, a, 1);
+  g_assert_cmpint (r[0], ==, INT64_MIN);
+  g_assert_cmpint (r[1], ==, -7);
+  g_assert_cmpint (r[2], ==, 7);
+  tn_ewise_free (p);
+  p = compile_ok ("mod:-1", TN_INT64, &dims, 1);
+  tn_ewise_run (p, r, a, 1);
+  g_assert_cmpint (r[0], ==, 0);
+  tn_ewise_free (p);
+  /* Division by zero gives 0, no SIGFPE. */
+  p = compile_ok ("div:0", TN_INT64, &dims, 1);
+  tn_ewise_run (p, r, a, 1);
+  for (int i = 0; i < 4; i++)
+    g_assert_cmpint (r[i], ==, 0);
+  tn_ewise_free (p);
+  /* Floor division and modulo: -7 // 2 = -4, -7 % 2 = 1, 7 % -2 = -1. */
+  p = compile_ok ("div:2", TN_INT64, &dims, 1);
+  tn_ewise_run (p, r, a, 1);
+  g_assert_cmpint (r[1], ==, 3);
+  g_assert_cmpint (r[2], ==, -4);
+  tn_ewise_free (p);
+  p = compile_ok ("mod:-2", TN_INT64, &dims, 1);
+  tn_ewise_run (p, r, a, 1);
+  g_assert_cmpint (r[1], ==, -1);
+  g_assert_cmpint (r[2], ==, -1);
+  tn_ewise_free (p);
+  /* Wrap: INT32_MAX + 1, abs and neg of INT_MIN. */
+  p = compile_ok ("add:1", TN_INT32, &dims, 1);
+  tn_ewise_run (p, rb, b, 1);
+  g_assert_cmpint (rb[1], ==, INT32_MIN);
+  tn_ewise_free (p);
+  p = compile_ok ("abs", TN_INT32, &dims, 1);
+  tn_ewise_run (p, rb, b, 1);
+  g_assert_cmpint (rb[0], ==, INT32_MIN);
+  g_assert_cmpint (rb[2], ==, 1);
+  tn_ewise_free (p);
+  p = compile_ok ("mul:2", TN_UINT8, &dims, 1);
+  tn_ewise_run (p, ru, u, 1);
+  g_assert_cmpint (ru[2], ==, 144);
+  g_assert_cmpint (ru[3], ==, 254);
+  tn_ewise_free (p);
+  p = compile_ok ("sub:1", TN_UINT8, &dims, 1);
+  tn_ewise_run (p, ru, u, 1);
+  g_assert_cmpint (ru[0], ==, 255);
+  tn_ewise_free (p);
+  /* An operand beyond 2^53 is taken exactly, not through a double. */
+  p = compile_ok ("add:9007199254740993", TN_INT64, &dims, 1);
+  tn_ewise_run (p, r, a, 1);
+  g_assert_cmpint (r[3], ==, G_GINT64_CONSTANT (9007199254740993));
+  tn_ewise_free (p);
+  p = compile_ok ("max:18446744073709551615", TN_UINT64, &dims, 1);
+  {
+    guint64 x[4] = { 0, 1, 2, 3 }, y[4];
+
+    tn_ewise_run (p, y, x, 1);
+    g_assert_cmpuint (y[2], ==, G_MAXUINT64);
+  }
+  tn_ewise_free (p);
+  /* 2.0 and 1e3 are whole numbers; a float literal is fine if whole. */
+  p = compile_ok ("mul:2.0,add:1e3", TN_INT32, &dims, 1);
+  tn_ewise_run (p, rb, b, 1);
+  g_assert_cmpint (rb[3], ==, 1010);
+  tn_ewise_free (p);
+}
+
+static void
+test_zero_size_and_rank0 (void)
+{
+  const int64_t d0[1] = { 0 }, d1[3] = { 2, 0, 3 };
+  float x = 3.0f, y = -1.0f, canary[4] = { 7, 7, 7, 7 };
+  tn_ewise *p;
+
+  p = compile_ok ("mul:2,sqrt", TN_FLOAT32, d0, 1);
+  g_assert_cmpint (tn_ewise_count (p), ==, 0);
+  tn_ewise_run (p, canary, canary, 2);
+  g_assert_cmpfloat (canary[0], ==, 7.0f);
+  tn_ewise_free (p);
+  p = compile_ok ("cast:float64,add:1", TN_FLOAT32, d1, 3);
+  g_assert_cmpint (tn_ewise_count (p), ==, 0);
+  tn_ewise_run (p, canary, &x, 2);
+  g_assert_cmpfloat (canary[0], ==, 7.0f);
+  tn_ewise_free (p);
+  /* Rank 0 holds one item. */
+  p = compile_ok ("mul:2,add:0.5", TN_FLOAT32, NULL, 0);
+  g_assert_cmpint (tn_ewise_count (p), ==, 1);
+  tn_ewise_run (p, &y, &x, 0);
+  g_assert_cmpfloat (y, ==, 6.5f);
+  tn_ewise_free (p);
+}
+
+static void
+test_identity_and_in_place (void)
+{
+  const int64_t dims = 3;
+  int32_t x[3] = { -1, 0, 5 }, y[3] = { 9, 9, 9 };
+  tn_ewise_chain *c;
+  tn_ewise *p;
+  tn_dtype out;
+  tn_err e;
+
+  /* Whole steps on integers, abs/relu on unsigned, cast to the same
+   * type: nothing to do. */
+  p = compile_ok ("floor,ceil,round,cast:int32", TN_INT32, &dims, 1);
+  g_assert_true (tn_ewise_is_identity (p));
+  tn_ewise_run (p, y, x, 1);
+  g_assert_cmpmem (x, sizeof x, y, sizeof y);
+  tn_ewise_free (p);
+  p = compile_ok ("abs,relu", TN_UINT16, &dims, 1);
+  g_assert_true (tn_ewise_is_identity (p));
+  tn_ewise_free (p);
+  p = compile_ok ("", TN_BOOL, &dims, 1);
+  g_assert_true (tn_ewise_is_identity (p));
+  tn_ewise_free (p);
+  p = compile_ok ("relu", TN_INT32, &dims, 1);
+  g_assert_false (tn_ewise_is_identity (p));
+  tn_ewise_run (p, y, x, 1);
+  g_assert_cmpint (y[0], ==, 0);
+  g_assert_cmpint (y[2], ==, 5);
+  tn_ewise_free (p);
+
+  /* In place needs equal item sizes at both ends, whatever is between. */
+  p = compile_ok ("cast:float64,sqrt,cast:int32", TN_FLOAT32, &dims, 1);
+  g_assert_true (tn_ewise_in_place_ok (p));
+  g_assert_cmpint (tn_ewise_out_dtype (p), ==, TN_INT32);
+  tn_ewise_free (p);
+  p = compile_ok ("cast:float64", TN_FLOAT32, &dims, 1);
+  g_assert_false (tn_ewise_in_place_ok (p));
+  g_assert_cmpint (tn_ewise_in_dtype (p), ==, TN_FLOAT32);
+  tn_ewise_free (p);
+
+  /* Type checks without dims. */
+  g_assert_cmpint (
+      tn_ewise_chain_parse ("cast:uint8,add:1,cast:float16", &c, &e), ==, 0);
+  g_assert_cmpint (tn_ewise_chain_length (c), ==, 3);
+  g_assert_cmpint (
+      tn_ewise_chain_check (c, TN_BOOL, NULL, -1, &out, &e), ==, 0);
+  g_assert_cmpint (out, ==, TN_FLOAT16);
+  tn_ewise_chain_free (c);
+  g_assert_cmpint (tn_ewise_chain_parse (NULL, &c, &e), ==, 0);
+  g_assert_cmpint (tn_ewise_chain_length (c), ==, 0);
+  tn_ewise_chain_free (c);
+
+  /* Blanks around steps and arguments are ignored. */
+  p = compile_ok ("  sub : 1 ,\tmul:2  ", TN_INT32, &dims, 1);
+  tn_ewise_run (p, y, x, 1);
+  g_assert_cmpint (y[0], ==, -4);
+  g_assert_cmpint (y[2], ==, 8);
+  tn_ewise_free (p);
+
+  g_assert_true (tn_ewise_step_known ("sigmoid"));
+  g_assert_false (tn_ewise_step_known ("Sigmoid"));
+  g_assert_false (tn_ewise_step_known (NULL));
+  g_assert_nonnull (strstr (tn_ewise_step_names (), "add, sub, mul"));
+}
+
+/* The error of ops on t (with dims, or none if rank < 0) contains every
+ * needle. */
+static void
+expect_error (const gchar *ops, tn_dtype t, const int64_t *dims, int rank,
+    const gchar *const *needles)
+{
+  tn_ewise_chain *c = NULL;
+  tn_ewise *p = NULL;
+  tn_err e = { { 0 } };
+  int r;
+
+  r = tn_ewise_chain_parse (ops, &c, &e);
+  if (r == 0) {
+    g_assert_nonnull (c);
+    r = rank >= 0 ? tn_ewise_compile (c, t, dims, rank, &p, &e)
+                  : tn_ewise_chain_check (c, t, NULL, -1, NULL, &e);
+    g_assert_null (p);
+    tn_ewise_chain_free (c);
+  } else {
+    g_assert_null (c);
+  }
+  if (r == 0)
+    g_error ("'%s' on %s was accepted", ops, tn_dtype_name (t));
+  for (; *needles; needles++)
+    if (!strstr (e.msg, *needles))
+      g_error ("'%s': message \"%s\" lacks \"%s\"", ops, e.msg, *needles);
+}
+
+#define EXPECT(ops, t, dims, rank, ...)                                        \
+  do {                                                                         \
+    const gchar *const n_[] = { __VA_ARGS__, NULL };                           \
+    expect_error (ops, t, dims, rank, n_);                                     \
+  } while (0)
+
+static void
+test_parse_errors (void)
+{
+  gchar *txt = data_path ("ewise_steps_int8.txt");
+  gchar *ops = g_strdup_printf ("add:%s", txt);
+
+  EXPECT ("add:1,foo,mul:2", TN_FLOAT32, NULL, -1,
+      "step 2 of 3 ('foo') is not a known step", "add, sub, mul, div");
+  /* Splitting is core/steps.c's; its messages come through. */
+  EXPECT ("add:1,,mul:2", TN_FLOAT32, NULL, -1, "step 2 of 3 is empty");
+  EXPECT ("add:1,", TN_FLOAT32, NULL, -1, "step 2 of 2 is empty");
+  EXPECT ("add", TN_FLOAT32, NULL, -1, "step 1 of 1 (add) needs one operand",
+      "but has 0");
+  EXPECT ("add:1:2", TN_FLOAT32, NULL, -1, "(add:1:2) needs one operand",
+      "but has 2");
+  EXPECT ("relu:1", TN_FLOAT32, NULL, -1,
+      "step 1 of 1 (relu:1) takes no argument but has 1");
+  EXPECT ("neg:1:2:3:4", TN_FLOAT32, NULL, -1,
+      "step 1 of 1 (neg:1:2:3:4) takes no argument but has 4");
+  EXPECT ("clamp:1", TN_FLOAT32, NULL, -1, "needs two numbers", "clamp:0:255",
+      "but has 1");
+  EXPECT ("clamp:a:1", TN_FLOAT32, NULL, -1, "'a' is not a number");
+  EXPECT ("add:", TN_FLOAT32, NULL, -1,
+      "step 1 of 1 ('add') has an empty argument 1");
+  EXPECT ("cast", TN_FLOAT32, NULL, -1, "needs one type", "has 0");
+  EXPECT ("cast:float33", TN_FLOAT32, NULL, -1, "step 1 of 1 (cast:float33)",
+      "\"float33\"", "bool, int8");
+  EXPECT ("mul:1..5", TN_FLOAT32, NULL, -1,
+      "cannot open '1..5' (and it is not a number)", "No such file");
+  /* A file that is not a .npy. */
+  EXPECT (ops, TN_FLOAT32, NULL, -1, "step 1 of 1");
+  g_free (ops);
+  g_free (txt);
+}
+
+static void
+test_type_errors (void)
+{
+  const int64_t frame[3] = { 480, 640, 3 }, one = 1, four = 4;
+  gchar *frac = data_path ("ewise_bad_frac.npy");
+  gchar *big = data_path ("ewise_bad_big.npy");
+  gchar *negexp = data_path ("ewise_bad_negexp.npy");
+  gchar *bdims = data_path ("ewise_bad_dims.npy");
+  gchar *b2 = data_path ("ewise_bop_2.npy");
+  gchar *ops;
+
+  EXPECT ("sqrt", TN_INT32, NULL, -1,
+      "step 1 of 1 (sqrt): sqrt needs a float tensor but the tensor is int32",
+      "put a cast:float32 step before it");
+  EXPECT ("cast:int16,exp", TN_FLOAT32, NULL, -1,
+      "step 2 of 2 (exp): exp needs a float tensor", "int16");
+  EXPECT ("log", TN_UINT8, NULL, -1, "log needs a float tensor", "uint8");
+  EXPECT ("tanh", TN_INT64, NULL, -1, "tanh needs");
+  EXPECT ("sigmoid", TN_BOOL, NULL, -1, "a bool tensor takes cast steps only");
+  EXPECT ("add:1", TN_BOOL, NULL, -1, "step 1 of 1 (add:1): a bool tensor",
+      "cast:uint8");
+  EXPECT ("add:2.5", TN_INT32, NULL, -1, "operand 2.5 is not a whole number",
+      "int32", "put a cast:float32 step first");
+  EXPECT ("mul:nan", TN_INT8, NULL, -1, "operand nan is not a whole number");
+  EXPECT ("add:300", TN_UINT8, NULL, -1,
+      "operand 300 does not fit uint8, which holds 0 to 255");
+  EXPECT ("sub:-1", TN_UINT8, NULL, -1, "operand -1 does not fit uint8");
+  EXPECT ("add:128", TN_INT8, NULL, -1, "which holds -128 to 127");
+  EXPECT ("add:9223372036854775808", TN_INT64, NULL, -1,
+      "operand 9223372036854775808 does not fit int64",
+      "-9223372036854775808 to 9223372036854775807");
+  EXPECT ("add:18446744073709551616", TN_UINT64, NULL, -1,
+      "does not fit uint64, which holds 0 to 18446744073709551615");
+  EXPECT ("pow:-1", TN_INT32, NULL, -1,
+      "an int32 tensor cannot be raised to the negative power -1");
+  EXPECT ("clamp:5:1", TN_INT32, NULL, -1,
+      "the lower bound 5 is above the upper bound 1");
+  EXPECT ("clamp:nan:1", TN_FLOAT32, NULL, -1, "a clamp bound may not be NaN");
+  EXPECT ("clamp:0:256", TN_UINT8, NULL, -1, "operand 256 does not fit uint8");
+
+  ops = g_strdup_printf ("add:%s", frac);
+  EXPECT (ops, TN_INT32, NULL, -1,
+      "item 2 of the operand (2.5) is not a whole number", "int32");
+  g_free (ops);
+  ops = g_strdup_printf ("add:%s", big);
+  EXPECT (ops, TN_UINT8, NULL, -1,
+      "item 1 of the operand (300) does not fit uint8, which holds 0 to 255");
+  g_free (ops);
+  ops = g_strdup_printf ("pow:%s", negexp);
+  EXPECT (ops, TN_INT32, NULL, -1,
+      "item 2 of the operand is the negative power -1");
+  g_free (ops);
+
+  /* Broadcasting: both dims and the axis in the message. */
+  ops = g_strdup_printf ("cast:float32,add:%s", bdims);
+  EXPECT (ops, TN_UINT8, frame, 3, "step 2 of 2",
+      "dims <480, 640, 3> and <4> do not broadcast: axis 2 has 3 against 4 "
+      "and neither is 1");
+  EXPECT (ops, TN_UINT8, &one, 1,
+      "operand dims <4> would stretch axis 0 of the tensor dims <1> from 1 "
+      "to 4");
+  g_free (ops);
+  ops = g_strdup_printf ("mul:%s", b2);
+  EXPECT (ops, TN_FLOAT32, &four, 1,
+      "operand dims <2, 1, 4> have rank 3, more than the 1 of the tensor "
+      "dims <4>");
+  g_free (ops);
+  /* Bad dims for the compiler itself. */
+  {
+    const int64_t neg = -2;
+
+    EXPECT ("add:1", TN_FLOAT32, &neg, 1, "axis 0 has extent -2");
+    EXPECT ("add:1", TN_FLOAT32, &neg, 9, "rank 9");
+  }
+  g_free (frac);
+  g_free (big);
+  g_free (negexp);
+  g_free (bdims);
+  g_free (b2);
+}
+
+/* Operands on float16 round once to float16; an integer operand becomes
+ * the nearest float. */
+static void
+test_operand_conversion (void)
+{
+  const int64_t dims = 1;
+  guint16 x = 0, y;
+  float f = 0.0f, g;
+  tn_ewise *p;
+
+  p = compile_ok ("add:0.1", TN_FLOAT16, &dims, 1);
+  tn_ewise_run (p, &y, &x, 1);
+  g_assert_cmphex (y, ==, 0x2e66); /* float16(0.1) */
+  tn_ewise_free (p);
+  p = compile_ok ("add:16777217", TN_FLOAT32, &dims, 1);
+  tn_ewise_run (p, &g, &f, 1);
+  g_assert_cmpfloat (g, ==, 16777216.0f);
+  tn_ewise_free (p);
+  p = compile_ok ("add:inf", TN_FLOAT32, &dims, 1);
+  tn_ewise_run (p, &g, &f, 1);
+  g_assert_true (isinf (g) && g > 0);
+  tn_ewise_free (p);
+}
+
+/* Fused loops (a cast from a small integer type with the one or two
+ * arithmetic steps after it; two arithmetic steps in a row) against the
+ * same arithmetic written out in C, one rounding per step. */
+static void
+test_fused_steps (void)
+{
+  static const tn_dtype srcs[] = { TN_UINT8, TN_INT8, TN_UINT16, TN_INT16 };
+  const int64_t n = 70000; /* several chunks on two threads */
+  float *got = g_new (float, n), *want = g_new (float, n);
+  double *dx = g_new (double, n), *dg = g_new (double, n);
+  guint8 *src = g_malloc (n * 2);
+  tn_ewise *p;
+
+  for (int64_t i = 0; i < n * 2; i++)
+    src[i] = (guint8) (i * 37 + (i >> 8));
+  for (int impl = TN_EWISE_IMPL_PORTABLE; impl <= TN_EWISE_IMPL_AVX2; impl++) {
+    tn_ewise_set_impl ((tn_ewise_impl) impl);
+    for (guint k = 0; k < G_N_ELEMENTS (srcs); k++) {
+      tn_dtype t = srcs[k];
+
+      for (int c = 0; c < 3; c++) {
+        static const char *const ops[] = { "cast:float32,sub:3.25,div:7",
+          "cast:float32,mul:0.1", "cast:float32,add:1,mul:-2,relu" };
+
+        p = compile_ok (ops[c], t, &n, 1);
+        tn_ewise_run (p, got, src, 2);
+        for (int64_t i = 0; i < n; i++) {
+          float x = (float) tn_get_f64 (src + i * tn_dtype_size (t), t);
+
+          if (c == 0)
+            want[i] = (x - 3.25f) / 7.0f;
+          else if (c == 1)
+            want[i] = x * 0.1f;
+          else
+            want[i] = (x + 1.0f) * -2.0f < 0 ? 0.0f : (x + 1.0f) * -2.0f;
+        }
+        compare (ops[c], (guint8 *) got, (guint8 *) want, n, TN_FLOAT32, FALSE);
+        tn_ewise_free (p);
+      }
+    }
+    /* float64: mul then sub, then div then add then relu. */
+    for (int64_t i = 0; i < n; i++)
+      dx[i] = (double) (i - n / 2) / 3.0;
+    p = compile_ok ("mul:3,sub:0.1,div:0.7,add:2,relu", TN_FLOAT64, &n, 1);
+    tn_ewise_run (p, dg, dx, 1);
+    for (int64_t i = 0; i < n; i++) {
+      double y = (dx[i] * 3.0 - 0.1) / 0.7 + 2.0;
+
+      g_assert_cmpfloat (dg[i], ==, y < 0 ? 0.0 : y);
+    }
+    tn_ewise_free (p);
+  }
+  tn_ewise_set_impl (TN_EWISE_IMPL_AUTO);
+  g_free (got);
+  g_free (want);
+  g_free (dx);
+  g_free (dg);
+  g_free (src);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  for (int t = 0; t < TN_NDTYPES; t++) {
+    gchar *path;
+
+    if (t == TN_BOOL)
+      continue;
+    path = g_strdup_printf ("/ewise/golden/%s", tn_dtype_name (t));
+    g_test_add_data_func (path, GINT_TO_POINTER (t), test_golden);
+    g_free (path);
+  }
+  g_test_add_func ("/ewise/casts", test_casts);
+  g_test_add_func ("/ewise/normalise-uint8", test_normalise_uint8);
+  g_test_add_func ("/ewise/broadcast-golden", test_broadcast_golden);
+  g_test_add_func ("/ewise/broadcast-frame", test_broadcast_frame);
+  g_test_add_func ("/ewise/float16-per-step", test_float16_rounds_per_step);
+  g_test_add_func ("/ewise/integer-edges", test_integer_edges);
+  g_test_add_func ("/ewise/zero-size-rank0", test_zero_size_and_rank0);
+  g_test_add_func ("/ewise/identity-in-place", test_identity_and_in_place);
+  g_test_add_func ("/ewise/parse-errors", test_parse_errors);
+  g_test_add_func ("/ewise/type-errors", test_type_errors);
+  g_test_add_func ("/ewise/operand-conversion", test_operand_conversion);
+  g_test_add_func ("/ewise/fused-steps", test_fused_steps);
+  return g_test_run ();
+}
