@@ -1,0 +1,992 @@
+/* Reductions: what a reduction computes (names, result dtypes, axes,
+ * shapes), how the work is cut (the plan), and the driver that runs the
+ * kernels of reduce-kern.c on the worker pool and combines their block
+ * partials in block order.
+ *
+ * The plan reads strides where it can: after dropping axes of extent 1
+ * and merging neighbours that are contiguous with each other, either the
+ * reduced items of an output form one contiguous run (the innermost
+ * merged axis is the only reduced one: "rows"), or the kept innermost axis
+ * is contiguous and every reduced row is a run of outputs ("columns", the
+ * sums of rows into a vector of partials).  Columns narrower than
+ * COLS_MIN over dense rows (the channels of an image) are "strips": 32
+ * rows at a time read as one wide row.  Anything else is made dense once
+ * with the kept axes first, which turns it into rows. */
+#include "reduce.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "half.h"
+#include "parallel.h"
+#include "reduce-kern.h"
+
+/* Columns narrower than this are cheaper to transpose into rows first. */
+#define COLS_MIN 16
+/* Items a chunk of work should cover at least, for the pool to pay. */
+#define CHUNK_ITEMS 65536
+
+static const char *const op_names[TN_REDUCE_NOPS] = { "sum", "mean", "prod",
+  "min", "max", "argmin", "argmax", "l2", "var", "std" };
+
+const char *
+tn_reduce_op_name (tn_reduce_op op)
+{
+  return (unsigned) op < TN_REDUCE_NOPS ? op_names[op] : NULL;
+}
+
+int
+tn_reduce_op_from_name (const char *name, tn_reduce_op *op, tn_err *e)
+{
+  for (int i = 0; i < TN_REDUCE_NOPS; i++) {
+    if (name && strcmp (name, op_names[i]) == 0) {
+      *op = (tn_reduce_op) i;
+      return 0;
+    }
+  }
+  tn_err_set (e,
+      "'%s' is not a reduction; expected one of sum, mean, prod, min, max, "
+      "argmin, argmax, l2, var, std.",
+      name ? name : "(null)");
+  return -1;
+}
+
+static bool
+is_float (tn_dtype t)
+{
+  return tn_dtype_kind (t) == TN_KIND_FLOAT;
+}
+
+tn_dtype
+tn_reduce_dtype (tn_reduce_op op, tn_dtype t)
+{
+  switch (op) {
+  case TN_REDUCE_SUM:
+  case TN_REDUCE_PROD:
+    if (t == TN_FLOAT16 || t == TN_BFLOAT16)
+      return TN_FLOAT32;
+    if (is_float (t))
+      return t;
+    return tn_dtype_kind (t) == TN_KIND_UINT ? TN_UINT64 : TN_INT64;
+  case TN_REDUCE_MEAN:
+  case TN_REDUCE_L2:
+  case TN_REDUCE_VAR:
+  case TN_REDUCE_STD:
+    return is_float (t) ? t : TN_FLOAT64;
+  case TN_REDUCE_ARGMIN:
+  case TN_REDUCE_ARGMAX:
+    return TN_INT64;
+  default:
+    return t;
+  }
+}
+
+bool
+tn_reduce_has_identity (tn_reduce_op op)
+{
+  return op == TN_REDUCE_SUM || op == TN_REDUCE_PROD || op == TN_REDUCE_L2;
+}
+
+/* Axes. */
+
+int
+tn_axes_parse (tn_axes *a, const char *s, tn_err *e)
+{
+  tn_axes r = { 0, { 0 } };
+  const char *p = s ? s : "";
+  int entry = 0;
+
+  while (isspace ((unsigned char) *p))
+    p++;
+  if (*p == '\0') {
+    *a = r;
+    return 0;
+  }
+  for (;;) {
+    const char *start;
+    char *end;
+    long v;
+
+    entry++;
+    while (isspace ((unsigned char) *p))
+      p++;
+    start = p;
+    errno = 0;
+    v = strtol (p, &end, 10);
+    if (end == p || errno != 0) {
+      int len = (int) strcspn (start, ",");
+
+      tn_err_set (e,
+          "axes '%s' is not a comma-separated list of integers: entry %d is "
+          "'%.*s'.",
+          s, entry, len, start);
+      return -1;
+    }
+    p = end;
+    while (isspace ((unsigned char) *p))
+      p++;
+    if (*p != ',' && *p != '\0') {
+      int len = (int) strcspn (start, ",");
+
+      tn_err_set (e,
+          "axes '%s' is not a comma-separated list of integers: entry %d is "
+          "'%.*s'.",
+          s, entry, len, start);
+      return -1;
+    }
+    if (v < -TN_MAX_RANK || v >= TN_MAX_RANK) {
+      tn_err_set (e,
+          "axes '%s': entry %d is axis %ld, outside -%d..%d (a tensor has at "
+          "most %d axes).",
+          s, entry, v, TN_MAX_RANK, TN_MAX_RANK - 1, TN_MAX_RANK);
+      return -1;
+    }
+    if (r.n == TN_MAX_RANK) {
+      tn_err_set (e,
+          "axes '%s' has more than %d entries; a tensor has at most "
+          "%d axes.",
+          s, TN_MAX_RANK, TN_MAX_RANK);
+      return -1;
+    }
+    r.axes[r.n++] = (int) v;
+    if (*p == '\0')
+      break;
+    p++; /* the comma */
+  }
+  *a = r;
+  return 0;
+}
+
+int
+tn_axes_format (char *buf, size_t cap, const tn_axes *a)
+{
+  size_t len = 0;
+
+  if (cap > 0)
+    buf[0] = '\0';
+  for (int i = 0; i < a->n; i++) {
+    int k = snprintf (len < cap ? buf + len : NULL, len < cap ? cap - len : 0,
+        "%s%d", i ? "," : "", a->axes[i]);
+
+    len += (size_t) k;
+  }
+  return (int) len;
+}
+
+int
+tn_axes_mask (const tn_axes *a, int rank, uint32_t *mask, tn_err *e)
+{
+  uint32_t m = 0;
+  int given[TN_MAX_RANK];
+
+  if (rank < 0 || rank > TN_MAX_RANK) {
+    tn_err_set (e, "rank %d is outside 0..%d.", rank, TN_MAX_RANK);
+    return -1;
+  }
+  if (a->n == 0) {
+    *mask = rank ? (uint32_t) ((1u << rank) - 1) : 0;
+    return 0;
+  }
+  for (int i = 0; i < a->n; i++) {
+    int ax = a->axes[i], k = ax < 0 ? ax + rank : ax;
+
+    if (k < 0 || k >= rank) {
+      if (rank == 0)
+        tn_err_set (e,
+            "axis %d is out of range for rank 0: a scalar has no axes (leave "
+            "axes empty to reduce it).",
+            ax);
+      else
+        tn_err_set (e,
+            "axis %d is out of range for rank %d: valid axes are %d..%d.", ax,
+            rank, -rank, rank - 1);
+      return -1;
+    }
+    if (m & (1u << k)) {
+      tn_err_set (e, "axis %d is given twice for rank %d (as %d and %d).", k,
+          rank, given[k], ax);
+      return -1;
+    }
+    m |= 1u << k;
+    given[k] = ax;
+  }
+  *mask = m;
+  return 0;
+}
+
+int
+tn_reduce_shape (tn_reduce_op op, const int64_t *dims, int rank, uint32_t mask,
+    bool keepdims, int64_t *out, int *out_rank, tn_err *e)
+{
+  int r = 0;
+
+  if ((unsigned) op >= TN_REDUCE_NOPS) {
+    tn_err_set (e, "reduction %d is not one of the %d reductions.", (int) op,
+        TN_REDUCE_NOPS);
+    return -1;
+  }
+  if (rank < 0 || rank > TN_MAX_RANK) {
+    tn_err_set (e, "rank %d is outside 0..%d.", rank, TN_MAX_RANK);
+    return -1;
+  }
+  if (rank < 32 && (mask >> rank) != 0) {
+    tn_err_set (e, "the axes mask 0x%x names axes beyond rank %d.", mask, rank);
+    return -1;
+  }
+  for (int i = 0; i < rank; i++) {
+    if (dims[i] < 0) {
+      tn_err_set (e, "axis %d has extent %lld; extents must be >= 0.", i,
+          (long long) dims[i]);
+      return -1;
+    }
+    if ((mask & (1u << i)) && dims[i] == 0 && !tn_reduce_has_identity (op)) {
+      char shape[TN_MAX_RANK * 22 + 8];
+
+      tn_shape_format (shape, sizeof shape, dims, rank);
+      tn_err_set (e,
+          "%s over axis %d of extent 0 has no value: the axis holds no items "
+          "(dims %s); only sum, prod and l2 reduce an empty axis.",
+          op_names[op], i, shape);
+      return -1;
+    }
+  }
+  for (int i = 0; i < rank; i++) {
+    if (!(mask & (1u << i)))
+      out[r++] = dims[i];
+    else if (keepdims)
+      out[r++] = 1;
+  }
+  *out_rank = r;
+  return 0;
+}
+
+/* Which kernel family computes op over dtype t (pass 1 of var/std). */
+static tn_rk_kind
+op_kind (tn_reduce_op op, tn_dtype t)
+{
+  bool f32sum = t == TN_FLOAT16 || t == TN_BFLOAT16 || t == TN_FLOAT32;
+
+  switch (op) {
+  case TN_REDUCE_SUM:
+    return f32sum ? TN_RK_FSUM : is_float (t) ? TN_RK_DADD : TN_RK_UADD;
+  case TN_REDUCE_MEAN:
+  case TN_REDUCE_VAR:
+  case TN_REDUCE_STD:
+    if (f32sum)
+      return TN_RK_FSUM;
+    if (is_float (t))
+      return TN_RK_DADD;
+    return (t == TN_INT64 || t == TN_UINT64) ? TN_RK_QADD : TN_RK_UADD;
+  case TN_REDUCE_PROD:
+    return is_float (t) ? TN_RK_DMUL : TN_RK_UMUL;
+  case TN_REDUCE_MIN:
+    return TN_RK_MIN;
+  case TN_REDUCE_MAX:
+    return TN_RK_MAX;
+  case TN_REDUCE_ARGMIN:
+    return TN_RK_ARGMIN;
+  case TN_REDUCE_ARGMAX:
+    return TN_RK_ARGMAX;
+  default:
+    return TN_RK_DSQ;
+  }
+}
+
+/* min, max, argmin and argmax read narrow columns as columns. */
+static bool
+kind_has_strips (tn_rk_kind kind)
+{
+  return kind != TN_RK_MIN && kind != TN_RK_MAX && kind != TN_RK_ARGMIN
+         && kind != TN_RK_ARGMAX;
+}
+
+/* Folds partial p into acc (p comes after acc in the reduced order). */
+static void
+part_combine (tn_rk_kind kind, tn_dtype t, tn_rpart *acc, const tn_rpart *p)
+{
+  bool uns = tn_dtype_kind (t) == TN_KIND_UINT;
+
+  switch (kind) {
+  case TN_RK_DMUL:
+    acc->v.d = acc->v.d * p->v.d;
+    break;
+  case TN_RK_UADD:
+    acc->v.u += p->v.u;
+    break;
+  case TN_RK_UMUL:
+    acc->v.u *= p->v.u;
+    break;
+  case TN_RK_QADD:
+    acc->v.q += p->v.q;
+    break;
+  case TN_RK_MIN:
+  case TN_RK_MAX: {
+    bool mx = kind == TN_RK_MAX;
+
+    acc->nan |= p->nan;
+    if (is_float (t)) {
+      double a = acc->v.d, x = p->v.d;
+
+      if (mx ? (x > a || (x == a && !signbit (x)))
+             : (x < a || (x == a && signbit (x))))
+        acc->v.d = x;
+    } else if (uns) {
+      if (mx ? p->v.u > acc->v.u : p->v.u < acc->v.u)
+        acc->v.u = p->v.u;
+    } else if (mx ? p->v.i > acc->v.i : p->v.i < acc->v.i) {
+      acc->v.i = p->v.i;
+    }
+    break;
+  }
+  case TN_RK_ARGMIN:
+  case TN_RK_ARGMAX: {
+    bool mx = kind == TN_RK_ARGMAX, better;
+
+    if (acc->nan)
+      break;
+    if (p->nan)
+      better = true;
+    else if (is_float (t))
+      better = mx ? p->v.d > acc->v.d : p->v.d < acc->v.d;
+    else
+      better = mx ? p->v.i > acc->v.i : p->v.i < acc->v.i;
+    if (better)
+      *acc = *p;
+    break;
+  }
+  default: /* the float64 sums */
+    acc->v.d = acc->v.d + p->v.d;
+    break;
+  }
+}
+
+/* What the reduction writes for each output. */
+typedef struct {
+  tn_reduce_op op;
+  tn_rk_kind kind;
+  tn_dtype in, out;
+  int64_t n; /* reduced items per output */
+  int64_t ddof;
+  char *dst;     /* outputs, or NULL when means is set */
+  double *means; /* var/std pass 1: the float64 means go here */
+} emit_ctx;
+
+static double
+part_mean (const emit_ctx *x, const tn_rpart *p)
+{
+  double n = (double) x->n;
+
+  switch (x->kind) {
+  case TN_RK_UADD:
+    if (tn_dtype_kind (x->in) == TN_KIND_UINT)
+      return (double) p->v.u / n;
+    return (double) (int64_t) p->v.u / n;
+  case TN_RK_QADD:
+    return (double) p->v.q / n;
+  default:
+    return p->v.d / n;
+  }
+}
+
+static void
+put_f (void *dst, tn_dtype t, double v)
+{
+  switch (t) {
+  case TN_FLOAT16: {
+    uint16_t h = tn_f64_to_f16 (v);
+
+    memcpy (dst, &h, 2);
+    break;
+  }
+  case TN_BFLOAT16: {
+    uint16_t h = tn_f64_to_bf16 (v);
+
+    memcpy (dst, &h, 2);
+    break;
+  }
+  case TN_FLOAT32: {
+    float f = (float) v;
+
+    memcpy (dst, &f, 4);
+    break;
+  }
+  default:
+    memcpy (dst, &v, 8);
+    break;
+  }
+}
+
+/* The low bytes of an integer partial, as an item of dtype t. */
+static void
+put_int (void *dst, tn_dtype t, uint64_t u)
+{
+  switch (tn_dtype_size (t)) {
+  case 1: {
+    uint8_t b = t == TN_BOOL ? u != 0 : (uint8_t) u;
+
+    memcpy (dst, &b, 1);
+    break;
+  }
+  case 2: {
+    uint16_t h = (uint16_t) u;
+
+    memcpy (dst, &h, 2);
+    break;
+  }
+  case 4: {
+    uint32_t w = (uint32_t) u;
+
+    memcpy (dst, &w, 4);
+    break;
+  }
+  default:
+    memcpy (dst, &u, 8);
+    break;
+  }
+}
+
+static void
+emit (const emit_ctx *x, int64_t o, const tn_rpart *p)
+{
+  size_t osz = tn_dtype_size (x->out);
+  char *d = x->dst + (size_t) o * osz;
+  double den, v;
+
+  if (x->means) {
+    x->means[o] = part_mean (x, p);
+    return;
+  }
+  switch (x->op) {
+  case TN_REDUCE_SUM:
+  case TN_REDUCE_PROD:
+    if (is_float (x->in))
+      put_f (d, x->out, p->v.d);
+    else
+      put_int (d, x->out, p->v.u);
+    break;
+  case TN_REDUCE_MEAN:
+    put_f (d, x->out, part_mean (x, p));
+    break;
+  case TN_REDUCE_L2:
+    put_f (d, x->out, sqrt (p->v.d));
+    break;
+  case TN_REDUCE_VAR:
+  case TN_REDUCE_STD:
+    den = x->n > x->ddof ? (double) (x->n - x->ddof) : 0.0;
+    v = p->v.d / den;
+    put_f (d, x->out, x->op == TN_REDUCE_STD ? sqrt (v) : v);
+    break;
+  case TN_REDUCE_MIN:
+  case TN_REDUCE_MAX:
+    if (is_float (x->in))
+      put_f (d, x->out, p->nan ? NAN : p->v.d);
+    else
+      put_int (d, x->out, p->v.u);
+    break;
+  default: /* argmin, argmax */
+    memcpy (d, &p->idx, 8);
+    break;
+  }
+}
+
+/* The plan. */
+
+enum { PLAN_ROWS, PLAN_COLS, PLAN_STRIP };
+
+typedef struct {
+  int kind;
+  const char *base; /* the item at the view's offset */
+  size_t isz;
+  int64_t M, N; /* outputs, reduced items per output */
+  /* kept axes (rows: all of them; columns: all but the innermost) */
+  int nk;
+  int64_t kdims[TN_MAX_RANK], kstr[TN_MAX_RANK];
+  /* reduced axes (columns) */
+  int nr;
+  int64_t rdims[TN_MAX_RANK], rstr[TN_MAX_RANK];
+  int64_t P;     /* columns, strips: outputs per row */
+  int64_t rstep; /* strips: items from one reduced row to the next */
+} plan;
+
+/* Offset (items) of multi-index number q of an odometer, and the index. */
+static int64_t
+odo_start (
+    int n, const int64_t *dims, const int64_t *str, int64_t q, int64_t *idx)
+{
+  int64_t off = 0;
+
+  for (int i = n - 1; i >= 0; i--) {
+    idx[i] = q % dims[i];
+    q /= dims[i];
+    off += idx[i] * str[i];
+  }
+  return off;
+}
+
+static int64_t
+odo_next (
+    int n, const int64_t *dims, const int64_t *str, int64_t *idx, int64_t off)
+{
+  for (int i = n - 1; i >= 0; i--) {
+    if (++idx[i] < dims[i])
+      return off + str[i];
+    idx[i] = 0;
+    off -= (dims[i] - 1) * str[i];
+  }
+  return off;
+}
+
+typedef struct {
+  int64_t d, s;
+  bool red;
+} axis;
+
+/* Sets *pl from v (extents all > 0); returns false when the reduced axes
+ * need the dense copy first.  strips: the kind has a strip kernel. */
+static bool
+make_plan (
+    plan *pl, const tn_view *v, uint32_t mask, const void *base, bool strips)
+{
+  axis a[TN_MAX_RANK];
+  int na = 0, nred = 0;
+
+  memset (pl, 0, sizeof *pl);
+  pl->isz = tn_dtype_size (v->dtype);
+  pl->base = (const char *) base + (size_t) v->offset * pl->isz;
+  pl->M = pl->N = 1;
+  for (int i = 0; i < v->rank; i++) {
+    bool red = (mask >> i) & 1;
+    axis x = { v->dims[i], v->strides[i], red };
+
+    if (red)
+      pl->N *= v->dims[i];
+    else
+      pl->M *= v->dims[i];
+    if (x.d == 1)
+      continue;
+    if (na > 0 && a[na - 1].red == red && a[na - 1].s == x.s * x.d) {
+      a[na - 1].d *= x.d;
+      a[na - 1].s = x.s;
+    } else {
+      a[na++] = x;
+    }
+  }
+  for (int i = 0; i < na; i++)
+    nred += a[i].red;
+
+  if (na > 0 && a[na - 1].red && a[na - 1].s == 1 && nred == 1) {
+    pl->kind = PLAN_ROWS;
+    for (int i = 0; i < na - 1; i++) {
+      pl->kdims[pl->nk] = a[i].d;
+      pl->kstr[pl->nk++] = a[i].s;
+    }
+    return true;
+  }
+  if (na > 0 && !a[na - 1].red && a[na - 1].s == 1
+      && (a[na - 1].d >= COLS_MIN || nred == 0 || !strips)) {
+    pl->kind = PLAN_COLS;
+    pl->P = a[na - 1].d;
+    for (int i = 0; i < na - 1; i++) {
+      if (a[i].red) {
+        pl->rdims[pl->nr] = a[i].d;
+        pl->rstr[pl->nr++] = a[i].s;
+      } else {
+        pl->kdims[pl->nk] = a[i].d;
+        pl->kstr[pl->nk++] = a[i].s;
+      }
+    }
+    return true;
+  }
+  if (strips && na > 1 && !a[na - 1].red && a[na - 1].s == 1 && nred == 1
+      && a[na - 2].red && a[na - 2].s == a[na - 1].d) {
+    /* Narrow columns over dense rows: <..., R, P> with P < COLS_MIN. */
+    pl->kind = PLAN_STRIP;
+    pl->P = a[na - 1].d;
+    pl->rstep = a[na - 2].s;
+    for (int i = 0; i < na - 2; i++) {
+      pl->kdims[pl->nk] = a[i].d;
+      pl->kstr[pl->nk++] = a[i].s;
+    }
+    return true;
+  }
+  if (nred == 0) {
+    /* One item per output, read where it is. */
+    pl->kind = PLAN_ROWS;
+    for (int i = 0; i < na; i++) {
+      pl->kdims[pl->nk] = a[i].d;
+      pl->kstr[pl->nk++] = a[i].s;
+    }
+    return true;
+  }
+  return false;
+}
+
+/* The driver. */
+
+typedef struct {
+  const plan *pl;
+  tn_rk_inner_fn inner;
+  tn_rk_cols_fn cols;
+  tn_rk_strip_fn strip;
+  tn_rk_kind kind;
+  tn_dtype t;
+  int64_t nb;           /* blocks per output */
+  int64_t tile, ntiles; /* columns */
+  const double *m;      /* DDEV: the mean of every output */
+  tn_rpart *parts;      /* nb > 1: rows [M][nb], columns [Q][nb][P] */
+  emit_ctx ex;
+  atomic_int failed;
+} run_ctx;
+
+/* Units (output o, block j) of a rows plan, row by row. */
+static void
+rows_chunk_rows (run_ctx *r, int64_t b, int64_t e)
+{
+  const plan *pl = r->pl;
+  int64_t nb = r->nb, o = b / nb, j = b % nb, idx[TN_MAX_RANK];
+  int64_t off = odo_start (pl->nk, pl->kdims, pl->kstr, o, idx);
+
+  while (b < e) {
+    int64_t jend = nb < j + (e - b) ? nb : j + (e - b);
+    int64_t first = j * TN_RK_BLOCK;
+    int64_t last = jend * TN_RK_BLOCK < pl->N ? jend * TN_RK_BLOCK : pl->N;
+    const char *p = pl->base + (off + first) * (int64_t) pl->isz;
+    tn_rpart one, *out = nb > 1 ? r->parts + o * nb + j : &one;
+
+    r->inner (p, last - first, first, r->m ? r->m[o] : 0.0, out);
+    if (nb == 1)
+      emit (&r->ex, o, &one);
+    b += jend - j;
+    j = 0;
+    o++;
+    off = odo_next (pl->nk, pl->kdims, pl->kstr, idx, off);
+  }
+}
+
+/* Rows of whole blocks, one after the other in memory: every block of a
+ * chunk in one kernel call.  Not for argmin/argmax (they count indices
+ * from the start of a call) nor for deviations (a mean per row). */
+static bool
+rows_flat (const run_ctx *r)
+{
+  const plan *pl = r->pl;
+
+  return r->kind != TN_RK_ARGMIN && r->kind != TN_RK_ARGMAX
+         && r->kind != TN_RK_DDEV && pl->N % TN_RK_BLOCK == 0
+         && (pl->nk == 0 || (pl->nk == 1 && pl->kstr[0] == pl->N));
+}
+
+static void
+rows_chunk (void *vctx, int64_t c, int64_t b, int64_t e)
+{
+  run_ctx *r = vctx;
+  const plan *pl = r->pl;
+
+  (void) c;
+  if (!rows_flat (r)) {
+    rows_chunk_rows (r, b, e);
+    return;
+  }
+  /* Units are blocks in memory order. */
+  while (b < e) {
+    tn_rpart loc[64];
+    int64_t k = r->nb > 1 ? e - b : (e - b < 64 ? e - b : 64);
+    const char *p = pl->base + b * TN_RK_BLOCK * (int64_t) pl->isz;
+
+    r->inner (p, k * TN_RK_BLOCK, 0, 0.0, r->nb > 1 ? r->parts + b : loc);
+    if (r->nb == 1)
+      for (int64_t o = 0; o < k; o++)
+        emit (&r->ex, b + o, &loc[o]);
+    b += k;
+  }
+}
+
+static void
+cols_chunk (void *vctx, int64_t c, int64_t b, int64_t e)
+{
+  run_ctx *r = vctx;
+  const plan *pl = r->pl;
+  int64_t roff[TN_RK_BLOCK], ridx[TN_MAX_RANK], kidx[TN_MAX_RANK];
+  int64_t have_q = -1, have_j = -1, qoff = 0, nrows = 0;
+  tn_rpart *loc = NULL;
+  void *scratch;
+
+  (void) c;
+  scratch = aligned_alloc (64, (TN_RK_SCRATCH (r->tile) + 63) & ~(size_t) 63);
+  if (r->nb == 1)
+    loc = malloc (sizeof (tn_rpart) * (size_t) r->tile);
+  if (!scratch || (r->nb == 1 && !loc)) {
+    atomic_store (&r->failed, 1);
+    free (scratch);
+    free (loc);
+    return;
+  }
+  for (int64_t u = b; u < e; u++) {
+    int64_t tl = u % r->ntiles, j = (u / r->ntiles) % r->nb;
+    int64_t q = u / (r->ntiles * r->nb);
+    int64_t c0 = tl * r->tile, nc = pl->P - c0 < r->tile ? pl->P - c0 : r->tile;
+    tn_rpart *out;
+
+    if (q != have_q) {
+      qoff = odo_start (pl->nk, pl->kdims, pl->kstr, q, kidx);
+      have_q = q;
+    }
+    if (j != have_j) {
+      int64_t t0 = j * TN_RK_BLOCK, ro;
+
+      nrows = pl->N - t0 < TN_RK_BLOCK ? pl->N - t0 : TN_RK_BLOCK;
+      ro = odo_start (pl->nr, pl->rdims, pl->rstr, t0, ridx);
+      for (int64_t t = 0; t < nrows; t++) {
+        roff[t] = ro;
+        ro = odo_next (pl->nr, pl->rdims, pl->rstr, ridx, ro);
+      }
+      have_j = j;
+    }
+    out = r->nb > 1 ? r->parts + (q * r->nb + j) * pl->P + c0 : loc;
+    r->cols (pl->base + (qoff + c0) * (int64_t) pl->isz, roff, nrows,
+        j * TN_RK_BLOCK, nc, r->m ? r->m + q * pl->P + c0 : NULL, out, scratch);
+    if (r->nb == 1)
+      for (int64_t k = 0; k < nc; k++)
+        emit (&r->ex, q * pl->P + c0 + k, &loc[k]);
+  }
+  free (scratch);
+  free (loc);
+}
+
+/* Units (q, block j) of a strip plan. */
+static void
+strip_chunk (void *vctx, int64_t c, int64_t b, int64_t e)
+{
+  run_ctx *r = vctx;
+  const plan *pl = r->pl;
+  int64_t kidx[TN_MAX_RANK], have_q = -1, qoff = 0;
+  tn_rpart loc[COLS_MIN];
+  void *scratch;
+
+  (void) c;
+  scratch = aligned_alloc (
+      64, (TN_RK_SCRATCH (TN_RK_LANES * pl->P) + 63) & ~(size_t) 63);
+  if (!scratch) {
+    atomic_store (&r->failed, 1);
+    return;
+  }
+  for (int64_t u = b; u < e; u++) {
+    int64_t q = u / r->nb, j = u % r->nb, t0 = j * TN_RK_BLOCK;
+    int64_t nrows = pl->N - t0 < TN_RK_BLOCK ? pl->N - t0 : TN_RK_BLOCK;
+    tn_rpart *out = r->nb > 1 ? r->parts + (q * r->nb + j) * pl->P : loc;
+
+    if (q != have_q) {
+      qoff = odo_start (pl->nk, pl->kdims, pl->kstr, q, kidx);
+      have_q = q;
+    }
+    r->strip (pl->base + (qoff + t0 * pl->rstep) * (int64_t) pl->isz, nrows,
+        pl->P, r->m ? r->m + q * pl->P : NULL, out, scratch);
+    if (r->nb == 1)
+      for (int64_t k = 0; k < pl->P; k++)
+        emit (&r->ex, q * pl->P + k, &loc[k]);
+  }
+  free (scratch);
+}
+
+static void
+combine_chunk (void *vctx, int64_t c, int64_t b, int64_t e)
+{
+  run_ctx *r = vctx;
+  const plan *pl = r->pl;
+
+  (void) c;
+  for (int64_t o = b; o < e; o++) {
+    const tn_rpart *p;
+    int64_t stride;
+    tn_rpart acc;
+
+    if (pl->kind == PLAN_ROWS) {
+      p = r->parts + o * r->nb;
+      stride = 1;
+    } else {
+      p = r->parts + (o / pl->P) * r->nb * pl->P + o % pl->P;
+      stride = pl->P;
+    }
+    acc = p[0];
+    for (int64_t j = 1; j < r->nb; j++)
+      part_combine (r->kind, r->t, &acc, p + j * stride);
+    emit (&r->ex, o, &acc);
+  }
+}
+
+/* Runs one kernel kind over the plan, emitting through ex. */
+static int
+run (const plan *pl, tn_rk_kind kind, tn_dtype t, const double *m,
+    const emit_ctx *ex, int nthreads, tn_err *e)
+{
+  const tn_rk_table *tb = tn_rk_table_get ();
+  run_ctx r;
+  int64_t units, per;
+
+  memset (&r, 0, sizeof r);
+  r.pl = pl;
+  r.kind = kind;
+  r.t = t;
+  r.m = m;
+  r.ex = *ex;
+  r.inner = tb->inner[kind][t];
+  r.cols = tb->cols[kind][t];
+  r.strip = tb->strip[kind][t];
+  r.nb = (pl->N + TN_RK_BLOCK - 1) / TN_RK_BLOCK;
+  atomic_init (&r.failed, 0);
+  if (!r.inner || !r.cols || (pl->kind == PLAN_STRIP && !r.strip)) {
+    tn_err_set (e, "no %d kernel for %s.", (int) kind, tn_dtype_name (t));
+    return -1;
+  }
+  if (r.nb > 1) {
+    r.parts = malloc (sizeof (tn_rpart) * (size_t) pl->M * (size_t) r.nb);
+    if (!r.parts) {
+      tn_err_set (e,
+          "out of memory for %lld partial results of a reduction of %lld "
+          "outputs.",
+          (long long) (pl->M * r.nb), (long long) pl->M);
+      return -1;
+    }
+  }
+
+  if (pl->kind == PLAN_ROWS) {
+    per = pl->N < TN_RK_BLOCK ? pl->N : TN_RK_BLOCK;
+    units = pl->M * r.nb;
+    tn_parallel_run (nthreads, units, CHUNK_ITEMS / per + 1, rows_chunk, &r);
+  } else if (pl->kind == PLAN_STRIP) {
+    per = (pl->N < TN_RK_BLOCK ? pl->N : TN_RK_BLOCK) * pl->P;
+    units = pl->M / pl->P * r.nb;
+    tn_parallel_run (nthreads, units, CHUNK_ITEMS / per + 1, strip_chunk, &r);
+  } else {
+    int64_t q = pl->M / pl->P, rows = pl->N < TN_RK_BLOCK ? pl->N : TN_RK_BLOCK;
+
+    r.tile = pl->P < TN_RK_TILE ? pl->P : TN_RK_TILE;
+    r.ntiles = (pl->P + r.tile - 1) / r.tile;
+    per = rows * r.tile;
+    units = q * r.nb * r.ntiles;
+    tn_parallel_run (nthreads, units, CHUNK_ITEMS / per + 1, cols_chunk, &r);
+  }
+  if (atomic_load (&r.failed)) {
+    free (r.parts);
+    tn_err_set (e,
+        "out of memory for the scratch of a reduction over %lld "
+        "columns.",
+        (long long) r.tile);
+    return -1;
+  }
+  if (r.nb > 1)
+    tn_parallel_run (
+        nthreads, pl->M, CHUNK_ITEMS / r.nb + 1, combine_chunk, &r);
+  free (r.parts);
+  return 0;
+}
+
+/* The value over no items: 0 for sum and l2, 1 for prod. */
+static void
+emit_identity (const emit_ctx *ex, int64_t M)
+{
+  tn_rpart p;
+
+  memset (&p, 0, sizeof p);
+  if (ex->kind == TN_RK_DMUL)
+    p.v.d = 1.0;
+  else if (ex->kind == TN_RK_UMUL)
+    p.v.u = 1;
+  for (int64_t o = 0; o < M; o++)
+    emit (ex, o, &p);
+}
+
+int
+tn_reduce (void *dst, const void *base, const tn_view *v, tn_reduce_op op,
+    uint32_t mask, int64_t ddof, int nthreads, tn_err *e)
+{
+  int64_t odims[TN_MAX_RANK];
+  int orank, rc = -1;
+  plan pl;
+  emit_ctx ex;
+  void *dense = NULL;
+  double *means = NULL;
+
+  if (!tn_dtype_valid (v->dtype)) {
+    tn_err_set (e, "dtype %d is not a tensor dtype.", (int) v->dtype);
+    return -1;
+  }
+  if (tn_reduce_shape (op, v->dims, v->rank, mask, false, odims, &orank, e) < 0)
+    return -1;
+  if (ddof < 0) {
+    tn_err_set (e, "ddof is %lld; it must be >= 0.", (long long) ddof);
+    return -1;
+  }
+
+  memset (&ex, 0, sizeof ex);
+  ex.op = op;
+  ex.in = v->dtype;
+  ex.out = tn_reduce_dtype (op, v->dtype);
+  ex.kind = op_kind (op, v->dtype);
+  ex.ddof = ddof;
+  ex.dst = dst;
+
+  if (!make_plan (&pl, v, mask, base, kind_has_strips (ex.kind)) && pl.M > 0
+      && pl.N > 0) {
+    /* Kept axes first, then the reduced ones: each output's items become
+     * one contiguous row, in row-major order of the reduced axes. */
+    tn_view pv = *v;
+    int k = 0;
+    size_t nbytes = (size_t) pl.M * (size_t) pl.N * pl.isz;
+
+    for (int pass = 0; pass < 2; pass++)
+      for (int i = 0; i < v->rank; i++)
+        if ((int) ((mask >> i) & 1) == pass) {
+          pv.dims[k] = v->dims[i];
+          pv.strides[k++] = v->strides[i];
+        }
+    dense = malloc (nbytes);
+    if (!dense) {
+      tn_err_set (
+          e, "out of memory for a dense copy of %zu bytes to reduce.", nbytes);
+      return -1;
+    }
+    tn_view_materialize (dense, base, &pv);
+    pl.kind = PLAN_ROWS;
+    pl.base = dense;
+    pl.nk = 1;
+    pl.kdims[0] = pl.M;
+    pl.kstr[0] = pl.N;
+  }
+  ex.n = pl.N;
+  if (pl.M == 0) {
+    rc = 0;
+    goto done;
+  }
+  if (pl.N == 0) {
+    emit_identity (&ex, pl.M);
+    rc = 0;
+    goto done;
+  }
+
+  if (op == TN_REDUCE_VAR || op == TN_REDUCE_STD) {
+    emit_ctx mx = ex;
+
+    means = malloc (sizeof (double) * (size_t) pl.M);
+    if (!means) {
+      tn_err_set (e, "out of memory for the %lld means of a %s reduction.",
+          (long long) pl.M, op_names[op]);
+      goto done;
+    }
+    mx.means = means;
+    if (run (&pl, ex.kind, v->dtype, NULL, &mx, nthreads, e) < 0)
+      goto done;
+    ex.kind = TN_RK_DDEV;
+  }
+  rc = run (&pl, ex.kind, v->dtype, means, &ex, nthreads, e);
+
+done:
+  free (means);
+  free (dense);
+  return rc;
+}

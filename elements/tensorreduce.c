@@ -1,0 +1,941 @@
+/* GStreamer tensor plugin: reductions along axes.
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+/**
+ * SECTION:element-tensorreduce
+ * @title: tensorreduce
+ * @see_also: tensorop, tensorsrc, tensordebug
+ *
+ * Reduces every tensor along some of its axes: sum, mean, product,
+ * minimum, maximum, the index of the minimum or maximum, the L2 norm, the
+ * variance or the standard deviation, as NumPy's `a.sum(axis=...)` and
+ * friends do.
+ *
+ * #GstTensorReduce:axes lists the axes, comma-separated, negative ones
+ * counting from the end (`axes="0,1"`, `axes="-1"`); empty (the default)
+ * reduces every axis.  #GstTensorReduce:keepdims keeps the reduced axes
+ * with extent 1.  The output caps carry the reduced dims and the result
+ * type, and negotiation works both ways, so capsfilters fit on either
+ * side: upstream is offered first the input dims and types that make the
+ * dims and type downstream asks for (then any tensor, so that an
+ * impossible combination fails here, with the reason).
+ *
+ * ## Result types
+ *
+ * `sum` and `prod` of float16/bfloat16 give float32, of bool and signed
+ * integers int64, of unsigned integers uint64 (integer sums and products
+ * wrap modulo 2^64, as NumPy's); of float32/float64 their own type.
+ * `mean`, `l2`, `var` and `std` of bool and integers give float64 and
+ * keep a float type.  `min` and `max` keep the type; `argmin` and
+ * `argmax` give int64: the index in row-major order of the reduced axes
+ * of the first extreme, or of the first NaN if there is one, as NumPy.
+ *
+ * ## Deterministic to the bit
+ *
+ * Floating-point reductions add in a fixed order that depends on the
+ * number of reduced items alone (blocks of 1024 items, 32 interleaved
+ * lanes per block, everything left to right, in float64; see
+ * core/reduce.h), never on #GstTensorReduce:n-threads, on the CPU's vector
+ * unit or on the input's strides: every run gives the same bits.  A float32
+ * sum is within 9.6e-7 (relative) of the exact sum for items of one sign.
+ *
+ * NaN propagates through every reduction; `min` and `max` order -0.0
+ * below +0.0.  Over an axis of extent 0, `sum` gives 0, `prod` 1 and `l2`
+ * 0; the other reductions have no value there and negotiation fails with
+ * a message naming the axis.  `var` and `std` divide by
+ * max(n - #GstTensorReduce:ddof, 0), as NumPy: inf (or NaN) when ddof
+ * leaves no degrees of freedom.
+ *
+ * ## Memory
+ *
+ * Strided input (with the layout meta) is read where it is: tensorreduce
+ * advertises the meta.  Only reductions whose axes are neither all
+ * innermost nor all outermost in memory make one dense copy first.
+ * Output tensors come from a tensor buffer pool.  A buffer whose size does
+ * not match its caps is an element error that gives both sizes.
+ *
+ * ## Example launch lines
+ * |[
+ * gst-launch-1.0 tensorsrc pattern=uniform low=0 high=256 num-buffers=10 \
+ *     ! "tensor/x-raw,type=uint8,dims=<480,640,3>" \
+ *     ! tensorreduce op=mean axes=0,1 ! tensordebug ! fakesink
+ * ]| The mean of each colour channel of every frame: float64 <3>.
+ * |[
+ * gst-launch-1.0 tensorsrc pattern=normal num-buffers=1 \
+ *     ! "tensor/x-raw,type=float32,dims=<8,1000>" \
+ *     ! tensorreduce op=argmax axes=-1 ! tensordebug ! fakesink
+ * ]| The class with the highest score in each of 8 rows: int64 <8>.
+ * |[
+ * gst-launch-1.0 tensorsrc pattern=normal num-buffers=1 \
+ *     ! "tensor/x-raw,dims=<4,100>" ! tensorreduce op=std axes=-1 ddof=1 \
+ *     ! "tensor/x-raw,type=float16" ! tensordebug ! fakesink
+ * ]| Capsfilters on both sides: the dims come from upstream's, the type
+ * from downstream's (std keeps a float type, so tensorsrc is asked for
+ * float16): the sample standard deviation of each row, float16 <4>.
+ */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <string.h>
+
+#include <gst/base/gstbasetransform.h>
+
+#include "core/reduce.h"
+#include "elements.h"
+#include "plugin/gsttensor.h"
+
+GST_DEBUG_CATEGORY_STATIC (gst_tensor_reduce_debug);
+#define GST_CAT_DEFAULT gst_tensor_reduce_debug
+
+#define GST_TYPE_TENSOR_REDUCE (gst_tensor_reduce_get_type ())
+G_DECLARE_FINAL_TYPE (
+    GstTensorReduce, gst_tensor_reduce, GST, TENSOR_REDUCE, GstBaseTransform)
+
+#define GST_TYPE_TENSOR_REDUCE_OP (gst_tensor_reduce_op_get_type ())
+
+#define DEFAULT_OP TN_REDUCE_SUM
+#define DEFAULT_AXES ""
+#define DEFAULT_KEEPDIMS FALSE
+#define DEFAULT_DDOF 0
+#define DEFAULT_N_THREADS 1
+#define MAX_N_THREADS 64
+
+enum {
+  PROP_0,
+  PROP_OP,
+  PROP_AXES,
+  PROP_KEEPDIMS,
+  PROP_DDOF,
+  PROP_N_THREADS,
+};
+
+struct _GstTensorReduce {
+  GstBaseTransform parent;
+
+  /* properties, under the object lock */
+  tn_reduce_op op;
+  tn_axes axes;
+  gchar *axes_text;
+  gboolean keepdims;
+  gint ddof;
+  guint n_threads;
+
+  /* streaming thread: what set_caps settled */
+  gboolean configured;
+  gboolean caps_error; /* set_caps posted why it failed */
+  GstTnInfo in_info, out_info;
+  tn_reduce_op cur_op;
+  uint32_t mask;
+  gsize out_size;
+};
+
+static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE (
+    "sink", GST_PAD_SINK, GST_PAD_ALWAYS, GST_STATIC_CAPS (GST_TN_CAPS_ANY));
+
+static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE (
+    "src", GST_PAD_SRC, GST_PAD_ALWAYS, GST_STATIC_CAPS (GST_TN_CAPS_ANY));
+
+G_DEFINE_TYPE (GstTensorReduce, gst_tensor_reduce, GST_TYPE_BASE_TRANSFORM);
+GST_ELEMENT_REGISTER_DEFINE (
+    tensorreduce, "tensorreduce", GST_RANK_NONE, GST_TYPE_TENSOR_REDUCE);
+
+static GType
+gst_tensor_reduce_op_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    { TN_REDUCE_SUM, "Sum", "sum" },
+    { TN_REDUCE_MEAN, "Arithmetic mean", "mean" },
+    { TN_REDUCE_PROD, "Product", "prod" },
+    { TN_REDUCE_MIN, "Minimum", "min" },
+    { TN_REDUCE_MAX, "Maximum", "max" },
+    { TN_REDUCE_ARGMIN, "Index of the first minimum (int64)", "argmin" },
+    { TN_REDUCE_ARGMAX, "Index of the first maximum (int64)", "argmax" },
+    { TN_REDUCE_L2, "Square root of the sum of squares", "l2" },
+    { TN_REDUCE_VAR, "Variance (divided by n - ddof)", "var" },
+    { TN_REDUCE_STD, "Standard deviation (square root of var)", "std" },
+    { 0, NULL, NULL },
+  };
+
+  if (g_once_init_enter (&type)) {
+    GType t = g_enum_register_static ("GstTensorReduceOp", values);
+
+    g_once_init_leave (&type, t);
+  }
+  return type;
+}
+
+/* Negotiation. */
+
+/* The types a structure allows, as a mask over tn_dtype. */
+static guint
+gst_tensor_reduce_type_mask (const GstStructure *s)
+{
+  const GValue *v = gst_structure_get_value (s, "type");
+  guint mask = 0, i;
+  tn_dtype t;
+
+  if (v == NULL)
+    return (1u << TN_NDTYPES) - 1;
+  if (G_VALUE_HOLDS_STRING (v)) {
+    if (tn_dtype_from_name (g_value_get_string (v), &t, NULL) == 0)
+      mask = 1u << t;
+  } else if (GST_VALUE_HOLDS_LIST (v)) {
+    for (i = 0; i < gst_value_list_get_size (v); i++) {
+      const GValue *x = gst_value_list_get_value (v, i);
+
+      if (G_VALUE_HOLDS_STRING (x)
+          && tn_dtype_from_name (g_value_get_string (x), &t, NULL) == 0)
+        mask |= 1u << t;
+    }
+  }
+  return mask;
+}
+
+/* Sets the types of mask, those of first (a subset) leading the list:
+ * fixation takes the first. */
+static void
+gst_tensor_reduce_set_type_mask (GstStructure *s, guint mask, guint first)
+{
+  GValue list = G_VALUE_INIT, item = G_VALUE_INIT;
+  gint t, n = 0, pass;
+
+  for (t = 0; t < TN_NDTYPES; t++)
+    n += (mask >> t) & 1;
+  if (n == 1) {
+    for (t = 0; !((mask >> t) & 1); t++)
+      ;
+    gst_structure_set (s, "type", G_TYPE_STRING, tn_dtype_name (t), NULL);
+    return;
+  }
+  g_value_init (&list, GST_TYPE_LIST);
+  g_value_init (&item, G_TYPE_STRING);
+  for (pass = 0; pass < 2; pass++) {
+    for (t = 0; t < TN_NDTYPES; t++) {
+      if (!((mask >> t) & 1) || ((first >> t) & 1) != (guint) (pass == 0))
+        continue;
+      g_value_set_static_string (&item, tn_dtype_name (t));
+      gst_value_list_append_value (&list, &item);
+    }
+  }
+  gst_structure_take_value (s, "type", &list);
+  g_value_unset (&item);
+}
+
+static void
+gst_tensor_reduce_append_int (GValue *arr, gint v)
+{
+  GValue x = G_VALUE_INIT;
+
+  g_value_init (&x, G_TYPE_INT);
+  g_value_set_int (&x, v);
+  gst_value_array_append_and_take_value (arr, &x);
+}
+
+/* Output dims of a structure's input dims (entries may be ranges); FALSE
+ * when the axes or the extents refuse them.  *out is left unset when the
+ * output dims cannot be told (input dims unknown). */
+static gboolean
+gst_tensor_reduce_dims_forward (
+    GstTensorReduce *self, const GstStructure *s, GValue *out)
+{
+  const GValue *dv = gst_structure_get_value (s, "dims");
+  gint64 dims[TN_MAX_RANK], odims[TN_MAX_RANK];
+  gint rank, orank;
+  uint32_t mask;
+  guint i;
+
+  if (dv == NULL || !GST_VALUE_HOLDS_ARRAY (dv)) {
+    if (self->axes.n == 0 && !self->keepdims)
+      g_value_init (out, GST_TYPE_ARRAY); /* every axis: a scalar */
+    return TRUE;
+  }
+  rank = (gint) gst_value_array_get_size (dv);
+  if (rank > TN_MAX_RANK || tn_axes_mask (&self->axes, rank, &mask, NULL) < 0)
+    return FALSE;
+  if (gst_tn_structure_get_dims (s, dims, &rank, NULL)
+      && tn_reduce_shape (self->op, (const int64_t *) dims, rank, mask,
+             self->keepdims, (int64_t *) odims, &orank, NULL)
+             < 0)
+    return FALSE;
+  g_value_init (out, GST_TYPE_ARRAY);
+  for (i = 0; i < (guint) rank; i++) {
+    if (!(mask & (1u << i)))
+      gst_value_array_append_value (out, gst_value_array_get_value (dv, i));
+    else if (self->keepdims)
+      gst_tensor_reduce_append_int (out, 1);
+  }
+  return TRUE;
+}
+
+/* Input dims that give a structure's output dims; FALSE when none can. */
+static gboolean
+gst_tensor_reduce_dims_backward (
+    GstTensorReduce *self, const GstStructure *s, GValue *in)
+{
+  const GValue *dv = gst_structure_get_value (s, "dims");
+  gint orank, irank, i, j = 0;
+  gint min_extent = tn_reduce_has_identity (self->op) ? 0 : 1;
+  uint32_t mask;
+
+  if (dv == NULL || !GST_VALUE_HOLDS_ARRAY (dv))
+    return TRUE;
+  orank = (gint) gst_value_array_get_size (dv);
+  if (self->keepdims)
+    irank = orank;
+  else if (self->axes.n == 0)
+    return orank == 0; /* any input reduces to a scalar */
+  else
+    irank = orank + self->axes.n;
+  if (irank > TN_MAX_RANK || tn_axes_mask (&self->axes, irank, &mask, NULL) < 0)
+    return FALSE;
+
+  g_value_init (in, GST_TYPE_ARRAY);
+  for (i = 0; i < irank; i++) {
+    if (mask & (1u << i)) {
+      GValue range = G_VALUE_INIT;
+
+      if (self->keepdims) {
+        GValue one = G_VALUE_INIT, tmp = G_VALUE_INIT;
+        gboolean ok;
+
+        g_value_init (&one, G_TYPE_INT);
+        g_value_set_int (&one, 1);
+        ok = gst_value_intersect (
+            &tmp, &one, gst_value_array_get_value (dv, j++));
+        if (ok)
+          g_value_unset (&tmp);
+        if (!ok) {
+          g_value_unset (in);
+          return FALSE;
+        }
+      }
+      g_value_init (&range, GST_TYPE_INT_RANGE);
+      gst_value_set_int_range (&range, min_extent, G_MAXINT);
+      gst_value_array_append_and_take_value (in, &range);
+    } else {
+      gst_value_array_append_value (in, gst_value_array_get_value (dv, j++));
+    }
+  }
+  return TRUE;
+}
+
+/* Sink to src: the reduced dims and the result types.  Input the axes
+ * refuse (an axis beyond the rank, an empty axis for min) maps to the
+ * result types without dims, after the rest: a bare "could not link"
+ * would hide the reason, which sink_event then gives.
+ *
+ * Src to sink: every input type whose result downstream takes, the type
+ * itself leading, with input dims of any extent (>= 1 where the op needs
+ * items) on the reduced axes; nothing for output no input makes. */
+static GstCaps *
+gst_tensor_reduce_transform_caps (GstBaseTransform *trans,
+    GstPadDirection direction, GstCaps *caps, GstCaps *filter)
+{
+  GstTensorReduce *self = GST_TENSOR_REDUCE (trans);
+  GstCaps *res, *refused;
+  guint i, n;
+
+  if (gst_caps_is_any (caps))
+    return filter ? gst_caps_ref (filter) : gst_caps_new_any ();
+  res = gst_caps_new_empty ();
+  refused = gst_caps_new_empty ();
+  n = gst_caps_get_size (caps);
+  GST_OBJECT_LOCK (self);
+  for (i = 0; i < n; i++) {
+    const GstStructure *s = gst_caps_get_structure (caps, i);
+    GstCapsFeatures *f = gst_caps_get_features (caps, i);
+    guint have = gst_tensor_reduce_type_mask (s), want = 0;
+    GValue dims = G_VALUE_INIT;
+    GstStructure *ns;
+    gboolean ok;
+    gint t;
+
+    for (t = 0; t < TN_NDTYPES; t++) {
+      tn_dtype r = tn_reduce_dtype (self->op, (tn_dtype) t);
+
+      if (direction == GST_PAD_SINK && ((have >> t) & 1))
+        want |= 1u << r;
+      else if (direction == GST_PAD_SRC && ((have >> r) & 1))
+        want |= 1u << t;
+    }
+    if (want == 0)
+      continue;
+    if (direction == GST_PAD_SINK)
+      ok = gst_tensor_reduce_dims_forward (self, s, &dims);
+    else
+      ok = gst_tensor_reduce_dims_backward (self, s, &dims);
+    if (!ok && direction == GST_PAD_SRC)
+      continue;
+    ns = gst_structure_copy (s);
+    /* Upstream: an input of the very type asked for leads. */
+    gst_tensor_reduce_set_type_mask (
+        ns, want, direction == GST_PAD_SRC ? want & have : 0);
+    if (ok && G_IS_VALUE (&dims))
+      gst_structure_take_value (ns, "dims", &dims);
+    else
+      gst_structure_remove_field (ns, "dims");
+    if (ok)
+      res = gst_caps_merge_structure_full (
+          res, ns, f ? gst_caps_features_copy (f) : NULL);
+    else
+      refused = gst_caps_merge_structure_full (
+          refused, ns, f ? gst_caps_features_copy (f) : NULL);
+  }
+  GST_OBJECT_UNLOCK (self);
+  res = gst_caps_merge (res, refused);
+
+  if (filter) {
+    GstCaps *tmp
+        = gst_caps_intersect_full (filter, res, GST_CAPS_INTERSECT_FIRST);
+
+    gst_caps_unref (res);
+    res = tmp;
+  }
+  GST_DEBUG_OBJECT (self, "%s %" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT,
+      direction == GST_PAD_SINK ? "sink" : "src", caps, res);
+  return res;
+}
+
+/* Upstream's caps query gets what makes downstream's caps first, then,
+ * last, any tensor: fixation takes the first, so a free upstream sends
+ * what works, while one held to something else (a capsfilter) still
+ * negotiates and the CAPS event fails here with the reason, not with a
+ * source's "downstream accepts no caps".  (Added after the base class's
+ * answer: inside transform_caps it would intersect downstream's own caps,
+ * which the base class then puts first.) */
+static gboolean
+gst_tensor_reduce_query (
+    GstBaseTransform *trans, GstPadDirection direction, GstQuery *query)
+{
+  GstCaps *filter, *caps, *any;
+
+  if (!GST_BASE_TRANSFORM_CLASS (gst_tensor_reduce_parent_class)
+           ->query (trans, direction, query))
+    return FALSE;
+  if (direction != GST_PAD_SINK || GST_QUERY_TYPE (query) != GST_QUERY_CAPS)
+    return TRUE;
+  gst_query_parse_caps (query, &filter);
+  gst_query_parse_caps_result (query, &caps);
+  any = gst_pad_get_pad_template_caps (GST_BASE_TRANSFORM_SINK_PAD (trans));
+  if (filter) {
+    GstCaps *tmp
+        = gst_caps_intersect_full (filter, any, GST_CAPS_INTERSECT_FIRST);
+
+    gst_caps_unref (any);
+    any = tmp;
+  }
+  caps = gst_caps_merge (gst_caps_ref (caps), any);
+  gst_query_set_caps_result (query, caps);
+  gst_caps_unref (caps);
+  return TRUE;
+}
+
+static GstCaps *
+gst_tensor_reduce_fixate_caps (GstBaseTransform *trans,
+    GstPadDirection direction, GstCaps *caps, GstCaps *othercaps)
+{
+  return gst_tn_caps_fixate (othercaps);
+}
+
+/* What the reduction makes of input info: 0 with *out, or -1 with a
+ * sentence in e. */
+static int
+gst_tensor_reduce_plan (GstTensorReduce *self, const GstTnInfo *in,
+    GstTnInfo *out, uint32_t *mask, tn_err *e)
+{
+  gint64 odims[TN_MAX_RANK];
+  gint orank;
+  tn_err why;
+  gchar *desc;
+
+  if (tn_axes_mask (&self->axes, in->rank, mask, &why) < 0
+      || tn_reduce_shape (self->op, (const int64_t *) in->dims, in->rank, *mask,
+             self->keepdims, (int64_t *) odims, &orank, &why)
+             < 0) {
+    desc = gst_tn_info_to_string (in);
+    tn_err_set (e, "op=%s axes=\"%s\" cannot reduce %s tensors: %s",
+        tn_reduce_op_name (self->op), self->axes_text, desc, why.msg);
+    g_free (desc);
+    return -1;
+  }
+  *out = *in;
+  out->dtype = tn_reduce_dtype (self->op, in->dtype);
+  out->rank = orank;
+  memcpy (out->dims, odims, sizeof (gint64) * orank);
+  return 0;
+}
+
+/* Fixed input caps the reduction refuses fail with an element error that
+ * says why, not a bare not-negotiated; so does output downstream
+ * refuses. */
+static gboolean
+gst_tensor_reduce_sink_event (GstBaseTransform *trans, GstEvent *event)
+{
+  GstTensorReduce *self = GST_TENSOR_REDUCE (trans);
+  GstCaps *caps, *peer;
+  GstTnInfo in, out;
+  uint32_t mask;
+  gchar *desc;
+  tn_err e;
+  int r;
+
+  if (GST_EVENT_TYPE (event) != GST_EVENT_CAPS)
+    return GST_BASE_TRANSFORM_CLASS (gst_tensor_reduce_parent_class)
+        ->sink_event (trans, event);
+
+  gst_event_parse_caps (event, &caps);
+  if (!gst_tn_info_from_caps (&in, caps, NULL))
+    return GST_BASE_TRANSFORM_CLASS (gst_tensor_reduce_parent_class)
+        ->sink_event (trans, event);
+  GST_OBJECT_LOCK (self);
+  r = gst_tensor_reduce_plan (self, &in, &out, &mask, &e);
+  GST_OBJECT_UNLOCK (self);
+  if (r < 0) {
+    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, ("%s", e.msg),
+        ("input caps %" GST_PTR_FORMAT, caps));
+    gst_event_unref (event);
+    return FALSE;
+  }
+  gst_caps_ref (caps);
+  self->caps_error = FALSE;
+  if (GST_BASE_TRANSFORM_CLASS (gst_tensor_reduce_parent_class)
+          ->sink_event (trans, event)) {
+    gst_caps_unref (caps);
+    return TRUE;
+  }
+  if (!self->caps_error) {
+    desc = gst_tn_info_to_string (&out);
+    peer = gst_pad_peer_query_caps (GST_BASE_TRANSFORM_SRC_PAD (trans), NULL);
+    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
+        ("The reduction makes %s tensors, which downstream does not accept.",
+            desc),
+        ("input caps %" GST_PTR_FORMAT ", downstream accepts %" GST_PTR_FORMAT,
+            caps, peer));
+    gst_caps_unref (peer);
+    g_free (desc);
+  }
+  gst_caps_unref (caps);
+  return FALSE;
+}
+
+static gboolean
+gst_tensor_reduce_set_caps (
+    GstBaseTransform *trans, GstCaps *incaps, GstCaps *outcaps)
+{
+  GstTensorReduce *self = GST_TENSOR_REDUCE (trans);
+  GstTnInfo in, out, want;
+  GError *err = NULL;
+  uint32_t mask;
+  tn_reduce_op op;
+  tn_err e;
+  int r;
+
+  self->configured = FALSE;
+  self->caps_error = TRUE; /* until it succeeds */
+  if (!gst_tn_info_from_caps (&in, incaps, &err)
+      || !gst_tn_info_from_caps (&out, outcaps, &err)) {
+    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
+        ("Cannot read the tensor caps: %s", err->message),
+        ("in %" GST_PTR_FORMAT ", out %" GST_PTR_FORMAT, incaps, outcaps));
+    g_clear_error (&err);
+    return FALSE;
+  }
+  GST_OBJECT_LOCK (self);
+  r = gst_tensor_reduce_plan (self, &in, &want, &mask, &e);
+  op = self->op;
+  GST_OBJECT_UNLOCK (self);
+  if (r < 0) {
+    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, ("%s", e.msg),
+        ("caps %" GST_PTR_FORMAT, incaps));
+    return FALSE;
+  }
+  want.fps_n = out.fps_n;
+  want.fps_d = out.fps_d;
+  if (!gst_tn_info_equal (&want, &out)) {
+    gchar *wd = gst_tn_info_to_string (&want),
+          *od = gst_tn_info_to_string (&out);
+
+    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
+        ("The reduction makes %s tensors, not the %s of the output caps.", wd,
+            od),
+        ("in %" GST_PTR_FORMAT ", out %" GST_PTR_FORMAT, incaps, outcaps));
+    g_free (wd);
+    g_free (od);
+    return FALSE;
+  }
+  if (!gst_tn_info_size (&out, &self->out_size)) {
+    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
+        ("Output tensors of %" GST_PTR_FORMAT " do not fit in memory.",
+            outcaps),
+        (NULL));
+    return FALSE;
+  }
+  self->in_info = in;
+  self->out_info = out;
+  self->mask = mask;
+  self->cur_op = op;
+  self->configured = TRUE;
+  self->caps_error = FALSE;
+  GST_DEBUG_OBJECT (self,
+      "%s over mask 0x%x: %" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT,
+      tn_reduce_op_name (op), mask, incaps, outcaps);
+  return TRUE;
+}
+
+static gboolean
+gst_tensor_reduce_transform_size (GstBaseTransform *trans,
+    GstPadDirection direction, GstCaps *caps, gsize size, GstCaps *othercaps,
+    gsize *othersize)
+{
+  GstTnInfo info;
+
+  return gst_tn_info_from_caps (&info, othercaps, NULL)
+         && gst_tn_info_size (&info, othersize);
+}
+
+static gboolean
+gst_tensor_reduce_decide_allocation (GstBaseTransform *trans, GstQuery *query)
+{
+  GstTensorReduce *self = GST_TENSOR_REDUCE (trans);
+  GstCaps *caps;
+
+  if (self->out_size == 0)
+    return TRUE; /* empty outputs need no memory */
+  gst_query_parse_allocation (query, &caps, NULL);
+  if (caps == NULL || !gst_tn_decide_allocation (query, caps, self->out_size)) {
+    GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS,
+        ("Could not set up a buffer pool for output tensors of %" G_GSIZE_FORMAT
+         " bytes.",
+            self->out_size),
+        ("allocation query %" GST_PTR_FORMAT, query));
+    return FALSE;
+  }
+  return TRUE;
+}
+
+/* tensorreduce reads strides, so upstream may send views. */
+static gboolean
+gst_tensor_reduce_propose_allocation (
+    GstBaseTransform *trans, GstQuery *decide_query, GstQuery *query)
+{
+  GType api = GST_TN_LAYOUT_META_API_TYPE;
+
+  if (!GST_BASE_TRANSFORM_CLASS (gst_tensor_reduce_parent_class)
+           ->propose_allocation (trans, decide_query, query))
+    return FALSE;
+  if (!gst_query_find_allocation_meta (query, api, NULL))
+    gst_query_add_allocation_meta (query, api, NULL);
+  return TRUE;
+}
+
+static GstFlowReturn
+gst_tensor_reduce_prepare_output_buffer (
+    GstBaseTransform *trans, GstBuffer *inbuf, GstBuffer **outbuf)
+{
+  GstTensorReduce *self = GST_TENSOR_REDUCE (trans);
+
+  if (self->configured && self->out_size == 0) {
+    *outbuf = gst_buffer_new ();
+    gst_buffer_copy_into (*outbuf, inbuf,
+        GST_BUFFER_COPY_FLAGS | GST_BUFFER_COPY_TIMESTAMPS, 0, -1);
+    return GST_FLOW_OK;
+  }
+  return GST_BASE_TRANSFORM_CLASS (gst_tensor_reduce_parent_class)
+      ->prepare_output_buffer (trans, inbuf, outbuf);
+}
+
+static GstFlowReturn
+gst_tensor_reduce_transform (
+    GstBaseTransform *trans, GstBuffer *inbuf, GstBuffer *outbuf)
+{
+  GstTensorReduce *self = GST_TENSOR_REDUCE (trans);
+  GstMapInfo dst = GST_MAP_INFO_INIT;
+  GError *err = NULL;
+  GstTnMap src;
+  gint64 ddof;
+  gint nthreads;
+  tn_err e;
+  int r;
+
+  if (!self->configured) {
+    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
+        ("A buffer of %" G_GSIZE_FORMAT " bytes came before any tensor caps.",
+            gst_buffer_get_size (inbuf)),
+        (NULL));
+    return GST_FLOW_NOT_NEGOTIATED;
+  }
+  if (!gst_tn_buffer_map (&src, inbuf, &self->in_info, GST_MAP_READ, &err)) {
+    GST_ELEMENT_ERROR (self, STREAM, FORMAT,
+        ("The input buffer does not hold the tensor its caps describe: %s",
+            err->message),
+        (NULL));
+    g_error_free (err);
+    return GST_FLOW_ERROR;
+  }
+  if (!gst_buffer_map (outbuf, &dst, GST_MAP_WRITE)
+      || dst.size != self->out_size) {
+    gsize got = dst.data ? dst.size : gst_buffer_get_size (outbuf);
+
+    if (dst.data)
+      gst_buffer_unmap (outbuf, &dst);
+    gst_tn_buffer_unmap (&src);
+    GST_ELEMENT_ERROR (self, RESOURCE, WRITE,
+        ("The output buffer holds %" G_GSIZE_FORMAT " bytes; the output "
+         "tensor needs %" G_GSIZE_FORMAT ".",
+            got, self->out_size),
+        (NULL));
+    return GST_FLOW_ERROR;
+  }
+  GST_OBJECT_LOCK (self);
+  ddof = self->ddof;
+  nthreads = (gint) self->n_threads;
+  GST_OBJECT_UNLOCK (self);
+  r = tn_reduce (dst.data, src.data, &src.view, self->cur_op, self->mask, ddof,
+      nthreads, &e);
+  gst_buffer_unmap (outbuf, &dst);
+  gst_tn_buffer_unmap (&src);
+  if (r < 0) {
+    GST_ELEMENT_ERROR (
+        self, STREAM, FAILED, ("Cannot reduce the tensor: %s", e.msg), (NULL));
+    return GST_FLOW_ERROR;
+  }
+  return GST_FLOW_OK;
+}
+
+static gboolean
+gst_tensor_reduce_stop (GstBaseTransform *trans)
+{
+  GST_TENSOR_REDUCE (trans)->configured = FALSE;
+  return TRUE;
+}
+
+/* Properties. */
+
+/* A new op, axes or keepdims changes the output caps: renegotiate. */
+static void
+gst_tensor_reduce_changed (GstTensorReduce *self)
+{
+  gst_base_transform_reconfigure_src (GST_BASE_TRANSFORM (self));
+}
+
+static void
+gst_tensor_reduce_set_axes (GstTensorReduce *self, const gchar *text)
+{
+  tn_axes axes;
+  tn_err e;
+  gchar *old;
+
+  if (tn_axes_parse (&axes, text, &e) < 0) {
+    GST_OBJECT_LOCK (self);
+    old = g_strdup (self->axes_text);
+    GST_OBJECT_UNLOCK (self);
+    GST_ELEMENT_WARNING (self, RESOURCE, SETTINGS,
+        ("Ignoring axes=\"%s\": %s Keeping axes=\"%s\".", text ? text : "",
+            e.msg, old),
+        (NULL));
+    g_free (old);
+    return;
+  }
+  GST_OBJECT_LOCK (self);
+  self->axes = axes;
+  g_free (self->axes_text);
+  self->axes_text = g_strdup (text ? text : "");
+  GST_OBJECT_UNLOCK (self);
+  gst_tensor_reduce_changed (self);
+}
+
+static void
+gst_tensor_reduce_set_property (
+    GObject *object, guint prop_id, const GValue *value, GParamSpec *pspec)
+{
+  GstTensorReduce *self = GST_TENSOR_REDUCE (object);
+
+  switch (prop_id) {
+  case PROP_OP:
+    GST_OBJECT_LOCK (self);
+    self->op = g_value_get_enum (value);
+    GST_OBJECT_UNLOCK (self);
+    gst_tensor_reduce_changed (self);
+    break;
+  case PROP_AXES:
+    gst_tensor_reduce_set_axes (self, g_value_get_string (value));
+    break;
+  case PROP_KEEPDIMS:
+    GST_OBJECT_LOCK (self);
+    self->keepdims = g_value_get_boolean (value);
+    GST_OBJECT_UNLOCK (self);
+    gst_tensor_reduce_changed (self);
+    break;
+  case PROP_DDOF:
+    GST_OBJECT_LOCK (self);
+    self->ddof = g_value_get_int (value);
+    GST_OBJECT_UNLOCK (self);
+    break;
+  case PROP_N_THREADS:
+    GST_OBJECT_LOCK (self);
+    self->n_threads = g_value_get_uint (value);
+    GST_OBJECT_UNLOCK (self);
+    break;
+  default:
+    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    break;
+  }
+}
+
+static void
+gst_tensor_reduce_get_property (
+    GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+{
+  GstTensorReduce *self = GST_TENSOR_REDUCE (object);
+
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+  case PROP_OP:
+    g_value_set_enum (value, self->op);
+    break;
+  case PROP_AXES:
+    g_value_set_string (value, self->axes_text);
+    break;
+  case PROP_KEEPDIMS:
+    g_value_set_boolean (value, self->keepdims);
+    break;
+  case PROP_DDOF:
+    g_value_set_int (value, self->ddof);
+    break;
+  case PROP_N_THREADS:
+    g_value_set_uint (value, self->n_threads);
+    break;
+  default:
+    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    break;
+  }
+  GST_OBJECT_UNLOCK (self);
+}
+
+static void
+gst_tensor_reduce_finalize (GObject *object)
+{
+  GstTensorReduce *self = GST_TENSOR_REDUCE (object);
+
+  g_free (self->axes_text);
+  G_OBJECT_CLASS (gst_tensor_reduce_parent_class)->finalize (object);
+}
+
+static void
+gst_tensor_reduce_class_init (GstTensorReduceClass *klass)
+{
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
+  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+  GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
+  const GParamFlags flags
+      = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING;
+
+  GST_DEBUG_CATEGORY_INIT (gst_tensor_reduce_debug, "tensorreduce", 0,
+      "Tensor reductions along axes");
+
+  gobject_class->set_property = gst_tensor_reduce_set_property;
+  gobject_class->get_property = gst_tensor_reduce_get_property;
+  gobject_class->finalize = gst_tensor_reduce_finalize;
+
+  /**
+   * GstTensorReduce:op:
+   *
+   * The reduction: sum, mean, prod, min, max, argmin, argmax, l2, var or
+   * std.  Default: sum.  Changing it while playing renegotiates.
+   */
+  g_object_class_install_property (gobject_class, PROP_OP,
+      g_param_spec_enum ("op", "Op", "The reduction", GST_TYPE_TENSOR_REDUCE_OP,
+          DEFAULT_OP, flags));
+
+  /**
+   * GstTensorReduce:axes:
+   *
+   * The axes to reduce, comma-separated; a negative axis counts from the
+   * end (-1 is the last).  Empty (the default) reduces every axis.  Each
+   * entry must lie in -8..7 and, once the input rank r is known, in
+   * -r..r-1, and no axis may be named twice.  A malformed list is ignored
+   * with a warning message on the bus and the old value kept.
+   */
+  g_object_class_install_property (gobject_class, PROP_AXES,
+      g_param_spec_string ("axes", "Axes",
+          "Comma-separated axes to reduce, negative from the end; empty for "
+          "every axis",
+          DEFAULT_AXES, flags));
+
+  /**
+   * GstTensorReduce:keepdims:
+   *
+   * Keep the reduced axes with extent 1, as NumPy's keepdims.  Default:
+   * false.
+   */
+  g_object_class_install_property (gobject_class, PROP_KEEPDIMS,
+      g_param_spec_boolean ("keepdims", "Keep dims",
+          "Keep the reduced axes with extent 1", DEFAULT_KEEPDIMS, flags));
+
+  /**
+   * GstTensorReduce:ddof:
+   *
+   * Delta degrees of freedom of var and std: they divide by n - ddof, as
+   * NumPy's ddof (0, the default: population; 1: sample).  0 to G_MAXINT.
+   */
+  g_object_class_install_property (gobject_class, PROP_DDOF,
+      g_param_spec_int ("ddof", "Delta degrees of freedom",
+          "var and std divide by n - ddof", 0, G_MAXINT, DEFAULT_DDOF, flags));
+
+  /**
+   * GstTensorReduce:n-threads:
+   *
+   * Threads of the shared worker pool one tensor is split across; 0 uses
+   * every core.  0 to 64, default 1.  The result has the same bits
+   * whatever the count.
+   */
+  g_object_class_install_property (gobject_class, PROP_N_THREADS,
+      g_param_spec_uint ("n-threads", "Threads",
+          "Threads to split a tensor across (0 = all cores); same bits on "
+          "any count",
+          0, MAX_N_THREADS, DEFAULT_N_THREADS, flags));
+
+  gst_element_class_add_static_pad_template (element_class, &sink_template);
+  gst_element_class_add_static_pad_template (element_class, &src_template);
+  gst_element_class_set_static_metadata (element_class, "Tensor reduce",
+      "Filter/Tensor",
+      "Reduces tensors along axes: sum, mean, prod, min, max, argmin, argmax, "
+      "l2, var, std, deterministic to the bit. Example: gst-launch-1.0 "
+      "tensorsrc ! \"tensor/x-raw,type=uint8,dims=<480,640,3>\" ! "
+      "tensorreduce op=mean axes=0,1 ! tensordebug ! fakesink",
+      "gst-tensor developers");
+
+  gst_type_mark_as_plugin_api (GST_TYPE_TENSOR_REDUCE_OP, 0);
+
+  trans_class->transform_caps
+      = GST_DEBUG_FUNCPTR (gst_tensor_reduce_transform_caps);
+  trans_class->fixate_caps = GST_DEBUG_FUNCPTR (gst_tensor_reduce_fixate_caps);
+  trans_class->query = GST_DEBUG_FUNCPTR (gst_tensor_reduce_query);
+  trans_class->sink_event = GST_DEBUG_FUNCPTR (gst_tensor_reduce_sink_event);
+  trans_class->set_caps = GST_DEBUG_FUNCPTR (gst_tensor_reduce_set_caps);
+  trans_class->transform_size
+      = GST_DEBUG_FUNCPTR (gst_tensor_reduce_transform_size);
+  trans_class->decide_allocation
+      = GST_DEBUG_FUNCPTR (gst_tensor_reduce_decide_allocation);
+  trans_class->propose_allocation
+      = GST_DEBUG_FUNCPTR (gst_tensor_reduce_propose_allocation);
+  trans_class->prepare_output_buffer
+      = GST_DEBUG_FUNCPTR (gst_tensor_reduce_prepare_output_buffer);
+  trans_class->transform = GST_DEBUG_FUNCPTR (gst_tensor_reduce_transform);
+  trans_class->stop = GST_DEBUG_FUNCPTR (gst_tensor_reduce_stop);
+}
+
+static void
+gst_tensor_reduce_init (GstTensorReduce *self)
+{
+  self->op = DEFAULT_OP;
+  self->axes.n = 0;
+  self->axes_text = g_strdup (DEFAULT_AXES);
+  self->keepdims = DEFAULT_KEEPDIMS;
+  self->ddof = DEFAULT_DDOF;
+  self->n_threads = DEFAULT_N_THREADS;
+}
