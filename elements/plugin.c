@@ -17,6 +17,8 @@ plugin_init (GstPlugin * plugin)
   ok |= GST_ELEMENT_REGISTER (npydec, plugin);
   ok |= GST_ELEMENT_REGISTER (npyenc, plugin);
   ok |= GST_ELEMENT_REGISTER (tensormatmul, plugin);
+  ok |= GST_ELEMENT_REGISTER (tensorconvert, plugin);
+  ok |= GST_ELEMENT_REGISTER (tensorview, plugin);
   ok |= GST_ELEMENT_REGISTER (tensorreduce, plugin);
   ok |= GST_TYPE_FIND_REGISTER (npy, plugin);
   return ok;

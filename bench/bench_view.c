@@ -1,0 +1,351 @@
+/* Per-buffer cost of tensorview and tensorconvert against their peers:
+ *
+ * - tensorview ops=permute:2:0:1, downstream reading strides (the layout
+ *   meta is advertised): against identity passing the same buffer (goal:
+ *   equal);
+ * - the same view with downstream reading dense tensors only, so each
+ *   buffer is materialized once: against a memcpy of the same bytes (goal:
+ *   at most 2x);
+ * - tensorconvert from 1080p RGB video (zero-copy): against identity on
+ *   the same video buffer (goal: equal), with the bytes it copied per
+ *   buffer; and width 1921 (padded rows) for a dense-only reader, one copy,
+ *   against memcpy.
+ *
+ * Each element is driven directly from a pad of our own, pushing one input
+ * buffer again and again into a sink pad that drops what it gets, so the
+ * figure is the element's own cost per buffer.  Each figure is the median
+ * of RUNS runs, the element and its peer interleaved run by run.  The
+ * plugin comes from ../elements next to this executable. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gst/gst.h>
+
+#include "bench.h"
+#include "plugin/gsttensor.h"
+
+#define RUNS 7
+
+typedef struct {
+  GstElement *e;
+  GstPad *src, *sink;
+} Rig;
+
+static gboolean
+sink_query (GstPad *pad, GstObject *parent, GstQuery *query)
+{
+  if (GST_QUERY_TYPE (query) == GST_QUERY_ALLOCATION) {
+    if (gst_pad_get_element_private (pad) != NULL)
+      gst_query_add_allocation_meta (query, GST_TN_LAYOUT_META_API_TYPE, NULL);
+    return TRUE;
+  }
+  return gst_pad_query_default (pad, parent, query);
+}
+
+static gboolean
+sink_event (GstPad *pad, GstObject *parent, GstEvent *event)
+{
+  gst_event_unref (event);
+  return TRUE;
+}
+
+static GstFlowReturn
+sink_chain (GstPad *pad, GstObject *parent, GstBuffer *buf)
+{
+  gst_buffer_unref (buf);
+  return GST_FLOW_OK;
+}
+
+static Rig
+rig_new (const gchar *factory, const gchar *prop, const gchar *value,
+    const gchar *caps, gboolean meta)
+{
+  Rig r;
+  GstSegment seg;
+  GstCaps *c = gst_caps_from_string (caps);
+  GstPad *esink, *esrc;
+
+  r.e = gst_element_factory_make (factory, NULL);
+  if (r.e == NULL) {
+    fprintf (stderr, "%s not found (GST_PLUGIN_PATH=%s)\n", factory,
+        g_getenv ("GST_PLUGIN_PATH"));
+    exit (1);
+  }
+  if (prop)
+    gst_util_set_object_arg (G_OBJECT (r.e), prop, value);
+  r.src = gst_pad_new ("src", GST_PAD_SRC);
+  r.sink = gst_pad_new ("sink", GST_PAD_SINK);
+  gst_pad_set_chain_function (r.sink, sink_chain);
+  gst_pad_set_event_function (r.sink, sink_event);
+  gst_pad_set_query_function (r.sink, sink_query);
+  gst_pad_set_element_private (r.sink, meta ? r.e : NULL);
+  esink = gst_element_get_static_pad (r.e, "sink");
+  esrc = gst_element_get_static_pad (r.e, "src");
+  gst_pad_link (r.src, esink);
+  gst_pad_link (esrc, r.sink);
+  gst_object_unref (esink);
+  gst_object_unref (esrc);
+  gst_pad_set_active (r.src, TRUE);
+  gst_pad_set_active (r.sink, TRUE);
+  gst_element_set_state (r.e, GST_STATE_PLAYING);
+  gst_pad_push_event (r.src, gst_event_new_stream_start ("bench"));
+  if (!gst_pad_push_event (r.src, gst_event_new_caps (c))) {
+    fprintf (stderr, "%s refused %s\n", factory, caps);
+    exit (1);
+  }
+  gst_segment_init (&seg, GST_FORMAT_TIME);
+  gst_pad_push_event (r.src, gst_event_new_segment (&seg));
+  return r;
+}
+
+static void
+rig_free (Rig *r)
+{
+  gst_element_set_state (r->e, GST_STATE_NULL);
+  gst_pad_set_active (r->src, FALSE);
+  gst_pad_set_active (r->sink, FALSE);
+  gst_object_unref (r->e);
+  gst_object_unref (r->src);
+  gst_object_unref (r->sink);
+}
+
+/* Seconds per buffer over n pushes. */
+static double
+push_n (Rig *r, GstBuffer *buf, int n)
+{
+  double t0 = bench_now ();
+
+  for (int i = 0; i < n; i++)
+    if (gst_pad_push (r->src, gst_buffer_ref (buf)) != GST_FLOW_OK) {
+      fprintf (stderr, "push failed\n");
+      exit (1);
+    }
+  return (bench_now () - t0) / n;
+}
+
+/* Seconds per buffer over n pushes of writable buffers from pool, as a
+ * source hands them on: the element may pass its input on itself. */
+static double
+push_pool_n (Rig *r, GstBufferPool *pool, int n)
+{
+  double t0 = bench_now ();
+
+  for (int i = 0; i < n; i++) {
+    GstBuffer *b;
+
+    if (gst_buffer_pool_acquire_buffer (pool, &b, NULL) != GST_FLOW_OK
+        || gst_pad_push (r->src, b) != GST_FLOW_OK) {
+      fprintf (stderr, "pool push failed\n");
+      exit (1);
+    }
+  }
+  return (bench_now () - t0) / n;
+}
+
+static GstBufferPool *
+pool_new (gsize size)
+{
+  GstBufferPool *pool = gst_buffer_pool_new ();
+  GstStructure *config = gst_buffer_pool_get_config (pool);
+
+  gst_buffer_pool_config_set_params (config, NULL, size, 4, 0);
+  gst_buffer_pool_set_config (pool, config);
+  gst_buffer_pool_set_active (pool, TRUE);
+  return pool;
+}
+
+static double
+memcpy_n (void *dst, const void *src, size_t size, int n)
+{
+  double t0 = bench_now ();
+
+  for (int i = 0; i < n; i++) {
+    memcpy (dst, src, size);
+    bench_sink (dst);
+  }
+  return (bench_now () - t0) / n;
+}
+
+static GstBuffer *
+filled (gsize size)
+{
+  GstAllocator *alloc = gst_tn_allocator_get ();
+  GstBuffer *b = gst_buffer_new_allocate (alloc, size, NULL);
+  GstMapInfo map;
+
+  gst_object_unref (alloc);
+  gst_buffer_map (b, &map, GST_MAP_WRITE);
+  for (gsize i = 0; i < size; i++)
+    map.data[i] = (guint8) (i * 7);
+  gst_buffer_unmap (b, &map);
+  return b;
+}
+
+static guint64
+copied (Rig *r)
+{
+  guint64 v;
+
+  g_object_get (r->e, "bytes-copied", &v, NULL);
+  return v;
+}
+
+/* element against identity on the same caps and buffer. */
+static void
+against_identity (const gchar *label, const gchar *factory, const gchar *prop,
+    const gchar *value, const gchar *caps, gsize size, gboolean meta, int n)
+{
+  GstBuffer *buf = filled (size);
+  Rig a = rig_new (factory, prop, value, caps, meta);
+  Rig b = rig_new ("identity", NULL, NULL, caps, meta);
+  double ta[RUNS], tb[RUNS], ma, mb;
+  guint64 c0;
+
+  push_n (&a, buf, n / 10 + 1);
+  push_n (&b, buf, n / 10 + 1);
+  c0 = copied (&a);
+  for (int i = 0; i < RUNS; i++) {
+    ta[i] = push_n (&a, buf, n);
+    tb[i] = push_n (&b, buf, n);
+  }
+  ma = bench_median (ta, RUNS);
+  mb = bench_median (tb, RUNS);
+  printf ("%-48s %9.2f us  identity %9.2f us  ratio %5.2f  copied "
+          "%" G_GUINT64_FORMAT " B/buffer\n",
+      label, ma * 1e6, mb * 1e6, ma / mb,
+      (copied (&a) - c0) / ((guint64) n * RUNS));
+  rig_free (&a);
+  rig_free (&b);
+  gst_buffer_unref (buf);
+}
+
+/* As against_identity, the input buffers writable, from a pool. */
+static void
+against_identity_pool (const gchar *label, const gchar *factory,
+    const gchar *prop, const gchar *value, const gchar *caps, gsize size,
+    gboolean meta, int n)
+{
+  GstBufferPool *pool = pool_new (size);
+  Rig a = rig_new (factory, prop, value, caps, meta);
+  Rig b = rig_new ("identity", NULL, NULL, caps, meta);
+  double ta[RUNS], tb[RUNS], ma, mb;
+  guint64 c0;
+
+  push_pool_n (&a, pool, n / 10 + 1);
+  push_pool_n (&b, pool, n / 10 + 1);
+  c0 = copied (&a);
+  for (int i = 0; i < RUNS; i++) {
+    ta[i] = push_pool_n (&a, pool, n);
+    tb[i] = push_pool_n (&b, pool, n);
+  }
+  ma = bench_median (ta, RUNS);
+  mb = bench_median (tb, RUNS);
+  printf ("%-48s %9.2f us  identity %9.2f us  ratio %5.2f  copied "
+          "%" G_GUINT64_FORMAT " B/buffer\n",
+      label, ma * 1e6, mb * 1e6, ma / mb,
+      (copied (&a) - c0) / ((guint64) n * RUNS));
+  rig_free (&a);
+  rig_free (&b);
+  gst_buffer_pool_set_active (pool, FALSE);
+  gst_object_unref (pool);
+}
+
+/* element (one copy a buffer) against memcpy of out_size bytes. */
+static void
+against_memcpy (const gchar *label, const gchar *factory, const gchar *prop,
+    const gchar *value, const gchar *caps, gsize size, gsize out_size, int n)
+{
+  GstBuffer *buf = filled (size);
+  Rig a = rig_new (factory, prop, value, caps, FALSE);
+  double ta[RUNS], tb[RUNS], ma, mb;
+  guint8 *src = g_malloc (out_size), *dst = g_malloc (out_size);
+  guint64 c0;
+
+  memset (src, 1, out_size);
+  memset (dst, 2, out_size);
+  push_n (&a, buf, 2);
+  memcpy_n (dst, src, out_size, 2);
+  c0 = copied (&a);
+  for (int i = 0; i < RUNS; i++) {
+    ta[i] = push_n (&a, buf, n);
+    tb[i] = memcpy_n (dst, src, out_size, n);
+  }
+  ma = bench_median (ta, RUNS);
+  mb = bench_median (tb, RUNS);
+  printf ("%-48s %9.2f us  memcpy   %9.2f us  ratio %5.2f  copied "
+          "%" G_GUINT64_FORMAT " B/buffer\n",
+      label, ma * 1e6, mb * 1e6, ma / mb,
+      (copied (&a) - c0) / ((guint64) n * RUNS));
+  rig_free (&a);
+  g_free (src);
+  g_free (dst);
+  gst_buffer_unref (buf);
+}
+
+static void
+use_build_tree_plugin (void)
+{
+  gchar *exe = g_file_read_link ("/proc/self/exe", NULL);
+  gchar *bench_dir, *build_dir, *dir, *path;
+  const gchar *old = g_getenv ("GST_PLUGIN_PATH");
+
+  if (!exe)
+    return;
+  bench_dir = g_path_get_dirname (exe);
+  build_dir = g_path_get_dirname (bench_dir);
+  dir = g_build_filename (build_dir, "elements", NULL);
+  path = old && *old ? g_strconcat (dir, G_SEARCHPATH_SEPARATOR_S, old, NULL)
+                     : g_strdup (dir);
+  g_setenv ("GST_PLUGIN_PATH", path, TRUE);
+  g_free (path);
+  g_free (dir);
+  g_free (build_dir);
+  g_free (bench_dir);
+  g_free (exe);
+}
+
+#define HWC_U8                                                                 \
+  "tensor/x-raw,type=uint8,dims=<1080,1920,3>,dims-order=row-major,"           \
+  "framerate=30/1"
+#define CHW_F32                                                                \
+  "tensor/x-raw,type=float32,dims=<3,1080,1920>,dims-order=row-major,"         \
+  "framerate=30/1"
+#define RGB_1080 "video/x-raw,format=RGB,width=1920,height=1080,framerate=30/1"
+#define RGB_1921 "video/x-raw,format=RGB,width=1921,height=1080,framerate=30/1"
+
+int
+main (int argc, char **argv)
+{
+  const gsize hwc = 1080 * 1920 * 3, chw = 3 * 1080 * 1920 * 4;
+  const gsize stride1921 = (1921 * 3 + 3) / 4 * 4;
+
+  use_build_tree_plugin ();
+  gst_init (&argc, &argv);
+
+  printf ("# per buffer; median of %d interleaved runs\n", RUNS);
+  against_identity ("tensorview permute:2:0:1 u8 <1080,1920,3> meta",
+      "tensorview", "ops", "permute:2:0:1", HWC_U8, hwc, TRUE, 20000);
+  against_identity ("tensorview permute:2:0:1 f32 <3,1080,1920> meta",
+      "tensorview", "ops", "permute:2:0:1", CHW_F32, chw, TRUE, 20000);
+  against_identity_pool ("tensorview permute:2:0:1 u8 meta, writable in",
+      "tensorview", "ops", "permute:2:0:1", HWC_U8, hwc, TRUE, 20000);
+  against_identity_pool ("tensorview permute:2:0:1 f32 meta, writable in",
+      "tensorview", "ops", "permute:2:0:1", CHW_F32, chw, TRUE, 20000);
+  against_identity ("tensorview slice:0:0:540 u8 <1080,1920,3>", "tensorview",
+      "ops", "slice:0:0:540", HWC_U8, hwc, FALSE, 20000);
+  against_memcpy ("tensorview permute:2:0:1 u8 materialized", "tensorview",
+      "ops", "permute:2:0:1", HWC_U8, hwc, hwc, 20);
+  against_memcpy ("tensorview permute:2:0:1 f32 materialized", "tensorview",
+      "ops", "permute:2:0:1", CHW_F32, chw, chw, 10);
+  against_identity ("tensorconvert RGB 1920x1080 -> tensor", "tensorconvert",
+      NULL, NULL, RGB_1080, hwc, FALSE, 20000);
+  against_identity_pool ("tensorconvert RGB 1920x1080 -> tensor, writable",
+      "tensorconvert", NULL, NULL, RGB_1080, hwc, FALSE, 20000);
+  against_identity ("tensorconvert RGB 1921x1080 -> tensor, meta",
+      "tensorconvert", NULL, NULL, RGB_1921, stride1921 * 1080, TRUE, 20000);
+  against_memcpy ("tensorconvert RGB 1921x1080 -> tensor, dense",
+      "tensorconvert", NULL, NULL, RGB_1921, stride1921 * 1080, 1921 * 3 * 1080,
+      20);
+  return 0;
+}

@@ -1,0 +1,1258 @@
+/* GStreamer tensor plugin: video and audio to tensors and back.
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+/**
+ * SECTION:element-tensorconvert
+ * @title: tensorconvert
+ * @see_also: tensorview, tensordebug
+ *
+ * Turns raw video and audio into tensors, and tensors back into raw video
+ * and audio, without copying the bytes whenever the layouts allow it.
+ *
+ * Video: GRAY8, GRAY16_LE, RGB, BGR, RGBA, BGRA, RGBx, BGRx, xRGB, xBGR,
+ * ARGB and ABGR frames become uint8 tensors (uint16 for GRAY16_LE) of dims
+ * `<height, width, channels>`, where channels counts every byte of a pixel
+ * (4 for RGBx), or `<height, width>` for the gray formats unless
+ * #GstTensorConvert:gray-channel-axis is set.  A frame whose rows are
+ * padded (a stride larger than width x pixel size, as RGB of width 321
+ * has by default, or a #GstVideoMeta) is passed on with the layout meta
+ * when downstream advertised it, and copied once otherwise.
+ *
+ * Audio: interleaved S8, U8, S16LE, S32LE, F32LE and F64LE become int8,
+ * uint8, int16, int32, float32 and float64 tensors of dims `<frames,
+ * channels>`, #GstTensorConvert:frames frames each, at a framerate of
+ * rate / frames.  A tensor that lies inside one input buffer shares its
+ * memory; one that spans buffers is copied once.  Frames left over at the
+ * end of the stream are dropped with a warning.
+ *
+ * The way back: uint8 tensors `<h, w>` and `<h, w, 1>` become GRAY8,
+ * `<h, w, 3>` RGB or BGR, `<h, w, 4>` any of the 4-byte formats (a
+ * capsfilter picks; RGB and RGBA first); uint16 `<h, w>` becomes
+ * GRAY16_LE; `<frames, channels>` tensors of the audio dtypes become audio
+ * at rate frames x framerate.  A strided tensor whose rows are whole
+ * (pixels and channels dense) is passed on with a #GstVideoMeta when
+ * downstream accepts that; otherwise it is copied once into the default
+ * video layout.  A tensor that fits no media format fails negotiation
+ * with a message that says what would fit.
+ *
+ * #GstTensorConvert:bytes-copied counts every byte copied.  A writable
+ * input buffer is passed on itself (its range cut, its video or layout
+ * metas dropped) unless a pool locked such a meta on it; a shared one gets
+ * a new buffer over the same memory.
+ *
+ * ## Example launch lines
+ * |[
+ * gst-launch-1.0 videotestsrc num-buffers=1 ! tensorconvert \
+ *     ! tensordebug ! tensorconvert ! pngenc ! filesink location=f.png
+ * ]|
+ * |[
+ * gst-launch-1.0 audiotestsrc num-buffers=4 \
+ *     ! audio/x-raw,format=F32LE,channels=2 ! tensorconvert frames=1024 \
+ *     ! tensordebug ! fakesink
+ * ]|
+ */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <string.h>
+
+#include <gst/audio/audio.h>
+#include <gst/base/gstadapter.h>
+#include <gst/base/gstbasetransform.h>
+#include <gst/video/video.h>
+
+#include "elements.h"
+#include "plugin/gsttensor.h"
+
+GST_DEBUG_CATEGORY_STATIC (gst_tensor_convert_debug);
+#define GST_CAT_DEFAULT gst_tensor_convert_debug
+
+#define GST_TYPE_TENSOR_CONVERT (gst_tensor_convert_get_type ())
+G_DECLARE_FINAL_TYPE (
+    GstTensorConvert, gst_tensor_convert, GST, TENSOR_CONVERT, GstBaseTransform)
+
+typedef enum {
+  MODE_NONE,
+  MODE_VIDEO_TO_TENSOR,
+  MODE_AUDIO_TO_TENSOR,
+  MODE_TENSOR_TO_VIDEO,
+  MODE_TENSOR_TO_AUDIO,
+} Mode;
+
+typedef struct {
+  GstVideoFormat format;
+  tn_dtype dtype;
+  gint channels;
+} VideoFormat;
+
+static const VideoFormat video_formats[] = {
+  { GST_VIDEO_FORMAT_GRAY8, TN_UINT8, 1 },
+  { GST_VIDEO_FORMAT_GRAY16_LE, TN_UINT16, 1 },
+  { GST_VIDEO_FORMAT_RGB, TN_UINT8, 3 },
+  { GST_VIDEO_FORMAT_BGR, TN_UINT8, 3 },
+  { GST_VIDEO_FORMAT_RGBA, TN_UINT8, 4 },
+  { GST_VIDEO_FORMAT_BGRA, TN_UINT8, 4 },
+  { GST_VIDEO_FORMAT_ARGB, TN_UINT8, 4 },
+  { GST_VIDEO_FORMAT_ABGR, TN_UINT8, 4 },
+  { GST_VIDEO_FORMAT_RGBx, TN_UINT8, 4 },
+  { GST_VIDEO_FORMAT_BGRx, TN_UINT8, 4 },
+  { GST_VIDEO_FORMAT_xRGB, TN_UINT8, 4 },
+  { GST_VIDEO_FORMAT_xBGR, TN_UINT8, 4 },
+};
+
+typedef struct {
+  GstAudioFormat format;
+  tn_dtype dtype;
+} AudioFormat;
+
+static const AudioFormat audio_formats[] = {
+  { GST_AUDIO_FORMAT_S8, TN_INT8 },
+  { GST_AUDIO_FORMAT_U8, TN_UINT8 },
+  { GST_AUDIO_FORMAT_S16LE, TN_INT16 },
+  { GST_AUDIO_FORMAT_S32LE, TN_INT32 },
+  { GST_AUDIO_FORMAT_F32LE, TN_FLOAT32 },
+  { GST_AUDIO_FORMAT_F64LE, TN_FLOAT64 },
+};
+
+#define VIDEO_FORMATS                                                          \
+  "{ GRAY8, GRAY16_LE, RGB, BGR, RGBA, BGRA, ARGB, ABGR, RGBx, BGRx, "         \
+  "xRGB, xBGR }"
+#define AUDIO_FORMATS "{ S8, U8, S16LE, S32LE, F32LE, F64LE }"
+#define TENSOR_TYPES "{ uint8, uint16, int8, int16, int32, float32, float64 }"
+
+#define ALL_CAPS                                                               \
+  "video/x-raw, format=(string)" VIDEO_FORMATS ", width=(int)[ 1, MAX ], "     \
+  "height=(int)[ 1, MAX ], framerate=(fraction)[ 0/1, MAX ]; "                 \
+  "audio/x-raw, format=(string)" AUDIO_FORMATS ", "                            \
+  "layout=(string)interleaved, rate=(int)[ 1, MAX ], "                         \
+  "channels=(int)[ 1, MAX ]; " GST_TN_MEDIA_TYPE                               \
+  ", type=(string)" TENSOR_TYPES ", dims-order=(string)row-major, "            \
+  "framerate=(fraction)[ 0/1, MAX ]"
+
+#define WHAT_FITS                                                              \
+  "video needs uint8 <h, w>, <h, w, 1>, <h, w, 3> or <h, w, 4>, or "           \
+  "uint16 <h, w> or <h, w, 1> (every extent 1 or more); audio needs "          \
+  "int8, uint8, int16, int32, float32 or float64 <frames, channels> at "       \
+  "a framerate that makes frames x framerate a whole number of Hz"
+
+struct _GstTensorConvert {
+  GstBaseTransform parent;
+
+  /* properties, under the object lock */
+  gboolean gray_channel_axis;
+  gint frames;
+  guint64 bytes_copied;
+
+  /* streaming thread */
+  Mode mode;
+  GstVideoInfo vinfo;
+  GstAudioInfo ainfo;
+  GstTnInfo tinfo;
+  gint tensor_frames; /* frames per tensor in audio-to-tensor mode */
+  gboolean downstream_layout_meta;
+  gboolean downstream_video_meta;
+  GstAdapter *adapter;
+  gboolean have_base;
+  GstClockTime base_pts; /* of the first frame counted by frames_out */
+  guint64 frames_out;    /* frames emitted since base_pts */
+  gboolean caps_error_posted;
+};
+
+enum {
+  PROP_0,
+  PROP_GRAY_CHANNEL_AXIS,
+  PROP_FRAMES,
+  PROP_BYTES_COPIED,
+};
+
+#define DEFAULT_GRAY_CHANNEL_AXIS FALSE
+#define DEFAULT_FRAMES 1024
+
+static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE (
+    "sink", GST_PAD_SINK, GST_PAD_ALWAYS, GST_STATIC_CAPS (ALL_CAPS));
+static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE (
+    "src", GST_PAD_SRC, GST_PAD_ALWAYS, GST_STATIC_CAPS (ALL_CAPS));
+
+G_DEFINE_TYPE (GstTensorConvert, gst_tensor_convert, GST_TYPE_BASE_TRANSFORM);
+GST_ELEMENT_REGISTER_DEFINE (
+    tensorconvert, "tensorconvert", GST_RANK_NONE, GST_TYPE_TENSOR_CONVERT);
+
+static const VideoFormat *
+video_format_lookup (GstVideoFormat f)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (video_formats); i++)
+    if (video_formats[i].format == f)
+      return &video_formats[i];
+  return NULL;
+}
+
+static const AudioFormat *
+audio_format_lookup (GstAudioFormat f)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (audio_formats); i++)
+    if (audio_formats[i].format == f)
+      return &audio_formats[i];
+  return NULL;
+}
+
+static void
+gst_tensor_convert_count_copy (GstTensorConvert *self, gsize bytes)
+{
+  GST_OBJECT_LOCK (self);
+  self->bytes_copied += bytes;
+  GST_OBJECT_UNLOCK (self);
+}
+
+/* The strings of a string or list-of-strings field, or NULL when absent. */
+static GPtrArray *
+string_values (const GstStructure *s, const gchar *field)
+{
+  const GValue *v = gst_structure_get_value (s, field);
+  GPtrArray *out;
+
+  if (v == NULL)
+    return NULL;
+  out = g_ptr_array_new ();
+  if (G_VALUE_HOLDS_STRING (v)) {
+    g_ptr_array_add (out, (gpointer) g_value_get_string (v));
+  } else if (GST_VALUE_HOLDS_LIST (v)) {
+    for (guint i = 0; i < gst_value_list_get_size (v); i++) {
+      const GValue *e = gst_value_list_get_value (v, i);
+
+      if (G_VALUE_HOLDS_STRING (e))
+        g_ptr_array_add (out, (gpointer) g_value_get_string (e));
+    }
+  }
+  return out;
+}
+
+static gboolean
+fixed_int (const GstStructure *s, const gchar *field, gint *out)
+{
+  const GValue *v = gst_structure_get_value (s, field);
+
+  if (v == NULL || !G_VALUE_HOLDS_INT (v))
+    return FALSE;
+  *out = g_value_get_int (v);
+  return TRUE;
+}
+
+static void
+copy_framerate (GstStructure *to, const GstStructure *from)
+{
+  const GValue *fr = gst_structure_get_value (from, "framerate");
+
+  if (fr != NULL)
+    gst_structure_set_value (to, "framerate", fr);
+  else
+    gst_structure_set (
+        to, "framerate", GST_TYPE_FRACTION_RANGE, 0, 1, G_MAXINT, 1, NULL);
+}
+
+/* Tensor structures for video structure s. */
+static void
+video_to_tensor_caps (GstTensorConvert *self, const GstStructure *s,
+    GstCaps *out, gboolean gray_axis)
+{
+  GPtrArray *formats = string_values (s, "format");
+  gint w, h;
+  gboolean sized = fixed_int (s, "width", &w) && fixed_int (s, "height", &h);
+
+  for (guint i = 0; i < G_N_ELEMENTS (video_formats); i++) {
+    const VideoFormat *vf = &video_formats[i];
+    const gchar *name = gst_video_format_to_string (vf->format);
+    GstStructure *t;
+    gboolean found = formats == NULL;
+
+    for (guint k = 0; formats && k < formats->len; k++)
+      found |= g_strcmp0 (g_ptr_array_index (formats, k), name) == 0;
+    if (!found)
+      continue;
+    t = gst_structure_new (GST_TN_MEDIA_TYPE, "type", G_TYPE_STRING,
+        tn_dtype_name (vf->dtype), "dims-order", G_TYPE_STRING, "row-major",
+        NULL);
+    if (sized) {
+      gint64 dims[3] = { h, w, vf->channels };
+
+      gst_tn_structure_set_dims (
+          t, dims, vf->channels == 1 && !gray_axis ? 2 : 3);
+    }
+    copy_framerate (t, s);
+    gst_caps_append_structure (out, t);
+  }
+  if (formats)
+    g_ptr_array_free (formats, TRUE);
+}
+
+static void
+audio_to_tensor_caps (
+    GstTensorConvert *self, const GstStructure *s, GstCaps *out, gint frames)
+{
+  GPtrArray *formats = string_values (s, "format");
+  gint channels, rate;
+
+  for (guint i = 0; i < G_N_ELEMENTS (audio_formats); i++) {
+    const AudioFormat *af = &audio_formats[i];
+    const gchar *name = gst_audio_format_to_string (af->format);
+    GstStructure *t;
+    gboolean found = formats == NULL;
+
+    for (guint k = 0; formats && k < formats->len; k++)
+      found |= g_strcmp0 (g_ptr_array_index (formats, k), name) == 0;
+    if (!found)
+      continue;
+    t = gst_structure_new (GST_TN_MEDIA_TYPE, "type", G_TYPE_STRING,
+        tn_dtype_name (af->dtype), "dims-order", G_TYPE_STRING, "row-major",
+        NULL);
+    /* Frames known only in this direction: the property sets them. */
+    if (frames > 0 && fixed_int (s, "channels", &channels)) {
+      gint64 dims[2] = { frames, channels };
+
+      gst_tn_structure_set_dims (t, dims, 2);
+    }
+    if (frames > 0 && fixed_int (s, "rate", &rate)) {
+      gint64 g = 0, a = rate, b = frames;
+
+      while (b != 0) {
+        g = a % b;
+        a = b;
+        b = g;
+      }
+      gst_structure_set (t, "framerate", GST_TYPE_FRACTION, (gint) (rate / a),
+          (gint) (frames / a), NULL);
+    } else {
+      gst_structure_set (
+          t, "framerate", GST_TYPE_FRACTION_RANGE, 0, 1, G_MAXINT, 1, NULL);
+    }
+    gst_caps_append_structure (out, t);
+  }
+  if (formats)
+    g_ptr_array_free (formats, TRUE);
+}
+
+/* Video structures for a tensor of dtype and (when rank >= 0) dims. */
+static void
+tensor_to_video_caps (tn_dtype dtype, const gint64 *dims, gint rank,
+    const GstStructure *s, GstCaps *out)
+{
+  gint channels = 0;
+
+  if (rank >= 0) {
+    if (rank == 2)
+      channels = 1;
+    else if (rank == 3)
+      channels = (gint) dims[2];
+    else
+      return;
+    if (dims[0] < 1 || dims[1] < 1 || dims[0] > G_MAXINT || dims[1] > G_MAXINT)
+      return;
+  }
+  for (guint i = 0; i < G_N_ELEMENTS (video_formats); i++) {
+    const VideoFormat *vf = &video_formats[i];
+    GstStructure *v;
+
+    if (vf->dtype != dtype || (channels > 0 && vf->channels != channels))
+      continue;
+    v = gst_structure_new ("video/x-raw", "format", G_TYPE_STRING,
+        gst_video_format_to_string (vf->format), NULL);
+    if (rank >= 0)
+      gst_structure_set (v, "width", G_TYPE_INT, (gint) dims[1], "height",
+          G_TYPE_INT, (gint) dims[0], NULL);
+    else
+      gst_structure_set (v, "width", GST_TYPE_INT_RANGE, 1, G_MAXINT, "height",
+          GST_TYPE_INT_RANGE, 1, G_MAXINT, NULL);
+    copy_framerate (v, s);
+    gst_caps_append_structure (out, v);
+  }
+}
+
+/* Audio structures for a tensor; frames > 0 requires dims[0] == frames
+ * (audio-to-tensor mode, where the property sets the frames). */
+static void
+tensor_to_audio_caps (tn_dtype dtype, const gint64 *dims, gint rank,
+    const GstStructure *s, GstCaps *out, gint frames)
+{
+  const AudioFormat *af = NULL;
+  GstStructure *a;
+  gint fps_n, fps_d;
+
+  for (guint i = 0; i < G_N_ELEMENTS (audio_formats); i++)
+    if (audio_formats[i].dtype == dtype)
+      af = &audio_formats[i];
+  if (af == NULL)
+    return;
+  if (rank >= 0
+      && (rank != 2 || dims[0] < 1 || dims[1] < 1 || dims[1] > G_MAXINT
+          || (frames > 0 && dims[0] != frames)))
+    return;
+
+  a = gst_structure_new ("audio/x-raw", "format", G_TYPE_STRING,
+      gst_audio_format_to_string (af->format), "layout", G_TYPE_STRING,
+      "interleaved", NULL);
+  if (rank >= 0) {
+    gint ch = (gint) dims[1];
+
+    gst_structure_set (a, "channels", G_TYPE_INT, ch, NULL);
+    if (ch > 2)
+      gst_structure_set (a, "channel-mask", GST_TYPE_BITMASK,
+          ch <= 8 ? gst_audio_channel_get_fallback_mask (ch) : (guint64) 0,
+          NULL);
+  } else {
+    gst_structure_set (a, "channels", GST_TYPE_INT_RANGE, 1, G_MAXINT, NULL);
+  }
+  if (rank >= 0 && gst_structure_get_fraction (s, "framerate", &fps_n, &fps_d)
+      && fps_d > 0) {
+    guint64 num = (guint64) dims[0] * (guint64) fps_n;
+
+    if (fps_n == 0 || num % (guint64) fps_d != 0 || num / fps_d > G_MAXINT) {
+      gst_structure_free (a);
+      return;
+    }
+    gst_structure_set (a, "rate", G_TYPE_INT, (gint) (num / fps_d), NULL);
+  } else {
+    gst_structure_set (a, "rate", GST_TYPE_INT_RANGE, 1, G_MAXINT, NULL);
+  }
+  gst_caps_append_structure (out, a);
+}
+
+static void
+tensor_caps (const GstStructure *s, GstCaps *out, gint frames)
+{
+  GPtrArray *types = string_values (s, "type");
+  gint64 dims[TN_MAX_RANK];
+  gint rank = -1;
+
+  if (!gst_tn_structure_get_dims (s, dims, &rank, NULL))
+    rank = -1;
+  for (gint t = 0; t < TN_NDTYPES; t++) {
+    gboolean found = types == NULL;
+
+    for (guint k = 0; types && k < types->len; k++)
+      found |= g_strcmp0 (g_ptr_array_index (types, k), tn_dtype_name (t)) == 0;
+    if (!found)
+      continue;
+    tensor_to_video_caps (t, dims, rank, s, out);
+    tensor_to_audio_caps (t, dims, rank, s, out, frames);
+  }
+  if (types)
+    g_ptr_array_free (types, TRUE);
+}
+
+static GstCaps *
+gst_tensor_convert_transform_caps (GstBaseTransform *trans,
+    GstPadDirection direction, GstCaps *caps, GstCaps *filter)
+{
+  GstTensorConvert *self = GST_TENSOR_CONVERT (trans);
+  GstCaps *out = gst_caps_new_empty ();
+  gboolean gray_axis;
+  gint frames;
+
+  GST_OBJECT_LOCK (self);
+  gray_axis = self->gray_channel_axis;
+  frames = self->frames;
+  GST_OBJECT_UNLOCK (self);
+
+  for (guint i = 0; i < gst_caps_get_size (caps); i++) {
+    const GstStructure *s = gst_caps_get_structure (caps, i);
+    GstCaps *part = gst_caps_new_empty ();
+
+    if (gst_structure_has_name (s, "video/x-raw"))
+      video_to_tensor_caps (self, s, part, gray_axis);
+    else if (gst_structure_has_name (s, "audio/x-raw"))
+      /* Audio caps on the source pad leave the frames open. */
+      audio_to_tensor_caps (
+          self, s, part, direction == GST_PAD_SINK ? frames : 0);
+    else if (gst_structure_has_name (s, GST_TN_MEDIA_TYPE)) {
+      tensor_caps (s, part, direction == GST_PAD_SRC ? frames : 0);
+      /* A tensor that fits nothing still links; accept_caps then refuses
+       * it with the reason, which an empty result could not give. */
+      if (gst_caps_is_empty (part) && direction == GST_PAD_SINK) {
+        GstCaps *any = gst_static_pad_template_get_caps (&src_template);
+
+        for (guint k = 0; k < gst_caps_get_size (any); k++)
+          if (!gst_structure_has_name (
+                  gst_caps_get_structure (any, k), GST_TN_MEDIA_TYPE))
+            gst_caps_append_structure (
+                part, gst_structure_copy (gst_caps_get_structure (any, k)));
+        gst_caps_unref (any);
+      }
+    }
+    out = gst_caps_merge (out, part);
+  }
+  if (filter) {
+    GstCaps *t
+        = gst_caps_intersect_full (filter, out, GST_CAPS_INTERSECT_FIRST);
+
+    gst_caps_unref (out);
+    out = t;
+  }
+  GST_LOG_OBJECT (self, "%s %" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT,
+      direction == GST_PAD_SINK ? "sink" : "src", caps, out);
+  return out;
+}
+
+/* A fixed tensor that fits no media format is refused in words, once per
+ * stream: accept-caps is asked more than once for the same caps. */
+static gboolean
+gst_tensor_convert_accept_caps (
+    GstBaseTransform *trans, GstPadDirection direction, GstCaps *caps)
+{
+  GstTensorConvert *self = GST_TENSOR_CONVERT (trans);
+  GstTnInfo info;
+  GstCaps *media;
+  gchar *desc;
+  gboolean ok;
+
+  if (direction != GST_PAD_SINK || !gst_caps_is_fixed (caps)
+      || !gst_structure_has_name (
+          gst_caps_get_structure (caps, 0), GST_TN_MEDIA_TYPE))
+    return GST_BASE_TRANSFORM_CLASS (gst_tensor_convert_parent_class)
+        ->accept_caps (trans, direction, caps);
+
+  if (!gst_tn_info_from_caps (&info, caps, NULL))
+    return FALSE;
+  media = gst_caps_new_empty ();
+  tensor_caps (gst_caps_get_structure (caps, 0), media, 0);
+  desc = gst_tn_info_to_string (&info);
+  if (gst_caps_is_empty (media)) {
+    if (!self->caps_error_posted)
+      GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
+          ("A tensor %s at framerate %d/%d fits no media format: " WHAT_FITS
+           ".",
+              desc, info.fps_n, info.fps_d),
+          ("caps %" GST_PTR_FORMAT, caps));
+    self->caps_error_posted = TRUE;
+    ok = FALSE;
+  } else {
+    ok = GST_BASE_TRANSFORM_CLASS (gst_tensor_convert_parent_class)
+             ->accept_caps (trans, direction, caps);
+    if (!ok && !self->caps_error_posted) {
+      gchar *m = gst_caps_to_string (media);
+
+      GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
+          ("A tensor %s converts to %s, which downstream does not accept.",
+              desc, m),
+          ("caps %" GST_PTR_FORMAT, caps));
+      g_free (m);
+      self->caps_error_posted = TRUE;
+    }
+  }
+  g_free (desc);
+  gst_caps_unref (media);
+  return ok;
+}
+
+static gboolean
+gst_tensor_convert_set_caps (
+    GstBaseTransform *trans, GstCaps *incaps, GstCaps *outcaps)
+{
+  GstTensorConvert *self = GST_TENSOR_CONVERT (trans);
+  const gchar *in = gst_structure_get_name (gst_caps_get_structure (incaps, 0));
+  const gchar *out
+      = gst_structure_get_name (gst_caps_get_structure (outcaps, 0));
+  GstCaps *media = g_str_equal (in, GST_TN_MEDIA_TYPE) ? outcaps : incaps;
+  GstCaps *tensor = media == incaps ? outcaps : incaps;
+  GError *err = NULL;
+  gboolean ok = TRUE;
+
+  gst_adapter_clear (self->adapter);
+  self->mode = MODE_NONE;
+  if (!gst_tn_info_from_caps (&self->tinfo, tensor, &err)) {
+    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
+        ("Cannot read the tensor caps: %s", err->message), (NULL));
+    g_clear_error (&err);
+    return FALSE;
+  }
+  if (g_str_equal (in, "video/x-raw") || g_str_equal (out, "video/x-raw")) {
+    const VideoFormat *vf;
+
+    ok = gst_video_info_from_caps (&self->vinfo, media);
+    vf = ok ? video_format_lookup (GST_VIDEO_INFO_FORMAT (&self->vinfo)) : NULL;
+    ok = vf != NULL && vf->dtype == self->tinfo.dtype
+         && self->tinfo.dims[0] == GST_VIDEO_INFO_HEIGHT (&self->vinfo)
+         && self->tinfo.dims[1] == GST_VIDEO_INFO_WIDTH (&self->vinfo)
+         && (self->tinfo.rank == 2
+                 ? vf->channels == 1
+                 : self->tinfo.rank == 3
+                       && self->tinfo.dims[2] == vf->channels);
+    self->mode = media == incaps ? MODE_VIDEO_TO_TENSOR : MODE_TENSOR_TO_VIDEO;
+  } else {
+    const AudioFormat *af;
+
+    ok = gst_audio_info_from_caps (&self->ainfo, media);
+    af = ok ? audio_format_lookup (GST_AUDIO_INFO_FORMAT (&self->ainfo)) : NULL;
+    ok = af != NULL && af->dtype == self->tinfo.dtype && self->tinfo.rank == 2
+         && self->tinfo.dims[1] == GST_AUDIO_INFO_CHANNELS (&self->ainfo);
+    self->mode = media == incaps ? MODE_AUDIO_TO_TENSOR : MODE_TENSOR_TO_AUDIO;
+    self->tensor_frames = (gint) self->tinfo.dims[0];
+  }
+  if (!ok) {
+    gchar *a = gst_caps_to_string (incaps), *b = gst_caps_to_string (outcaps);
+
+    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
+        ("Caps %s and %s do not describe the same frames.", a, b), (NULL));
+    g_free (a);
+    g_free (b);
+    self->mode = MODE_NONE;
+    return FALSE;
+  }
+  self->have_base = FALSE;
+  self->frames_out = 0;
+  GST_DEBUG_OBJECT (self, "mode %d: %" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT,
+      self->mode, incaps, outcaps);
+  return TRUE;
+}
+
+/* Each mode reads the layout its input can come in. */
+static gboolean
+gst_tensor_convert_propose_allocation (
+    GstBaseTransform *trans, GstQuery *decide_query, GstQuery *query)
+{
+  GstTensorConvert *self = GST_TENSOR_CONVERT (trans);
+  GType api = 0;
+
+  if (!GST_BASE_TRANSFORM_CLASS (gst_tensor_convert_parent_class)
+           ->propose_allocation (trans, decide_query, query))
+    return FALSE;
+  if (self->mode == MODE_VIDEO_TO_TENSOR)
+    api = GST_VIDEO_META_API_TYPE;
+  else if (self->mode == MODE_TENSOR_TO_VIDEO
+           || self->mode == MODE_TENSOR_TO_AUDIO)
+    api = GST_TN_LAYOUT_META_API_TYPE;
+  if (api != 0 && !gst_query_find_allocation_meta (query, api, NULL))
+    gst_query_add_allocation_meta (query, api, NULL);
+  return TRUE;
+}
+
+static gboolean
+gst_tensor_convert_decide_allocation (GstBaseTransform *trans, GstQuery *query)
+{
+  GstTensorConvert *self = GST_TENSOR_CONVERT (trans);
+  GstCaps *caps;
+  gsize size = 0;
+
+  self->downstream_layout_meta = gst_query_find_allocation_meta (
+      query, GST_TN_LAYOUT_META_API_TYPE, NULL);
+  self->downstream_video_meta
+      = gst_query_find_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
+  GST_DEBUG_OBJECT (self, "downstream reads the layout meta %d, video meta %d",
+      self->downstream_layout_meta, self->downstream_video_meta);
+
+  /* The pool serves only the copies of padded or strided frames. */
+  if (self->mode == MODE_VIDEO_TO_TENSOR)
+    gst_tn_info_size (&self->tinfo, &size);
+  else if (self->mode == MODE_TENSOR_TO_VIDEO)
+    size = GST_VIDEO_INFO_SIZE (&self->vinfo);
+  gst_query_parse_allocation (query, &caps, NULL);
+  if (caps != NULL && size > 0 && size <= G_MAXUINT
+      && !gst_tn_decide_allocation (query, caps, size))
+    GST_WARNING_OBJECT (self, "no pool for %" G_GSIZE_FORMAT " bytes", size);
+  return TRUE;
+}
+
+/* The pool decide_allocation configured, activated on first use as the
+ * base class does with its own; NULL means the allocator. */
+static GstBufferPool *
+gst_tensor_convert_pool (GstBaseTransform *trans)
+{
+  GstBufferPool *pool = gst_base_transform_get_buffer_pool (trans);
+
+  if (pool != NULL && !gst_buffer_pool_is_active (pool)
+      && !gst_buffer_pool_set_active (pool, TRUE)) {
+    GST_WARNING_OBJECT (trans, "could not activate %s", GST_OBJECT_NAME (pool));
+    gst_object_unref (pool);
+    pool = NULL;
+  }
+  return pool;
+}
+
+static GstFlowReturn
+gst_tensor_convert_error (GstTensorConvert *self, gchar *msg)
+{
+  GST_ELEMENT_ERROR (self, STREAM, FORMAT, ("%s", msg), (NULL));
+  g_free (msg);
+  return GST_FLOW_ERROR;
+}
+
+/* Memory, flags and timestamps of buf from byte offset on, no metas: the
+ * input's metas describe media the output no longer is. */
+static GstBuffer *
+share (GstBuffer *buf, gsize offset, gsize size)
+{
+  GstBuffer *out = gst_buffer_copy_region (
+      buf, GST_BUFFER_COPY_FLAGS | GST_BUFFER_COPY_MEMORY, offset, size);
+
+  if (out != NULL)
+    gst_buffer_copy_into (out, buf, GST_BUFFER_COPY_TIMESTAMPS, 0, -1);
+  return out;
+}
+
+static gboolean
+tagged (GstMeta *meta, const gchar *tag)
+{
+  return gst_meta_api_type_has_tag (meta->info->api, g_quark_from_string (tag));
+}
+
+static gboolean
+drop_tagged (GstBuffer *buf, GstMeta **meta, gpointer tag)
+{
+  if (tagged (*meta, tag))
+    *meta = NULL;
+  return TRUE;
+}
+
+/* A pool's own metas (a GstVideoMeta of videotestsrc's pool) are locked:
+ * such a buffer cannot be passed on without them. */
+static gboolean
+has_locked_tagged (GstBuffer *buf, const gchar *tag)
+{
+  gpointer state = NULL;
+  GstMeta *m;
+
+  while ((m = gst_buffer_iterate_meta (buf, &state)) != NULL)
+    if (GST_META_FLAG_IS_SET (m, GST_META_FLAG_LOCKED) && tagged (m, tag))
+      return TRUE;
+  return FALSE;
+}
+
+/* The output holding bytes [offset, offset + size) of buf.  When buf is
+ * the input and writable it is passed on itself, cut to the range, without
+ * its metas tagged drop_tag: nothing is allocated, and an upstream pool
+ * gets its buffer back whole (a shared sub-memory would make the pool
+ * discard it).  Otherwise a new buffer shares buf's memory. */
+static GstBuffer *
+pass_on (GstBuffer *inbuf, GstBuffer *buf, gsize offset, gsize size,
+    const gchar *drop_tag)
+{
+  if (buf != inbuf || !gst_buffer_is_writable (inbuf)
+      || has_locked_tagged (inbuf, drop_tag))
+    return share (buf, offset, size);
+  if (offset != 0 || size != gst_buffer_get_size (inbuf))
+    gst_buffer_resize (inbuf, offset, size);
+  gst_buffer_foreach_meta (inbuf, drop_tagged, (gpointer) drop_tag);
+  return inbuf;
+}
+
+static GstFlowReturn
+gst_tensor_convert_video_to_tensor (
+    GstTensorConvert *self, GstBuffer *inbuf, GstBuffer **outbuf)
+{
+  GstVideoInfo *vi = &self->vinfo;
+  GstVideoMeta *vm = gst_buffer_get_video_meta (inbuf);
+  gsize isz = tn_dtype_size (self->tinfo.dtype), nbytes, offset, need;
+  gsize size = gst_buffer_get_size (inbuf);
+  gint w = GST_VIDEO_INFO_WIDTH (vi), h = GST_VIDEO_INFO_HEIGHT (vi);
+  gint pstride = GST_VIDEO_INFO_COMP_PSTRIDE (vi, 0), stride;
+  gint64 strides[3];
+  GstBufferPool *pool;
+  GstBuffer *tmp, *dense;
+  GError *err = NULL;
+
+  offset = vm ? vm->offset[0] : GST_VIDEO_INFO_PLANE_OFFSET (vi, 0);
+  stride = vm ? vm->stride[0] : GST_VIDEO_INFO_PLANE_STRIDE (vi, 0);
+  gst_tn_info_size (&self->tinfo, &nbytes);
+  if (stride < w * pstride)
+    return gst_tensor_convert_error (self,
+        g_strdup_printf ("Video rows of %d bytes are shorter than %d pixels "
+                         "of %d bytes.",
+            stride, w, pstride));
+  need = offset + (gsize) stride * (h - 1) + (gsize) w * pstride;
+  if (size < need)
+    return gst_tensor_convert_error (self,
+        g_strdup_printf ("Video buffer holds %" G_GSIZE_FORMAT " bytes; %s "
+                         "%dx%d with stride %d from byte %" G_GSIZE_FORMAT
+                         " needs %" G_GSIZE_FORMAT ".",
+            size, GST_VIDEO_INFO_NAME (vi), w, h, stride, offset, need));
+
+  if (stride == w * pstride) {
+    *outbuf = pass_on (inbuf, inbuf, offset, nbytes, GST_META_TAG_VIDEO_STR);
+    return *outbuf ? GST_FLOW_OK : GST_FLOW_ERROR;
+  }
+  if (stride % isz != 0 || offset % isz != 0)
+    return gst_tensor_convert_error (self,
+        g_strdup_printf ("Video rows of %d bytes from byte %" G_GSIZE_FORMAT
+                         " do not hold whole %" G_GSIZE_FORMAT "-byte items.",
+            stride, offset, isz));
+
+  /* Padded rows: the same memory with strides. */
+  strides[0] = stride / isz;
+  strides[1] = self->tinfo.rank == 3 ? pstride / isz : 1;
+  strides[2] = 1;
+  if (self->downstream_layout_meta) {
+    tmp = pass_on (inbuf, inbuf, 0, size, GST_META_TAG_VIDEO_STR);
+    if (tmp == NULL)
+      return GST_FLOW_ERROR;
+    gst_tn_buffer_add_layout_meta (
+        tmp, self->tinfo.rank, offset / isz, strides);
+    *outbuf = tmp;
+    return GST_FLOW_OK;
+  }
+  tmp = share (inbuf, 0, size);
+  if (tmp == NULL)
+    return GST_FLOW_ERROR;
+  gst_tn_buffer_add_layout_meta (tmp, self->tinfo.rank, offset / isz, strides);
+  pool = gst_tensor_convert_pool (GST_BASE_TRANSFORM (self));
+  dense = gst_tn_buffer_dense (tmp, &self->tinfo, pool, &err);
+  if (pool)
+    gst_object_unref (pool);
+  gst_buffer_unref (tmp);
+  if (dense == NULL) {
+    gchar *m = g_strdup (err->message);
+
+    g_clear_error (&err);
+    return gst_tensor_convert_error (self, m);
+  }
+  gst_tensor_convert_count_copy (self, nbytes);
+  *outbuf = dense;
+  return GST_FLOW_OK;
+}
+
+static GstFlowReturn
+gst_tensor_convert_tensor_to_video (
+    GstTensorConvert *self, GstBuffer *inbuf, GstBuffer **outbuf)
+{
+  GstVideoInfo *vi = &self->vinfo;
+  gsize isz = tn_dtype_size (self->tinfo.dtype), nbytes, offset;
+  gint w = GST_VIDEO_INFO_WIDTH (vi), h = GST_VIDEO_INFO_HEIGHT (vi);
+  gint pstride = GST_VIDEO_INFO_COMP_PSTRIDE (vi, 0);
+  gsize row = (gsize) w * pstride, stride, vstride;
+  GstBuffer *src, *out;
+  GstBufferPool *pool;
+  GError *err = NULL;
+  GstTnMap m;
+  GstMapInfo dst;
+  tn_view v;
+  gboolean rows_whole;
+
+  if (!gst_tn_buffer_map (&m, inbuf, &self->tinfo, GST_MAP_READ, &err)) {
+    gchar *msg = g_strdup (err->message);
+
+    g_clear_error (&err);
+    return gst_tensor_convert_error (self, msg);
+  }
+  v = m.view;
+  gst_tn_buffer_unmap (&m);
+
+  /* Pixels and channels dense; rows at any pitch. */
+  rows_whole = (w == 1 || v.strides[1] * (gint64) isz == pstride)
+               && (v.rank == 2 || v.dims[2] == 1 || v.strides[2] == 1)
+               && (h == 1 || v.strides[0] * (gint64) isz >= (gint64) row);
+  src = inbuf; /* borrowed, or a dense copy we own */
+  if (!rows_whole) {
+    GstBuffer *d = gst_tn_buffer_dense (inbuf, &self->tinfo, NULL, &err);
+
+    if (d == NULL) {
+      gchar *msg = g_strdup (err->message);
+
+      g_clear_error (&err);
+      return gst_tensor_convert_error (self, msg);
+    }
+    gst_tn_info_size (&self->tinfo, &nbytes);
+    gst_tensor_convert_count_copy (self, nbytes);
+    src = d;
+    tn_view_init (
+        &v, self->tinfo.dtype, self->tinfo.dims, self->tinfo.rank, NULL);
+  }
+  offset = (gsize) v.offset * isz;
+  stride = h == 1 ? row : (gsize) v.strides[0] * isz;
+  vstride = GST_VIDEO_INFO_PLANE_STRIDE (vi, 0);
+
+  if (offset == 0 && stride == vstride
+      && gst_buffer_get_size (src) >= GST_VIDEO_INFO_SIZE (vi)) {
+    out = pass_on (inbuf, src, 0, GST_VIDEO_INFO_SIZE (vi), "tensor");
+  } else if (self->downstream_video_meta) {
+    gsize offsets[GST_VIDEO_MAX_PLANES] = { offset };
+    gint strides[GST_VIDEO_MAX_PLANES] = { (gint) stride };
+
+    out = pass_on (inbuf, src, 0, gst_buffer_get_size (src), "tensor");
+    gst_buffer_add_video_meta_full (out, GST_VIDEO_FRAME_FLAG_NONE,
+        GST_VIDEO_INFO_FORMAT (vi), w, h, 1, offsets, strides);
+  } else {
+    /* One copy into the default layout, row by row. */
+    GstMapInfo sm;
+
+    pool = gst_tensor_convert_pool (GST_BASE_TRANSFORM (self));
+    out = NULL;
+    if (pool) {
+      if (gst_buffer_pool_acquire_buffer (pool, &out, NULL) != GST_FLOW_OK)
+        out = NULL;
+      gst_object_unref (pool);
+    }
+    if (out == NULL) {
+      GstAllocator *alloc = gst_tn_allocator_get ();
+
+      out = gst_buffer_new_allocate (alloc, GST_VIDEO_INFO_SIZE (vi), NULL);
+      gst_object_unref (alloc);
+    }
+    gst_buffer_map (out, &dst, GST_MAP_WRITE);
+    gst_buffer_map (src, &sm, GST_MAP_READ);
+    for (gint y = 0; y < h; y++) {
+      guint8 *d = dst.data + y * vstride;
+
+      memcpy (d, sm.data + offset + y * stride, row);
+      memset (d + row, 0, vstride - row);
+    }
+    gst_buffer_unmap (src, &sm);
+    gst_buffer_unmap (out, &dst);
+    gst_buffer_copy_into (
+        out, src, GST_BUFFER_COPY_FLAGS | GST_BUFFER_COPY_TIMESTAMPS, 0, -1);
+    gst_tensor_convert_count_copy (self, row * h);
+  }
+  if (src != inbuf)
+    gst_buffer_unref (src);
+  *outbuf = out;
+  return GST_FLOW_OK;
+}
+
+static GstFlowReturn
+gst_tensor_convert_tensor_to_audio (
+    GstTensorConvert *self, GstBuffer *inbuf, GstBuffer **outbuf)
+{
+  GstBuffer *d;
+  GError *err = NULL;
+  gsize nbytes;
+
+  d = gst_tn_buffer_dense (inbuf, &self->tinfo, NULL, &err);
+  if (d == NULL) {
+    gchar *msg = g_strdup (err->message);
+
+    g_clear_error (&err);
+    return gst_tensor_convert_error (self, msg);
+  }
+  gst_tn_info_size (&self->tinfo, &nbytes);
+  if (d != inbuf) {
+    /* A dense copy of our own: the output as it is. */
+    gst_tensor_convert_count_copy (self, nbytes);
+    *outbuf = d;
+    return GST_FLOW_OK;
+  }
+  gst_buffer_unref (d);
+  *outbuf = pass_on (inbuf, inbuf, 0, nbytes, "tensor");
+  return *outbuf ? GST_FLOW_OK : GST_FLOW_ERROR;
+}
+
+static GstFlowReturn
+gst_tensor_convert_prepare_output_buffer (
+    GstBaseTransform *trans, GstBuffer *inbuf, GstBuffer **outbuf)
+{
+  GstTensorConvert *self = GST_TENSOR_CONVERT (trans);
+
+  switch (self->mode) {
+  case MODE_VIDEO_TO_TENSOR:
+    return gst_tensor_convert_video_to_tensor (self, inbuf, outbuf);
+  case MODE_TENSOR_TO_VIDEO:
+    return gst_tensor_convert_tensor_to_video (self, inbuf, outbuf);
+  case MODE_TENSOR_TO_AUDIO:
+    return gst_tensor_convert_tensor_to_audio (self, inbuf, outbuf);
+  default:
+    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
+        ("A buffer came before the caps were negotiated."), (NULL));
+    return GST_FLOW_NOT_NEGOTIATED;
+  }
+}
+
+static GstFlowReturn
+gst_tensor_convert_transform (
+    GstBaseTransform *trans, GstBuffer *inbuf, GstBuffer *outbuf)
+{
+  /* prepare_output_buffer did all the work. */
+  return GST_FLOW_OK;
+}
+
+/* Audio is regrouped into tensors of a fixed number of frames. */
+static GstFlowReturn
+gst_tensor_convert_submit_input_buffer (
+    GstBaseTransform *trans, gboolean is_discont, GstBuffer *input)
+{
+  GstTensorConvert *self = GST_TENSOR_CONVERT (trans);
+
+  if (self->mode != MODE_AUDIO_TO_TENSOR)
+    return GST_BASE_TRANSFORM_CLASS (gst_tensor_convert_parent_class)
+        ->submit_input_buffer (trans, is_discont, input);
+  /* Timestamps count frames from the start of the stream, or of the last
+   * discontinuity met at a tensor border. */
+  if (!self->have_base
+      || (is_discont && gst_adapter_available (self->adapter) == 0)) {
+    self->have_base = TRUE;
+    self->base_pts = GST_BUFFER_PTS (input);
+    self->frames_out = 0;
+  }
+  gst_adapter_push (self->adapter, input);
+  return GST_FLOW_OK;
+}
+
+static GstFlowReturn
+gst_tensor_convert_generate_output (GstBaseTransform *trans, GstBuffer **outbuf)
+{
+  GstTensorConvert *self = GST_TENSOR_CONVERT (trans);
+  gint rate = GST_AUDIO_INFO_RATE (&self->ainfo);
+  gsize nbytes;
+  GstBuffer *out;
+
+  if (self->mode != MODE_AUDIO_TO_TENSOR)
+    return GST_BASE_TRANSFORM_CLASS (gst_tensor_convert_parent_class)
+        ->generate_output (trans, outbuf);
+  *outbuf = NULL;
+  nbytes = (gsize) self->tensor_frames * GST_AUDIO_INFO_BPF (&self->ainfo);
+  if (gst_adapter_available (self->adapter) < nbytes)
+    return GST_FLOW_OK;
+
+  out = gst_adapter_take_buffer_fast (self->adapter, nbytes);
+  if (gst_buffer_n_memory (out) > 1) {
+    /* A tensor across input buffers: one copy, into tensor memory. */
+    GstAllocator *alloc = gst_tn_allocator_get ();
+    GstBuffer *one = gst_buffer_new_allocate (alloc, nbytes, NULL);
+    GstMapInfo map;
+
+    gst_object_unref (alloc);
+    gst_buffer_map (one, &map, GST_MAP_WRITE);
+    gst_buffer_extract (out, 0, map.data, nbytes);
+    gst_buffer_unmap (one, &map);
+    gst_buffer_unref (out);
+    out = one;
+    gst_tensor_convert_count_copy (self, nbytes);
+  } else {
+    out = gst_buffer_make_writable (out);
+  }
+  if (GST_CLOCK_TIME_IS_VALID (self->base_pts)) {
+    GstClockTime t0
+        = self->base_pts
+          + gst_util_uint64_scale_int (self->frames_out, GST_SECOND, rate);
+    GstClockTime t1
+        = self->base_pts
+          + gst_util_uint64_scale_int (
+              self->frames_out + self->tensor_frames, GST_SECOND, rate);
+
+    GST_BUFFER_PTS (out) = t0;
+    GST_BUFFER_DURATION (out) = t1 - t0;
+  }
+  GST_BUFFER_DTS (out) = GST_CLOCK_TIME_NONE;
+  GST_BUFFER_OFFSET (out) = self->frames_out;
+  GST_BUFFER_OFFSET_END (out) = self->frames_out + self->tensor_frames;
+  self->frames_out += self->tensor_frames;
+  *outbuf = out;
+  return GST_FLOW_OK;
+}
+
+/* Caps the base class could not transform into caps downstream takes:
+ * say which, rather than only not-negotiated. */
+static gboolean
+gst_tensor_convert_sink_caps (GstTensorConvert *self, GstEvent *event)
+{
+  GstBaseTransform *trans = GST_BASE_TRANSFORM (self);
+  GstCaps *caps, *media;
+  gboolean ok;
+
+  gst_event_parse_caps (event, &caps);
+  caps = gst_caps_ref (caps);
+  ok = GST_BASE_TRANSFORM_CLASS (gst_tensor_convert_parent_class)
+           ->sink_event (trans, event);
+  if (!ok && !self->caps_error_posted) {
+    gchar *a = gst_caps_to_string (caps), *b;
+
+    media = gst_tensor_convert_transform_caps (trans, GST_PAD_SINK, caps, NULL);
+    b = gst_caps_to_string (media);
+    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
+        ("%s converts to %s, which downstream does not accept.", a, b), (NULL));
+    self->caps_error_posted = TRUE;
+    g_free (a);
+    g_free (b);
+    gst_caps_unref (media);
+  }
+  gst_caps_unref (caps);
+  return ok;
+}
+
+static gboolean
+gst_tensor_convert_sink_event (GstBaseTransform *trans, GstEvent *event)
+{
+  GstTensorConvert *self = GST_TENSOR_CONVERT (trans);
+
+  switch (GST_EVENT_TYPE (event)) {
+  case GST_EVENT_CAPS:
+    return gst_tensor_convert_sink_caps (self, event);
+  case GST_EVENT_EOS:
+    if (self->mode == MODE_AUDIO_TO_TENSOR) {
+      gsize left = gst_adapter_available (self->adapter);
+
+      if (left > 0)
+        GST_ELEMENT_WARNING (self, STREAM, FORMAT,
+            ("Dropped the last %" G_GSIZE_FORMAT " audio frames: a tensor "
+             "needs %d (the frames property).",
+                left / GST_AUDIO_INFO_BPF (&self->ainfo), self->tensor_frames),
+            (NULL));
+      gst_adapter_clear (self->adapter);
+    }
+    break;
+  case GST_EVENT_FLUSH_STOP:
+  case GST_EVENT_STREAM_START:
+    gst_adapter_clear (self->adapter);
+    self->have_base = FALSE;
+    self->caps_error_posted = FALSE;
+    break;
+  default:
+    break;
+  }
+  return GST_BASE_TRANSFORM_CLASS (gst_tensor_convert_parent_class)
+      ->sink_event (trans, event);
+}
+
+static gboolean
+gst_tensor_convert_stop (GstBaseTransform *trans)
+{
+  GstTensorConvert *self = GST_TENSOR_CONVERT (trans);
+
+  gst_adapter_clear (self->adapter);
+  self->mode = MODE_NONE;
+  self->caps_error_posted = FALSE;
+  return TRUE;
+}
+
+static void
+gst_tensor_convert_set_property (
+    GObject *object, guint prop_id, const GValue *value, GParamSpec *pspec)
+{
+  GstTensorConvert *self = GST_TENSOR_CONVERT (object);
+
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+  case PROP_GRAY_CHANNEL_AXIS:
+    self->gray_channel_axis = g_value_get_boolean (value);
+    break;
+  case PROP_FRAMES:
+    self->frames = g_value_get_int (value);
+    break;
+  default:
+    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    break;
+  }
+  GST_OBJECT_UNLOCK (self);
+}
+
+static void
+gst_tensor_convert_get_property (
+    GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+{
+  GstTensorConvert *self = GST_TENSOR_CONVERT (object);
+
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+  case PROP_GRAY_CHANNEL_AXIS:
+    g_value_set_boolean (value, self->gray_channel_axis);
+    break;
+  case PROP_FRAMES:
+    g_value_set_int (value, self->frames);
+    break;
+  case PROP_BYTES_COPIED:
+    g_value_set_uint64 (value, self->bytes_copied);
+    break;
+  default:
+    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    break;
+  }
+  GST_OBJECT_UNLOCK (self);
+}
+
+static void
+gst_tensor_convert_finalize (GObject *object)
+{
+  GstTensorConvert *self = GST_TENSOR_CONVERT (object);
+
+  g_object_unref (self->adapter);
+  G_OBJECT_CLASS (gst_tensor_convert_parent_class)->finalize (object);
+}
+
+static void
+gst_tensor_convert_class_init (GstTensorConvertClass *klass)
+{
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
+  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+  GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
+
+  GST_DEBUG_CATEGORY_INIT (gst_tensor_convert_debug, "tensorconvert", 0,
+      "video and audio to tensors and back");
+
+  gobject_class->set_property = gst_tensor_convert_set_property;
+  gobject_class->get_property = gst_tensor_convert_get_property;
+  gobject_class->finalize = gst_tensor_convert_finalize;
+
+  /**
+   * GstTensorConvert:gray-channel-axis:
+   *
+   * Gray frames become `<height, width, 1>` instead of `<height, width>`.
+   */
+  g_object_class_install_property (gobject_class, PROP_GRAY_CHANNEL_AXIS,
+      g_param_spec_boolean ("gray-channel-axis", "Gray channel axis",
+          "Give GRAY8 and GRAY16_LE frames dims <height, width, 1> instead "
+          "of <height, width>. Default false",
+          DEFAULT_GRAY_CHANNEL_AXIS,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS
+              | GST_PARAM_MUTABLE_READY));
+
+  /**
+   * GstTensorConvert:frames:
+   *
+   * Audio frames per tensor when converting audio to tensors.
+   */
+  g_object_class_install_property (gobject_class, PROP_FRAMES,
+      g_param_spec_int ("frames", "Frames",
+          "Audio to tensors: frames per tensor, dims <frames, channels>; "
+          "1 to 2147483647, default 1024",
+          1, G_MAXINT, DEFAULT_FRAMES,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS
+              | GST_PARAM_MUTABLE_READY));
+
+  /**
+   * GstTensorConvert:bytes-copied:
+   *
+   * Bytes copied so far (padded rows, strided tensors, audio tensors
+   * across input buffers); 0 when everything went through by reference.
+   */
+  g_object_class_install_property (gobject_class, PROP_BYTES_COPIED,
+      g_param_spec_uint64 ("bytes-copied", "Bytes copied",
+          "Bytes copied so far (read-only; 0 to 2^64-1, starts at 0); 0 "
+          "while every buffer is passed on by "
+          "reference",
+          0, G_MAXUINT64, 0, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+
+  gst_element_class_add_static_pad_template (element_class, &sink_template);
+  gst_element_class_add_static_pad_template (element_class, &src_template);
+  gst_element_class_set_static_metadata (element_class,
+      "Tensor media converter", "Filter/Converter/Video/Audio/Tensor",
+      "Converts raw video and audio to tensors and back without copying, "
+      "e.g. 'videotestsrc ! tensorconvert ! tensorview "
+      "ops=permute:2:0:1 ! ...' or '... ! tensorconvert ! pngenc ! "
+      "filesink location=f.png'",
+      "gst-tensor developers");
+
+  trans_class->transform_caps
+      = GST_DEBUG_FUNCPTR (gst_tensor_convert_transform_caps);
+  trans_class->accept_caps = GST_DEBUG_FUNCPTR (gst_tensor_convert_accept_caps);
+  trans_class->set_caps = GST_DEBUG_FUNCPTR (gst_tensor_convert_set_caps);
+  trans_class->propose_allocation
+      = GST_DEBUG_FUNCPTR (gst_tensor_convert_propose_allocation);
+  trans_class->decide_allocation
+      = GST_DEBUG_FUNCPTR (gst_tensor_convert_decide_allocation);
+  trans_class->prepare_output_buffer
+      = GST_DEBUG_FUNCPTR (gst_tensor_convert_prepare_output_buffer);
+  trans_class->transform = GST_DEBUG_FUNCPTR (gst_tensor_convert_transform);
+  trans_class->submit_input_buffer
+      = GST_DEBUG_FUNCPTR (gst_tensor_convert_submit_input_buffer);
+  trans_class->generate_output
+      = GST_DEBUG_FUNCPTR (gst_tensor_convert_generate_output);
+  trans_class->sink_event = GST_DEBUG_FUNCPTR (gst_tensor_convert_sink_event);
+  trans_class->stop = GST_DEBUG_FUNCPTR (gst_tensor_convert_stop);
+  trans_class->passthrough_on_same_caps = FALSE;
+}
+
+static void
+gst_tensor_convert_init (GstTensorConvert *self)
+{
+  self->gray_channel_axis = DEFAULT_GRAY_CHANNEL_AXIS;
+  self->frames = DEFAULT_FRAMES;
+  self->adapter = gst_adapter_new ();
+  self->base_pts = GST_CLOCK_TIME_NONE;
+}

@@ -1,0 +1,846 @@
+/* tensorconvert: video and audio to tensors and back, bit-exact, by
+ * reference where the layouts allow it.  Frames are filled with a known
+ * pattern, so every expectation is computed from the bytes pushed. */
+#include <string.h>
+
+#include <gst/audio/audio.h>
+#include <gst/check/gstharness.h>
+#include <gst/video/video.h>
+
+#include "common/tncheck.h"
+
+static GstBus *
+watch (GstElement *e)
+{
+  GstBus *bus = gst_bus_new ();
+
+  gst_element_set_bus (e, bus);
+  return bus;
+}
+
+static void
+unwatch (GstElement *e, GstBus *bus)
+{
+  gst_bus_set_flushing (bus, TRUE);
+  gst_element_set_bus (e, NULL);
+  gst_object_unref (bus);
+}
+
+/* The text of the next message of type on bus, or NULL. */
+static gchar *
+pop_text (GstBus *bus, GstMessageType type)
+{
+  GstMessage *msg = gst_bus_pop_filtered (bus, type);
+  GError *err = NULL;
+  gchar *text;
+
+  if (msg == NULL)
+    return NULL;
+  if (type == GST_MESSAGE_ERROR)
+    gst_message_parse_error (msg, &err, NULL);
+  else
+    gst_message_parse_warning (msg, &err, NULL);
+  text = g_strdup (err->message);
+  g_error_free (err);
+  gst_message_unref (msg);
+  return text;
+}
+
+static void
+assert_contains (const gchar *text, const gchar *want)
+{
+  fail_unless (text != NULL, "no message, expected '%s'", want);
+  fail_unless (
+      strstr (text, want) != NULL, "'%s' does not contain '%s'", text, want);
+}
+
+static guint64
+bytes_copied (GstElement *e)
+{
+  guint64 v;
+
+  g_object_get (e, "bytes-copied", &v, NULL);
+  return v;
+}
+
+static GstBuffer *
+pattern_buffer (gsize size, guint seed)
+{
+  GstBuffer *b = gst_buffer_new_allocate (NULL, size, NULL);
+  GstMapInfo map;
+
+  gst_buffer_map (b, &map, GST_MAP_WRITE);
+  for (gsize i = 0; i < size; i++)
+    map.data[i] = (guint8) (i * 37 + 11 + seed);
+  gst_buffer_unmap (b, &map);
+  return b;
+}
+
+/* Address of the first byte of a buffer (single memory). */
+static const guint8 *
+address (GstBuffer *b)
+{
+  GstMapInfo map;
+  const guint8 *p;
+
+  fail_unless (gst_buffer_map (b, &map, GST_MAP_READ));
+  p = map.data;
+  gst_buffer_unmap (b, &map);
+  return p;
+}
+
+static GstCaps *
+current_caps (GstHarness *h)
+{
+  return gst_pad_get_current_caps (h->sinkpad);
+}
+
+static const gchar *video_formats[] = { "GRAY8", "GRAY16_LE", "RGB", "BGR",
+  "RGBA", "BGRA", "RGBx", "BGRx", "xRGB", "xBGR", "ARGB", "ABGR" };
+
+/* One frame through video -> tensor -> video. */
+static void
+video_round_trip (const gchar *format, gint w, gint h, gboolean meta)
+{
+  GstVideoFormat vf = gst_video_format_from_string (format);
+  GstHarness *h1 = gst_harness_new ("tensorconvert");
+  GstHarness *h2 = gst_harness_new ("tensorconvert");
+  gboolean gray16 = vf == GST_VIDEO_FORMAT_GRAY16_LE;
+  gsize isz = gray16 ? 2 : 1, row, stride;
+  GstVideoInfo vi;
+  GstBuffer *frame, *tensor, *back;
+  GstCaps *caps;
+  GstTnInfo info;
+  GstTnLayoutMeta *lm;
+  GstTnMap m;
+  GstMapInfo a, b;
+  gint pstride, channels;
+  gboolean padded;
+
+  gst_video_info_set_format (&vi, vf, w, h);
+  GST_VIDEO_INFO_FPS_N (&vi) = 30;
+  pstride = GST_VIDEO_INFO_COMP_PSTRIDE (&vi, 0);
+  channels = pstride / (gint) isz;
+  row = (gsize) w * pstride;
+  stride = GST_VIDEO_INFO_PLANE_STRIDE (&vi, 0);
+  padded = stride != row;
+
+  if (meta)
+    gst_harness_add_propose_allocation_meta (
+        h1, GST_TN_LAYOUT_META_API_TYPE, NULL);
+  gst_harness_set_src_caps (h1, gst_video_info_to_caps (&vi));
+  frame = pattern_buffer (GST_VIDEO_INFO_SIZE (&vi), w);
+  GST_BUFFER_PTS (frame) = 7;
+  fail_unless_equals_int (
+      gst_harness_push (h1, gst_buffer_ref (frame)), GST_FLOW_OK);
+  tensor = gst_harness_pull (h1);
+  fail_unless_equals_uint64 (GST_BUFFER_PTS (tensor), 7);
+
+  /* Caps: <h, w, c>, or <h, w> for gray. */
+  caps = current_caps (h1);
+  fail_unless (gst_tn_info_from_caps (&info, caps, NULL));
+  fail_unless_equals_string (
+      tn_dtype_name (info.dtype), gray16 ? "uint16" : "uint8");
+  fail_unless_equals_int (info.rank, channels == 1 ? 2 : 3);
+  fail_unless_equals_int64 (info.dims[0], h);
+  fail_unless_equals_int64 (info.dims[1], w);
+  if (channels > 1)
+    fail_unless_equals_int64 (info.dims[2], channels);
+  fail_unless_equals_int (info.fps_n, 30);
+
+  /* Values: every pixel row, without the padding. */
+  fail_unless (gst_tn_buffer_map (&m, tensor, &info, GST_MAP_READ, NULL));
+  fail_unless (gst_buffer_map (frame, &a, GST_MAP_READ));
+  for (gint y = 0; y < h; y++)
+    fail_unless (memcmp (m.data + (m.view.offset + y * m.view.strides[0]) * isz,
+                     a.data + y * stride, row)
+                     == 0,
+        "%s %dx%d: row %d differs", format, w, h, y);
+  gst_buffer_unmap (frame, &a);
+  gst_tn_buffer_unmap (&m);
+
+  /* Memory: the frame's own, unless padded rows met a dense-only reader. */
+  lm = gst_tn_buffer_get_layout_meta (tensor);
+  if (!padded || meta) {
+    fail_unless (
+        address (tensor) == address (frame), "%s %dx%d copied", format, w, h);
+    fail_unless_equals_uint64 (bytes_copied (h1->element), 0);
+    fail_unless ((lm != NULL) == padded);
+    if (lm) {
+      fail_unless_equals_int64 (lm->strides[0], stride / isz);
+      fail_unless_equals_int64 (lm->strides[1], channels == 1 ? 1 : channels);
+    }
+  } else {
+    fail_unless (lm == NULL);
+    fail_if (address (tensor) == address (frame));
+    fail_unless_equals_uint64 (bytes_copied (h1->element), row * h);
+  }
+
+  /* And back: a capsfilter picks the format among those of the tensor's
+   * channel count. */
+  {
+    gchar *str = g_strdup_printf ("video/x-raw,format=%s", format);
+
+    gst_harness_set_sink_caps_str (h2, str);
+    g_free (str);
+  }
+  gst_harness_set_src_caps (h2, caps);
+  fail_unless_equals_int (
+      gst_harness_push (h2, gst_buffer_ref (tensor)), GST_FLOW_OK);
+  back = gst_harness_pull (h2);
+  caps = current_caps (h2);
+  {
+    GstVideoInfo bi;
+
+    fail_unless (gst_video_info_from_caps (&bi, caps));
+    fail_unless_equals_int (GST_VIDEO_INFO_FORMAT (&bi), vf);
+    fail_unless_equals_int (GST_VIDEO_INFO_WIDTH (&bi), w);
+    fail_unless_equals_int (GST_VIDEO_INFO_HEIGHT (&bi), h);
+  }
+  gst_caps_unref (caps);
+  fail_unless (gst_buffer_get_video_meta (back) == NULL);
+  fail_unless_equals_uint64 (
+      gst_buffer_get_size (back), GST_VIDEO_INFO_SIZE (&vi));
+  fail_unless (gst_buffer_map (back, &b, GST_MAP_READ));
+  fail_unless (gst_buffer_map (frame, &a, GST_MAP_READ));
+  for (gint y = 0; y < h; y++)
+    fail_unless (memcmp (b.data + y * stride, a.data + y * stride, row) == 0,
+        "%s %dx%d: row %d differs after the round trip", format, w, h, y);
+  gst_buffer_unmap (frame, &a);
+  gst_buffer_unmap (back, &b);
+  /* Full circle by reference whenever the tensor still had the frame's
+   * rows; a dense copy of padded rows is padded again, once. */
+  if (!padded || meta) {
+    fail_unless (address (back) == address (frame));
+    fail_unless_equals_uint64 (bytes_copied (h2->element), 0);
+  } else {
+    fail_unless_equals_uint64 (bytes_copied (h2->element), row * h);
+  }
+
+  gst_buffer_unref (back);
+  gst_buffer_unref (tensor);
+  gst_buffer_unref (frame);
+  gst_harness_teardown (h1);
+  gst_harness_teardown (h2);
+}
+
+GST_START_TEST (test_video_round_trip)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (video_formats); i++)
+    for (gint w = 4; w <= 5; w++)
+      for (gint meta = 0; meta < 2; meta++)
+        video_round_trip (video_formats[i], w, 3, meta);
+  tn_check_no_outstanding ();
+}
+
+GST_END_TEST;
+
+/* A GstVideoMeta with its own offset and stride becomes the layout meta. */
+GST_START_TEST (test_video_meta_input)
+{
+  GstHarness *h = gst_harness_new ("tensorconvert");
+  gsize offsets[GST_VIDEO_MAX_PLANES] = { 8 };
+  gint strides[GST_VIDEO_MAX_PLANES] = { 20 };
+  GstBuffer *frame, *tensor;
+  GstTnLayoutMeta *lm;
+  GstCaps *caps;
+  GstTnInfo info;
+  GstTnMap m;
+  const guint8 *base;
+
+  gst_harness_add_propose_allocation_meta (
+      h, GST_TN_LAYOUT_META_API_TYPE, NULL);
+  gst_harness_set_src_caps_str (
+      h, "video/x-raw,format=RGB,width=4,height=3,framerate=0/1");
+  frame = pattern_buffer (8 + 20 * 3, 0);
+  gst_buffer_add_video_meta_full (frame, GST_VIDEO_FRAME_FLAG_NONE,
+      GST_VIDEO_FORMAT_RGB, 4, 3, 1, offsets, strides);
+  base = address (frame);
+  gst_harness_push (h, gst_buffer_ref (frame));
+  tensor = gst_harness_pull (h);
+  fail_unless (address (tensor) == base);
+  fail_unless (gst_buffer_get_video_meta (tensor) == NULL);
+  lm = gst_tn_buffer_get_layout_meta (tensor);
+  fail_unless (lm != NULL);
+  fail_unless_equals_int64 (lm->offset, 8);
+  fail_unless_equals_int64 (lm->strides[0], 20);
+  fail_unless_equals_int64 (lm->strides[1], 3);
+  fail_unless_equals_int64 (lm->strides[2], 1);
+  caps = current_caps (h);
+  fail_unless (gst_tn_info_from_caps (&info, caps, NULL));
+  fail_unless (gst_tn_buffer_map (&m, tensor, &info, GST_MAP_READ, NULL));
+  /* Pixel (y=2, x=3), channel 1: byte 8 + 2*20 + 3*3 + 1 = 58. */
+  fail_unless_equals_int (
+      m.data[m.view.offset + 2 * m.view.strides[0] + 3 * m.view.strides[1] + 1],
+      (guint8) (58 * 37 + 11));
+  gst_tn_buffer_unmap (&m);
+  gst_caps_unref (caps);
+  gst_buffer_unref (tensor);
+  gst_buffer_unref (frame);
+  gst_harness_teardown (h);
+  tn_check_no_outstanding ();
+}
+
+GST_END_TEST;
+
+/* A writable frame is passed on itself: no buffer or memory allocated,
+ * its GstVideoMeta (which no longer describes it) dropped. */
+GST_START_TEST (test_writable_frame_passed_on)
+{
+  GstHarness *h = gst_harness_new ("tensorconvert");
+  GstBuffer *frame, *tensor;
+  const guint8 *p;
+
+  gst_harness_set_src_caps_str (
+      h, "video/x-raw,format=RGBA,width=4,height=3,framerate=0/1");
+  frame = pattern_buffer (48, 0);
+  gst_buffer_add_video_meta (
+      frame, GST_VIDEO_FRAME_FLAG_NONE, GST_VIDEO_FORMAT_RGBA, 4, 3);
+  p = address (frame);
+  gst_harness_push (h, frame);
+  tensor = gst_harness_pull (h);
+  fail_unless (tensor == frame);
+  fail_unless (address (tensor) == p);
+  fail_unless (gst_buffer_get_video_meta (tensor) == NULL);
+  fail_unless (gst_tn_buffer_get_layout_meta (tensor) == NULL);
+  gst_buffer_unref (tensor);
+  gst_harness_teardown (h);
+  tn_check_no_outstanding ();
+}
+
+GST_END_TEST;
+
+/* A strided tensor with whole rows becomes a frame with a GstVideoMeta
+ * when downstream reads one: no copy. */
+GST_START_TEST (test_tensor_to_video_meta)
+{
+  GstHarness *h = gst_harness_new ("tensorconvert");
+  static const gint64 strides[3] = { 16, 3, 1 };
+  GstBuffer *in, *out;
+  GstVideoMeta *vm;
+
+  gst_harness_add_propose_allocation_meta (h, GST_VIDEO_META_API_TYPE, NULL);
+  gst_harness_set_sink_caps_str (h, "video/x-raw,format=BGR");
+  gst_harness_set_src_caps_str (h, "tensor/x-raw,type=uint8,dims=<2,3,3>,"
+                                   "dims-order=row-major,framerate=0/1");
+  in = pattern_buffer (2 + 16 + 9, 0);
+  gst_tn_buffer_add_layout_meta (in, 3, 2, strides);
+  gst_harness_push (h, gst_buffer_ref (in));
+  out = gst_harness_pull (h);
+  fail_unless (address (out) == address (in));
+  vm = gst_buffer_get_video_meta (out);
+  fail_unless (vm != NULL);
+  fail_unless_equals_int (vm->format, GST_VIDEO_FORMAT_BGR);
+  fail_unless_equals_uint64 (vm->offset[0], 2);
+  fail_unless_equals_int (vm->stride[0], 16);
+  fail_unless (gst_tn_buffer_get_layout_meta (out) == NULL);
+  fail_unless_equals_uint64 (bytes_copied (h->element), 0);
+  gst_buffer_unref (out);
+  gst_buffer_unref (in);
+  gst_harness_teardown (h);
+  tn_check_no_outstanding ();
+}
+
+GST_END_TEST;
+
+/* A tensor whose pixels are not dense (a permuted view) is copied once. */
+GST_START_TEST (test_tensor_to_video_strided)
+{
+  GstHarness *h = gst_harness_new ("tensorconvert");
+  /* <2, 4> gray from a <4, 2> storage read transposed. */
+  static const gint64 strides[2] = { 1, 2 };
+  GstBuffer *in, *out;
+  GstMapInfo map;
+
+  gst_harness_set_sink_caps_str (h, "video/x-raw,format=GRAY8");
+  gst_harness_set_src_caps_str (h, "tensor/x-raw,type=uint8,dims=<2,4>,"
+                                   "dims-order=row-major,framerate=0/1");
+  in = pattern_buffer (8, 0);
+  gst_tn_buffer_add_layout_meta (in, 2, 0, strides);
+  gst_harness_push (h, gst_buffer_ref (in));
+  out = gst_harness_pull (h);
+  fail_unless (gst_buffer_map (out, &map, GST_MAP_READ));
+  /* GRAY8 width 4 has stride 4: pixel (y, x) is storage item x*2 + y. */
+  for (gint y = 0; y < 2; y++)
+    for (gint x = 0; x < 4; x++)
+      fail_unless_equals_int (
+          map.data[y * 4 + x], (guint8) ((x * 2 + y) * 37 + 11));
+  gst_buffer_unmap (out, &map);
+  fail_unless_equals_uint64 (bytes_copied (h->element), 8);
+  gst_buffer_unref (out);
+  gst_buffer_unref (in);
+  gst_harness_teardown (h);
+  tn_check_no_outstanding ();
+}
+
+GST_END_TEST;
+
+static const gchar *audio_formats[]
+    = { "S8", "U8", "S16LE", "S32LE", "F32LE", "F64LE" };
+static const gchar *audio_types[]
+    = { "int8", "uint8", "int16", "int32", "float32", "float64" };
+
+/* Two 8-frame buffers in, four 4-frame tensors out, each inside an input
+ * buffer; and back to the same audio. */
+GST_START_TEST (test_audio_round_trip)
+{
+  for (guint f = 0; f < G_N_ELEMENTS (audio_formats); f++) {
+    GstHarness *h1 = gst_harness_new ("tensorconvert");
+    GstHarness *h2 = gst_harness_new ("tensorconvert");
+    GstAudioInfo ai;
+    GstBuffer *in[2], *t[4];
+    GstCaps *caps, *want;
+    gsize bpf;
+    gint fps_n, fps_d;
+
+    g_object_set (h1->element, "frames", 4, NULL);
+    gst_audio_info_set_format (
+        &ai, gst_audio_format_from_string (audio_formats[f]), 48000, 2, NULL);
+    bpf = GST_AUDIO_INFO_BPF (&ai);
+    gst_harness_set_src_caps (h1, gst_audio_info_to_caps (&ai));
+    for (gint i = 0; i < 2; i++) {
+      in[i] = pattern_buffer (8 * bpf, i);
+      GST_BUFFER_PTS (in[i]) = gst_util_uint64_scale (i * 8, GST_SECOND, 48000);
+      fail_unless_equals_int (
+          gst_harness_push (h1, gst_buffer_ref (in[i])), GST_FLOW_OK);
+    }
+    fail_unless_equals_int (gst_harness_buffers_in_queue (h1), 4);
+    caps = current_caps (h1);
+    {
+      gchar *str = g_strdup_printf (
+          "tensor/x-raw,type=%s,dims=<4,2>,framerate=12000/1", audio_types[f]);
+
+      want = gst_caps_from_string (str);
+      g_free (str);
+    }
+    fail_unless (gst_caps_is_subset (caps, want), "%s", audio_formats[f]);
+    gst_caps_unref (want);
+    for (gint k = 0; k < 4; k++) {
+      t[k] = gst_harness_pull (h1);
+      fail_unless_equals_uint64 (gst_buffer_get_size (t[k]), 4 * bpf);
+      fail_unless (address (t[k]) == address (in[k / 2]) + (k % 2) * 4 * bpf,
+          "%s tensor %d is not inside its input", audio_formats[f], k);
+      fail_unless_equals_uint64 (GST_BUFFER_PTS (t[k]),
+          gst_util_uint64_scale (k * 4, GST_SECOND, 48000));
+    }
+    fail_unless_equals_uint64 (bytes_copied (h1->element), 0);
+    fail_unless (gst_structure_get_fraction (
+        gst_caps_get_structure (caps, 0), "framerate", &fps_n, &fps_d));
+
+    /* Back: rate = frames x framerate = 48000. */
+    gst_harness_set_sink_caps_str (h2, "audio/x-raw");
+    gst_harness_set_src_caps (h2, caps);
+    for (gint k = 0; k < 4; k++) {
+      GstBuffer *a;
+      GstMapInfo x, y;
+
+      gst_harness_push (h2, gst_buffer_ref (t[k]));
+      a = gst_harness_pull (h2);
+      fail_unless (address (a) == address (t[k]));
+      fail_unless (gst_buffer_map (a, &x, GST_MAP_READ));
+      fail_unless (gst_buffer_map (in[k / 2], &y, GST_MAP_READ));
+      fail_unless_equals_uint64 (x.size, 4 * bpf);
+      fail_unless (memcmp (x.data, y.data + (k % 2) * 4 * bpf, x.size) == 0);
+      gst_buffer_unmap (in[k / 2], &y);
+      gst_buffer_unmap (a, &x);
+      gst_buffer_unref (a);
+      gst_buffer_unref (t[k]);
+    }
+    caps = current_caps (h2);
+    {
+      GstAudioInfo bi;
+
+      fail_unless (gst_audio_info_from_caps (&bi, caps));
+      fail_unless_equals_int (
+          GST_AUDIO_INFO_FORMAT (&bi), GST_AUDIO_INFO_FORMAT (&ai));
+      fail_unless_equals_int (GST_AUDIO_INFO_RATE (&bi), 48000);
+      fail_unless_equals_int (GST_AUDIO_INFO_CHANNELS (&bi), 2);
+    }
+    gst_caps_unref (caps);
+    fail_unless_equals_uint64 (bytes_copied (h2->element), 0);
+    gst_buffer_unref (in[0]);
+    gst_buffer_unref (in[1]);
+    gst_harness_teardown (h1);
+    gst_harness_teardown (h2);
+  }
+  tn_check_no_outstanding ();
+}
+
+GST_END_TEST;
+
+/* A tensor across two input buffers is copied once; frames left at EOS
+ * are dropped with a warning that counts them. */
+GST_START_TEST (test_audio_across_buffers)
+{
+  GstHarness *h = gst_harness_new ("tensorconvert");
+  GstBus *bus = watch (h->element);
+  GstBuffer *in[2], *t;
+  GstMapInfo map;
+  gchar *text;
+
+  g_object_set (h->element, "frames", 4, NULL);
+  gst_harness_set_src_caps_str (h, "audio/x-raw,format=S16LE,rate=8000,"
+                                   "channels=1,layout=interleaved");
+  for (gint i = 0; i < 2; i++) {
+    in[i] = pattern_buffer (6 * 2, 0);
+    gst_harness_push (h, gst_buffer_ref (in[i]));
+  }
+  fail_unless_equals_int (gst_harness_buffers_in_queue (h), 3);
+  gst_buffer_unref (gst_harness_pull (h));
+  t = gst_harness_pull (h);
+  /* Frames 4..7: the last two of the first buffer, two of the second. */
+  fail_unless (gst_buffer_map (t, &map, GST_MAP_READ));
+  for (gint i = 0; i < 8; i++)
+    fail_unless_equals_int (
+        map.data[i], (guint8) (((i < 4 ? 8 : -4) + i) * 37 + 11));
+  gst_buffer_unmap (t, &map);
+  gst_buffer_unref (t);
+  fail_unless_equals_uint64 (bytes_copied (h->element), 8);
+  gst_buffer_unref (gst_harness_pull (h));
+
+  gst_harness_push (h, pattern_buffer (2 * 2, 0));
+  gst_harness_push_event (h, gst_event_new_eos ());
+  text = pop_text (bus, GST_MESSAGE_WARNING);
+  assert_contains (
+      text, "Dropped the last 2 audio frames: a tensor needs 4 (the frames");
+  g_free (text);
+  gst_buffer_unref (in[0]);
+  gst_buffer_unref (in[1]);
+  unwatch (h->element, bus);
+  gst_harness_teardown (h);
+  tn_check_no_outstanding ();
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_gray_channel_axis)
+{
+  GstHarness *h = gst_harness_new ("tensorconvert");
+  GstCaps *caps, *want;
+
+  g_object_set (h->element, "gray-channel-axis", TRUE, NULL);
+  gst_harness_set_src_caps_str (
+      h, "video/x-raw,format=GRAY8,width=4,height=2,framerate=0/1");
+  gst_harness_push (h, pattern_buffer (8, 0));
+  gst_buffer_unref (gst_harness_pull (h));
+  caps = current_caps (h);
+  want = gst_caps_from_string ("tensor/x-raw,type=uint8,dims=<2,4,1>");
+  fail_unless (gst_caps_is_subset (caps, want));
+  gst_caps_unref (want);
+  gst_caps_unref (caps);
+  gst_harness_teardown (h);
+  tn_check_no_outstanding ();
+}
+
+GST_END_TEST;
+
+/* Tensors that fit no media format, and one that fits only what
+ * downstream refuses: refused, with what would fit. */
+static gchar *
+caps_error (const gchar *caps, const gchar *downstream)
+{
+  GstHarness *h = gst_harness_new ("tensorconvert");
+  GstBus *bus = watch (h->element);
+  GstSegment seg;
+  gchar *text;
+
+  if (downstream)
+    gst_harness_set_sink_caps_str (h, downstream);
+  gst_harness_push_event (h, gst_event_new_stream_start ("s"));
+  {
+    GstCaps *c = gst_caps_from_string (caps);
+
+    gst_harness_push_event (h, gst_event_new_caps (c));
+    gst_caps_unref (c);
+  }
+  gst_segment_init (&seg, GST_FORMAT_TIME);
+  gst_harness_push_event (h, gst_event_new_segment (&seg));
+  fail_unless_equals_int (
+      gst_harness_push (h, gst_buffer_new ()), GST_FLOW_NOT_NEGOTIATED);
+  text = pop_text (bus, GST_MESSAGE_ERROR);
+  fail_unless (text != NULL, "no error for %s", caps);
+  fail_unless (pop_text (bus, GST_MESSAGE_ERROR) == NULL);
+  unwatch (h->element, bus);
+  gst_harness_teardown (h);
+  return text;
+}
+
+GST_START_TEST (test_negotiation_errors)
+{
+  static const struct {
+    const gchar *caps, *want;
+  } errs[] = {
+    { "tensor/x-raw,type=uint8,dims=<2,3,5>,framerate=30/1",
+        "A tensor uint8 <2, 3, 5> at framerate 30/1 fits no media format: "
+        "video needs uint8 <h, w>, <h, w, 1>, <h, w, 3> or <h, w, 4>, or "
+        "uint16 <h, w> or <h, w, 1> (every extent 1 or more); audio needs "
+        "int8, uint8, int16, int32, float32 or float64 <frames, channels> "
+        "at a framerate that makes frames x framerate a whole number of "
+        "Hz." },
+    { "tensor/x-raw,type=float32,dims=<2,3,5>,framerate=30/1",
+        "A tensor float32 <2, 3, 5> at framerate 30/1 fits no media" },
+    { "tensor/x-raw,type=float32,dims=<1024,2>,framerate=1/3",
+        "A tensor float32 <1024, 2> at framerate 1/3 fits no media" },
+    { "tensor/x-raw,type=uint16,dims=<4,4,3>,framerate=0/1",
+        "A tensor uint16 <4, 4, 3> at framerate 0/1 fits no media" },
+    { "tensor/x-raw,type=uint8,dims=<0,4,3>,framerate=0/1",
+        "A tensor uint8 <0, 4, 3> at framerate 0/1 fits no media" },
+    { "tensor/x-raw,type=float32,dims=<4>,framerate=0/1",
+        "A tensor float32 <4> at framerate 0/1 fits no media" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (errs); i++) {
+    gchar *text = caps_error (errs[i].caps, NULL);
+
+    assert_contains (text, errs[i].want);
+    g_free (text);
+  }
+  {
+    gchar *text
+        = caps_error ("tensor/x-raw,type=float32,dims=<1024,2>,framerate=375/8",
+            "video/x-raw");
+
+    assert_contains (text, "tensor/x-raw, type=(string)float32, "
+                           "dims=(int)< 1024, 2 >");
+    assert_contains (text, "framerate=(fraction)375/8 converts to "
+                           "audio/x-raw, format=(string)F32LE");
+    assert_contains (text, "rate=(int)48000");
+    assert_contains (text, "which downstream does not accept.");
+    g_free (text);
+  }
+  tn_check_no_outstanding ();
+}
+
+GST_END_TEST;
+
+/* Dims asked for downstream pick the video size and the pixel size
+ * upstream; a format asked for downstream picks among equal pixel
+ * sizes. */
+GST_START_TEST (test_caps_both_directions)
+{
+  GstHarness *h = gst_harness_new ("tensorconvert");
+  GstCaps *caps, *want;
+
+  gst_harness_set_sink_caps_str (h, "tensor/x-raw,type=uint8,dims=<48,64,4>");
+  caps = gst_pad_peer_query_caps (h->srcpad, NULL);
+  want = gst_caps_from_string (
+      "video/x-raw,format=BGRx,width=64,height=48,framerate=30/1");
+  fail_unless (gst_caps_can_intersect (caps, want));
+  gst_caps_unref (want);
+  want = gst_caps_from_string ("video/x-raw,format=RGB,width=64,height=48");
+  fail_if (gst_caps_can_intersect (caps, want));
+  gst_caps_unref (want);
+  want = gst_caps_from_string ("video/x-raw,format=RGBA,width=64,height=32");
+  fail_if (gst_caps_can_intersect (caps, want));
+  gst_caps_unref (want);
+  gst_caps_unref (caps);
+  gst_harness_teardown (h);
+
+  /* With audio, the frames property sets the tensor's first extent. */
+  h = gst_harness_new ("tensorconvert");
+  g_object_set (h->element, "frames", 256, NULL);
+  gst_harness_set_sink_caps_str (h, "tensor/x-raw,type=int16,dims=<256,2>");
+  caps = gst_pad_peer_query_caps (h->srcpad, NULL);
+  want = gst_caps_from_string (
+      "audio/x-raw,format=S16LE,channels=2,layout=interleaved,rate=44100");
+  fail_unless (gst_caps_can_intersect (caps, want));
+  gst_caps_unref (want);
+  gst_caps_unref (caps);
+  gst_harness_teardown (h);
+  tn_check_no_outstanding ();
+}
+
+GST_END_TEST;
+
+static GstElement *
+run (const gchar *launch)
+{
+  GstElement *pipe = gst_parse_launch (launch, NULL);
+  GstBus *bus;
+  GstMessage *msg;
+
+  fail_unless (pipe != NULL, "%s", launch);
+  gst_element_set_state (pipe, GST_STATE_PLAYING);
+  bus = gst_element_get_bus (pipe);
+  msg = gst_bus_timed_pop_filtered (
+      bus, 10 * GST_SECOND, GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  fail_unless (msg && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS, "%s", launch);
+  gst_message_unref (msg);
+  gst_object_unref (bus);
+  gst_element_set_state (pipe, GST_STATE_NULL);
+  return pipe;
+}
+
+static guint64
+copied_in (GstElement *pipe, const gchar *name)
+{
+  GstElement *e = gst_bin_get_by_name (GST_BIN (pipe), name);
+  guint64 v = bytes_copied (e);
+
+  gst_object_unref (e);
+  return v;
+}
+
+/* videotestsrc at width 321 has padded RGB rows (964 bytes for 963): one
+ * copy for a reader of dense tensors, none for one that reads strides;
+ * width 320 is never copied.  A capsfilter of tensor dims downstream sets
+ * the video size upstream. */
+GST_START_TEST (test_videotestsrc)
+{
+  GstElement *p;
+
+  p = run ("videotestsrc num-buffers=3 ! video/x-raw,format=RGB,width=321,"
+           "height=10 ! tensorconvert name=c ! fakesink");
+  fail_unless_equals_uint64 (copied_in (p, "c"), 3 * 10 * 321 * 3);
+  gst_object_unref (p);
+  p = run ("videotestsrc num-buffers=3 ! video/x-raw,format=RGB,width=321,"
+           "height=10 ! tensorconvert name=c ! tensordebug output=log ! "
+           "fakesink");
+  fail_unless_equals_uint64 (copied_in (p, "c"), 0);
+  gst_object_unref (p);
+  p = run ("videotestsrc num-buffers=3 ! video/x-raw,format=RGB,width=320,"
+           "height=10 ! tensorconvert name=c ! fakesink");
+  fail_unless_equals_uint64 (copied_in (p, "c"), 0);
+  gst_object_unref (p);
+  /* Reaching EOS (run fails on not-negotiated) is the check. */
+  p = run ("videotestsrc num-buffers=1 ! tensorconvert name=c ! "
+           "tensor/x-raw,type=uint8,dims=<24,40,3> ! fakesink");
+  fail_unless_equals_uint64 (copied_in (p, "c"), 0);
+  gst_object_unref (p);
+  tn_check_no_outstanding ();
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_short_frame)
+{
+  GstHarness *h = gst_harness_new ("tensorconvert");
+  GstBus *bus = watch (h->element);
+  gchar *text;
+
+  gst_harness_set_src_caps_str (
+      h, "video/x-raw,format=RGB,width=4,height=3,framerate=0/1");
+  fail_unless_equals_int (
+      gst_harness_push (h, pattern_buffer (10, 0)), GST_FLOW_ERROR);
+  text = pop_text (bus, GST_MESSAGE_ERROR);
+  assert_contains (text, "Video buffer holds 10 bytes; RGB 4x3 with stride "
+                         "12 from byte 0 needs 36.");
+  g_free (text);
+  unwatch (h->element, bus);
+  gst_harness_teardown (h);
+  tn_check_no_outstanding ();
+}
+
+GST_END_TEST;
+
+/* Buffers that do not fit their caps: an error with the numbers. */
+static gchar *
+push_error (const gchar *caps, const gchar *downstream, GstBuffer *buf)
+{
+  GstHarness *h = gst_harness_new ("tensorconvert");
+  GstBus *bus = watch (h->element);
+  gchar *text;
+
+  if (downstream)
+    gst_harness_set_sink_caps_str (h, downstream);
+  gst_harness_set_src_caps_str (h, caps);
+  fail_unless_equals_int (gst_harness_push (h, buf), GST_FLOW_ERROR);
+  text = pop_text (bus, GST_MESSAGE_ERROR);
+  unwatch (h->element, bus);
+  gst_harness_teardown (h);
+  return text;
+}
+
+GST_START_TEST (test_stream_errors)
+{
+  gsize offsets[GST_VIDEO_MAX_PLANES] = { 0 };
+  gint strides[GST_VIDEO_MAX_PLANES] = { 5 };
+  GstBuffer *b;
+  gchar *text;
+
+  b = pattern_buffer (64, 0);
+  gst_buffer_add_video_meta_full (b, GST_VIDEO_FRAME_FLAG_NONE,
+      GST_VIDEO_FORMAT_RGB, 4, 3, 1, offsets, strides);
+  text = push_error (
+      "video/x-raw,format=RGB,width=4,height=3,framerate=0/1", NULL, b);
+  assert_contains (
+      text, "Video rows of 5 bytes are shorter than 4 pixels of 3 bytes.");
+  g_free (text);
+
+  strides[0] = 7;
+  b = pattern_buffer (64, 0);
+  gst_buffer_add_video_meta_full (b, GST_VIDEO_FRAME_FLAG_NONE,
+      GST_VIDEO_FORMAT_GRAY16_LE, 3, 2, 1, offsets, strides);
+  text = push_error (
+      "video/x-raw,format=GRAY16_LE,width=3,height=2,framerate=0/1", NULL, b);
+  assert_contains (text, "Video rows of 7 bytes from byte 0 do not hold "
+                         "whole 2-byte items.");
+  g_free (text);
+
+  text = push_error ("tensor/x-raw,type=uint8,dims=<2,3,3>,"
+                     "dims-order=row-major,framerate=0/1",
+      "video/x-raw,format=RGB", pattern_buffer (5, 0));
+  assert_contains (text, "buffer holds 5 bytes; caps uint8 <2, 3, 3> need 18");
+  g_free (text);
+
+  text = push_error ("tensor/x-raw,type=int16,dims=<4,2>,"
+                     "dims-order=row-major,framerate=12000/1",
+      "audio/x-raw", pattern_buffer (20, 0));
+  assert_contains (text, "buffer holds 20 bytes; caps int16 <4, 2> need 16");
+  g_free (text);
+  tn_check_no_outstanding ();
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_properties)
+{
+  GstElement *e = gst_element_factory_make ("tensorconvert", NULL);
+  GParamSpecInt *fr = G_PARAM_SPEC_INT (
+      g_object_class_find_property (G_OBJECT_GET_CLASS (e), "frames"));
+  GParamSpec *bc
+      = g_object_class_find_property (G_OBJECT_GET_CLASS (e), "bytes-copied");
+  gboolean gray;
+  gint frames;
+
+  g_object_get (e, "gray-channel-axis", &gray, "frames", &frames, NULL);
+  fail_unless (!gray);
+  fail_unless_equals_int (frames, 1024);
+  fail_unless_equals_int (fr->minimum, 1);
+  fail_unless_equals_int (fr->maximum, G_MAXINT);
+  fail_unless (!(bc->flags & G_PARAM_WRITABLE));
+  fail_unless_equals_uint64 (bytes_copied (e), 0);
+  g_object_set (e, "frames", 7, NULL);
+  g_object_get (e, "frames", &frames, NULL);
+  fail_unless_equals_int (frames, 7);
+  gst_object_unref (e);
+  tn_check_no_outstanding ();
+}
+
+GST_END_TEST;
+
+static Suite *
+tensorconvert_suite (void)
+{
+  Suite *s = suite_create ("tensorconvert");
+  TCase *tc = tcase_create ("general");
+
+  suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_video_round_trip);
+  tcase_add_test (tc, test_video_meta_input);
+  tcase_add_test (tc, test_writable_frame_passed_on);
+  tcase_add_test (tc, test_tensor_to_video_meta);
+  tcase_add_test (tc, test_tensor_to_video_strided);
+  tcase_add_test (tc, test_audio_round_trip);
+  tcase_add_test (tc, test_audio_across_buffers);
+  tcase_add_test (tc, test_gray_channel_axis);
+  tcase_add_test (tc, test_negotiation_errors);
+  tcase_add_test (tc, test_caps_both_directions);
+  tcase_add_test (tc, test_videotestsrc);
+  tcase_add_test (tc, test_short_frame);
+  tcase_add_test (tc, test_stream_errors);
+  tcase_add_test (tc, test_properties);
+  return s;
+}
+
+GST_CHECK_MAIN (tensorconvert);
