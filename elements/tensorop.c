@@ -303,12 +303,18 @@ gst_tensor_op_transform_caps (GstBaseTransform *trans,
   GstCaps *res, *refused;
   guint i, n;
 
-  if (gst_caps_is_any (caps))
-    return filter ? gst_caps_ref (filter) : gst_caps_new_any ();
+  GST_OBJECT_LOCK (self);
+  /* No chain (op and value do not make one): linking goes through, and
+   * start() says what is wrong. */
+  if (gst_caps_is_any (caps) || self->chain == NULL) {
+    GST_OBJECT_UNLOCK (self);
+    if (filter)
+      return gst_caps_intersect_full (filter, caps, GST_CAPS_INTERSECT_FIRST);
+    return gst_caps_ref (caps);
+  }
   res = gst_caps_new_empty ();
   refused = gst_caps_new_empty ();
   n = gst_caps_get_size (caps);
-  GST_OBJECT_LOCK (self);
   for (i = 0; i < n; i++) {
     const GstStructure *s = gst_caps_get_structure (caps, i);
     GstCapsFeatures *f = gst_caps_get_features (caps, i);
@@ -318,7 +324,7 @@ gst_tensor_op_transform_caps (GstBaseTransform *trans,
     int t;
     GstStructure *ns;
 
-    if (self->chain == NULL || !gst_tensor_op_type_mask (s, &have))
+    if (!gst_tensor_op_type_mask (s, &have))
       continue;
     if (!gst_tn_structure_get_dims (s, dims, &rank, NULL))
       rank = -1;

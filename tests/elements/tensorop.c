@@ -900,6 +900,12 @@ GST_START_TEST (test_shorthand)
     gst_object_unref (bus);
     gst_object_unref (e);
   }
+  /* In a launch line: it links, then fails with the reason. */
+  text = run_launch ("tensorsrc num-buffers=1 ! tensor/x-raw,type=float32,"
+                     "dims=<3> ! tensorop op=neg value=2 ! fakesink",
+      NULL);
+  assert_contains (text, "op=neg value=2 does not make a step");
+  g_free (text);
   tn_check_no_outstanding ();
 }
 
