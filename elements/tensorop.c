@@ -536,18 +536,9 @@ static gboolean
 gst_tensor_op_decide_allocation (GstBaseTransform *trans, GstQuery *query)
 {
   GstTensorOp *self = GST_TENSOR_OP (trans);
-  GstCaps *caps;
 
-  gst_query_parse_allocation (query, &caps, NULL);
-  if (caps == NULL || !gst_tn_decide_allocation (query, caps, self->out_size)) {
-    GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS,
-        ("Could not set up a buffer pool for output tensors of %" G_GSIZE_FORMAT
-         " bytes.",
-            self->out_size),
-        ("allocation query %" GST_PTR_FORMAT, query));
-    return FALSE;
-  }
-  return TRUE;
+  return gst_tn_element_decide_allocation (GST_ELEMENT (self), query,
+      self->out_size);
 }
 
 /* tensorop reads dense tensors only, so of downstream's metas it passes

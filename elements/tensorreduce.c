@@ -601,20 +601,11 @@ static gboolean
 gst_tensor_reduce_decide_allocation (GstBaseTransform *trans, GstQuery *query)
 {
   GstTensorReduce *self = GST_TENSOR_REDUCE (trans);
-  GstCaps *caps;
 
   if (self->out_size == 0)
     return TRUE; /* empty outputs need no memory */
-  gst_query_parse_allocation (query, &caps, NULL);
-  if (caps == NULL || !gst_tn_decide_allocation (query, caps, self->out_size)) {
-    GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS,
-        ("Could not set up a buffer pool for output tensors of %" G_GSIZE_FORMAT
-         " bytes.",
-            self->out_size),
-        ("allocation query %" GST_PTR_FORMAT, query));
-    return FALSE;
-  }
-  return TRUE;
+  return gst_tn_element_decide_allocation (GST_ELEMENT (self), query,
+      self->out_size);
 }
 
 /* tensorreduce reads strides, so upstream may send views. */
