@@ -17,6 +17,10 @@ G_DECLARE_FINAL_TYPE (GstTnAllocator, gst_tn_allocator, GST, TN_ALLOCATOR,
 #define GST_TN_QUANTUM ((gsize) 64 * 1024)
 #define GST_TN_DEFAULT_MAX_CACHED ((gsize) 64 * 1024 * 1024)
 #define GST_TN_MAX_CACHED_ENV "GST_TENSOR_MAX_CACHED"
+/* Blocks of this many bytes or more are aligned to a huge page and
+ * advised as MADV_HUGEPAGE (NumPy's threshold for its arrays). */
+#define GST_TN_HUGE_MIN ((gsize) 4 * 1024 * 1024)
+#define GST_TN_HUGE_PAGE ((gsize) 2 * 1024 * 1024)
 
 /* A fresh allocator with its own cache and statistics, not registered:
  * the singleton is one of these.  Reads GST_TENSOR_MAX_CACHED like the

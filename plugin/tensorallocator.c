@@ -9,6 +9,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 GST_DEBUG_CATEGORY_STATIC (gst_tn_allocator_debug);
 #define GST_CAT_DEFAULT gst_tn_allocator_debug
@@ -195,6 +196,27 @@ free_blocks (TnBlock *list)
   }
 }
 
+/* Large blocks go on transparent huge pages, as NumPy puts its large
+ * arrays: a stream over 4 KiB pages pays a TLB miss every 4 KiB, about a
+ * tenth of a memory-bound pass.  The block starts on a huge page boundary
+ * so that all of it can be backed by huge pages. */
+static void *
+tn_block_alloc (gsize total)
+{
+  void *p = NULL;
+
+#ifdef MADV_HUGEPAGE
+  if (total >= GST_TN_HUGE_MIN) {
+    if (posix_memalign (&p, GST_TN_HUGE_PAGE, total) != 0)
+      return NULL;
+    /* Only advice: a kernel without THP says EINVAL and the block stays. */
+    madvise (p, (total + 4095) & ~(gsize) 4095, MADV_HUGEPAGE);
+    return p;
+  }
+#endif
+  return posix_memalign (&p, GST_TN_ALIGN, total) == 0 ? p : NULL;
+}
+
 static GstMemory *
 gst_tn_allocator_alloc (
     GstAllocator *allocator, gsize size, GstAllocationParams *params)
@@ -242,9 +264,9 @@ gst_tn_allocator_alloc (
   g_mutex_unlock (&self->lock);
 
   if (b == NULL) {
-    void *p = NULL;
+    void *p = fail ? NULL : tn_block_alloc (total);
 
-    if (fail || posix_memalign (&p, GST_TN_ALIGN, total) != 0) {
+    if (p == NULL) {
       GST_WARNING_OBJECT (self,
           "The system could not allocate a %" G_GSIZE_FORMAT
           "-byte block for a request of %" G_GSIZE_FORMAT

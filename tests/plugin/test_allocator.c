@@ -1,6 +1,7 @@
 /* The tensor allocator: alignment, zero-copy shares, deep copies, size
  * classes, the recycling policy (LIFO, first fit, the 2x rule, the cached
  * bytes bound and its trimming order), statistics, threads, errors. */
+#include <stdio.h>
 #include <string.h>
 
 #include "common/tncheck.h"
@@ -968,6 +969,74 @@ GST_START_TEST (test_alloc_errors)
 
 GST_END_TEST;
 
+/* ---- huge pages ------------------------------------------------------- */
+
+/* The VmFlags line of the mapping of /proc/self/smaps that holds addr. */
+static gchar *
+vm_flags_at (gconstpointer addr)
+{
+  gchar *text = NULL, **lines, *flags = NULL;
+  gboolean inside = FALSE;
+  guint i;
+
+  fail_unless (g_file_get_contents ("/proc/self/smaps", &text, NULL, NULL));
+  lines = g_strsplit (text, "\n", -1);
+  for (i = 0; lines[i] != NULL && flags == NULL; i++) {
+    guint64 lo, hi;
+
+    /* A mapping starts with "lo-hi perms ...", in lowercase hex; the
+     * names of its fields are capitalised. */
+    if (!g_ascii_isupper (lines[i][0])
+        && sscanf (lines[i], "%" G_GINT64_MODIFIER "x-%" G_GINT64_MODIFIER "x",
+               &lo, &hi)
+               == 2)
+      inside = lo <= (guintptr) addr && (guintptr) addr < hi;
+    else if (inside && g_str_has_prefix (lines[i], "VmFlags:"))
+      flags = g_strdup (lines[i] + strlen ("VmFlags:"));
+  }
+  g_strfreev (lines);
+  g_free (text);
+  fail_unless (flags != NULL, "no mapping in /proc/self/smaps holds %p", addr);
+  return flags;
+}
+
+/* Blocks from GST_TN_HUGE_MIN up start on a huge page and carry the
+ * kernel's "hg" flag (MADV_HUGEPAGE); smaller ones do not. */
+GST_START_TEST (test_huge_pages)
+{
+  GstAllocator *a = new_alloc ();
+  static const gsize sizes[] = { 1 * MiB, GST_TN_HUGE_MIN, 24 * MiB + 5 };
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (sizes); i++) {
+    GstMemory *m = alloc_n (a, sizes[i]);
+    guint8 *p = mem_data (m);
+    gchar *flags = vm_flags_at (p + sizes[i] - 1);
+    gboolean huge = strstr (flags, " hg") != NULL;
+
+    if (sizes[i] >= GST_TN_HUGE_MIN) {
+      fail_unless (huge,
+          "a block of %" G_GSIZE_FORMAT
+          " bytes is not advised for huge pages: VmFlags%s",
+          sizes[i], flags);
+      /* The block, a small header and then the data, starts on a huge
+       * page boundary. */
+      fail_unless ((guintptr) p % GST_TN_HUGE_PAGE < 4096, "data at %p", p);
+    } else {
+      fail_if (huge,
+          "a block of %" G_GSIZE_FORMAT " bytes is advised for huge pages",
+          sizes[i]);
+    }
+    g_free (flags);
+    fill (m, 3);
+    gst_memory_unref (m);
+  }
+  gst_object_unref (a);
+  tn_check_no_outstanding ();
+}
+
+GST_END_TEST;
+
 static Suite *
 allocator_suite (void)
 {
@@ -994,6 +1063,7 @@ allocator_suite (void)
   tcase_add_test (tc, test_parse_size);
   tcase_add_test (tc, test_env_max_cached);
   tcase_add_test (tc, test_alloc_errors);
+  tcase_add_test (tc, test_huge_pages);
   return s;
 }
 
