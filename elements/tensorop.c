@@ -955,7 +955,10 @@ gst_tensor_op_class_init (GstTensorOpClass *klass)
   gst_element_class_set_static_metadata (element_class,
       "Tensor elementwise math", "Filter/Converter/Tensor",
       "Applies a chain of elementwise steps in one pass, in place when it "
-      "can, e.g. ops=\"cast:float32,sub:127.5,div:127.5\"",
+      "can. Example: gst-launch-1.0 tensorsrc pattern=uniform low=0 "
+      "high=256 num-buffers=2 ! \"tensor/x-raw,type=uint8,dims=<2,3>\" ! "
+      "tensorop ops=\"cast:float32,sub:127.5,div:127.5\" ! tensordebug ! "
+      "fakesink",
       "gst-tensor developers");
 
   trans_class->transform_caps
