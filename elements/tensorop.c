@@ -148,6 +148,7 @@ struct _GstTensorOp {
   tn_ewise *prog;
   gboolean in_place_ok;
   gsize in_size, out_size;
+  GstCaps *refused; /* input caps of the last error posted */
 };
 
 static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE (
@@ -308,9 +309,7 @@ gst_tensor_op_transform_caps (GstBaseTransform *trans,
    * start() says what is wrong. */
   if (gst_caps_is_any (caps) || self->chain == NULL) {
     GST_OBJECT_UNLOCK (self);
-    if (filter)
-      return gst_caps_intersect_full (filter, caps, GST_CAPS_INTERSECT_FIRST);
-    return gst_caps_ref (caps);
+    return gst_tn_caps_filter (gst_caps_ref (caps), filter);
   }
   res = gst_caps_new_empty ();
   refused = gst_caps_new_empty ();
@@ -359,15 +358,7 @@ gst_tensor_op_transform_caps (GstBaseTransform *trans,
     }
   }
   GST_OBJECT_UNLOCK (self);
-  res = gst_caps_merge (res, refused);
-
-  if (filter) {
-    GstCaps *tmp
-        = gst_caps_intersect_full (filter, res, GST_CAPS_INTERSECT_FIRST);
-
-    gst_caps_unref (res);
-    res = tmp;
-  }
+  res = gst_tn_caps_filter (gst_caps_merge (res, refused), filter);
   GST_DEBUG_OBJECT (self, "%s %" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT,
       direction == GST_PAD_SINK ? "sink" : "src", caps, res);
   return res;
@@ -407,8 +398,9 @@ gst_tensor_op_sink_event (GstBaseTransform *trans, GstEvent *event)
   gst_event_parse_caps (event, &caps);
   msg = gst_tensor_op_refusal (self, caps);
   if (msg) {
-    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, ("%s", msg),
-        ("input caps %" GST_PTR_FORMAT, caps));
+    if (gst_tn_caps_refusal_is_new (&self->refused, caps))
+      GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, ("%s", msg),
+          ("input caps %" GST_PTR_FORMAT, caps));
     g_free (msg);
     gst_event_unref (event);
     return FALSE;
@@ -416,11 +408,13 @@ gst_tensor_op_sink_event (GstBaseTransform *trans, GstEvent *event)
   gst_caps_ref (caps);
   if (GST_BASE_TRANSFORM_CLASS (gst_tensor_op_parent_class)
           ->sink_event (trans, event)) {
+    gst_caps_replace (&self->refused, NULL);
     gst_caps_unref (caps);
     return TRUE;
   }
   /* The chain took the input; downstream refused what it makes. */
-  if (gst_tn_info_from_caps (&info, caps, NULL)) {
+  if (gst_tn_info_from_caps (&info, caps, NULL)
+      && gst_tn_caps_refusal_is_new (&self->refused, caps)) {
     GST_OBJECT_LOCK (self);
     msg = gst_tensor_op_explain (self, &info, TRUE, &out);
     GST_OBJECT_UNLOCK (self);
@@ -537,8 +531,8 @@ gst_tensor_op_decide_allocation (GstBaseTransform *trans, GstQuery *query)
 {
   GstTensorOp *self = GST_TENSOR_OP (trans);
 
-  return gst_tn_element_decide_allocation (GST_ELEMENT (self), query,
-      self->out_size);
+  return gst_tn_element_decide_allocation (
+      GST_ELEMENT (self), query, self->out_size);
 }
 
 /* tensorop reads dense tensors only, so of downstream's metas it passes
@@ -743,6 +737,7 @@ gst_tensor_op_stop (GstBaseTransform *trans)
 
   tn_ewise_free (self->prog);
   self->prog = NULL;
+  gst_caps_replace (&self->refused, NULL);
   return TRUE;
 }
 
@@ -862,6 +857,7 @@ gst_tensor_op_finalize (GObject *object)
   g_free (self->chain_error);
   tn_ewise_chain_free (self->chain);
   tn_ewise_free (self->prog);
+  gst_caps_replace (&self->refused, NULL);
   G_OBJECT_CLASS (gst_tensor_op_parent_class)->finalize (object);
 }
 

@@ -130,6 +130,7 @@ struct _GstTensorReduce {
   tn_reduce_op cur_op;
   uint32_t mask;
   gsize out_size;
+  GstCaps *refused; /* input caps of the last error posted */
 };
 
 static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE (
@@ -386,15 +387,7 @@ gst_tensor_reduce_transform_caps (GstBaseTransform *trans,
           refused, ns, f ? gst_caps_features_copy (f) : NULL);
   }
   GST_OBJECT_UNLOCK (self);
-  res = gst_caps_merge (res, refused);
-
-  if (filter) {
-    GstCaps *tmp
-        = gst_caps_intersect_full (filter, res, GST_CAPS_INTERSECT_FIRST);
-
-    gst_caps_unref (res);
-    res = tmp;
-  }
+  res = gst_tn_caps_filter (gst_caps_merge (res, refused), filter);
   GST_DEBUG_OBJECT (self, "%s %" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT,
       direction == GST_PAD_SINK ? "sink" : "src", caps, res);
   return res;
@@ -420,14 +413,9 @@ gst_tensor_reduce_query (
     return TRUE;
   gst_query_parse_caps (query, &filter);
   gst_query_parse_caps_result (query, &caps);
-  any = gst_pad_get_pad_template_caps (GST_BASE_TRANSFORM_SINK_PAD (trans));
-  if (filter) {
-    GstCaps *tmp
-        = gst_caps_intersect_full (filter, any, GST_CAPS_INTERSECT_FIRST);
-
-    gst_caps_unref (any);
-    any = tmp;
-  }
+  any = gst_tn_caps_filter (
+      gst_pad_get_pad_template_caps (GST_BASE_TRANSFORM_SINK_PAD (trans)),
+      filter);
   caps = gst_caps_merge (gst_caps_ref (caps), any);
   gst_query_set_caps_result (query, caps);
   gst_caps_unref (caps);
@@ -495,8 +483,9 @@ gst_tensor_reduce_sink_event (GstBaseTransform *trans, GstEvent *event)
   r = gst_tensor_reduce_plan (self, &in, &out, &mask, &e);
   GST_OBJECT_UNLOCK (self);
   if (r < 0) {
-    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, ("%s", e.msg),
-        ("input caps %" GST_PTR_FORMAT, caps));
+    if (gst_tn_caps_refusal_is_new (&self->refused, caps))
+      GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, ("%s", e.msg),
+          ("input caps %" GST_PTR_FORMAT, caps));
     gst_event_unref (event);
     return FALSE;
   }
@@ -504,10 +493,11 @@ gst_tensor_reduce_sink_event (GstBaseTransform *trans, GstEvent *event)
   self->caps_error = FALSE;
   if (GST_BASE_TRANSFORM_CLASS (gst_tensor_reduce_parent_class)
           ->sink_event (trans, event)) {
+    gst_caps_replace (&self->refused, NULL);
     gst_caps_unref (caps);
     return TRUE;
   }
-  if (!self->caps_error) {
+  if (!self->caps_error && gst_tn_caps_refusal_is_new (&self->refused, caps)) {
     desc = gst_tn_info_to_string (&out);
     peer = gst_pad_peer_query_caps (GST_BASE_TRANSFORM_SRC_PAD (trans), NULL);
     GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
@@ -604,8 +594,8 @@ gst_tensor_reduce_decide_allocation (GstBaseTransform *trans, GstQuery *query)
 
   if (self->out_size == 0)
     return TRUE; /* empty outputs need no memory */
-  return gst_tn_element_decide_allocation (GST_ELEMENT (self), query,
-      self->out_size);
+  return gst_tn_element_decide_allocation (
+      GST_ELEMENT (self), query, self->out_size);
 }
 
 /* tensorreduce reads strides, so upstream may send views. */
@@ -700,7 +690,10 @@ gst_tensor_reduce_transform (
 static gboolean
 gst_tensor_reduce_stop (GstBaseTransform *trans)
 {
-  GST_TENSOR_REDUCE (trans)->configured = FALSE;
+  GstTensorReduce *self = GST_TENSOR_REDUCE (trans);
+
+  self->configured = FALSE;
+  gst_caps_replace (&self->refused, NULL);
   return TRUE;
 }
 
@@ -813,6 +806,7 @@ gst_tensor_reduce_finalize (GObject *object)
   GstTensorReduce *self = GST_TENSOR_REDUCE (object);
 
   g_free (self->axes_text);
+  gst_caps_replace (&self->refused, NULL);
   G_OBJECT_CLASS (gst_tensor_reduce_parent_class)->finalize (object);
 }
 

@@ -580,3 +580,24 @@ gst_tn_caps_fixate (GstCaps *caps)
   }
   return gst_caps_fixate (caps);
 }
+
+gboolean
+gst_tn_caps_refusal_is_new (GstCaps **last, GstCaps *caps)
+{
+  if (*last && gst_caps_is_equal (*last, caps))
+    return FALSE;
+  gst_caps_replace (last, caps);
+  return TRUE;
+}
+
+GstCaps *
+gst_tn_caps_filter (GstCaps *caps, GstCaps *filter)
+{
+  GstCaps *res;
+
+  if (filter == NULL)
+    return caps;
+  res = gst_caps_intersect_full (filter, caps, GST_CAPS_INTERSECT_FIRST);
+  gst_caps_unref (caps);
+  return res;
+}

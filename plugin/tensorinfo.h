@@ -17,8 +17,8 @@ G_BEGIN_DECLS
 /* Template caps for any tensor; dims is left out (any rank, any extents). */
 #define GST_TN_CAPS_ANY                                                        \
   GST_TN_MEDIA_TYPE                                                            \
-      ", type=(string)" GST_TN_TYPES                                           \
-      ", dims-order=(string)row-major, framerate=(fraction)[ 0/1, MAX ]"
+  ", type=(string)" GST_TN_TYPES                                               \
+  ", dims-order=(string)row-major, framerate=(fraction)[ 0/1, MAX ]"
 
 typedef struct {
   tn_dtype dtype;
@@ -52,6 +52,17 @@ gboolean gst_tn_caps_validate (const GstCaps *caps, GError **err);
 /* Fixates what is left open: type float32, dims <1>, framerate 30/1 when a
  * range allows it.  Takes ownership of caps, returns fixed caps. */
 GstCaps *gst_tn_caps_fixate (GstCaps *caps);
+
+/* Whether refusing caps deserves an error message: FALSE when *last, the
+ * caps of the previous refusal, equals caps.  A source sends its CAPS
+ * event again before every buffer it tries; one refusal is one error.
+ * *last keeps a reference; clear it with gst_caps_replace (last, NULL)
+ * once caps are accepted or the element stops. */
+gboolean gst_tn_caps_refusal_is_new (GstCaps **last, GstCaps *caps);
+
+/* caps filtered by filter (NULL: caps itself), filter's order first.
+ * Takes ownership of caps. */
+GstCaps *gst_tn_caps_filter (GstCaps *caps, GstCaps *filter);
 
 G_END_DECLS
 

@@ -560,6 +560,15 @@ expect_caps_error (const gchar *ops, const gchar *type, const gchar *dims,
   for (; *needles; needles++)
     assert_contains (text, *needles);
   g_free (text);
+  /* Each push sends the refused CAPS event again: one refusal, one error. */
+  fail_unless_equals_int (
+      gst_harness_push (o.h, gst_buffer_new_allocate (NULL, 4, NULL)),
+      GST_FLOW_NOT_NEGOTIATED);
+  fail_unless_equals_int (
+      gst_harness_push (o.h, gst_buffer_new_allocate (NULL, 4, NULL)),
+      GST_FLOW_NOT_NEGOTIATED);
+  text = pop_text (o.bus, GST_MESSAGE_ERROR);
+  fail_unless (text == NULL, "a second error: %s", text);
   op_free (&o);
 }
 

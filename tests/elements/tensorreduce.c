@@ -527,6 +527,12 @@ expect_caps_error (const gchar *type, const gchar *dims, const gchar *op,
 
   red_new (&r, caps, "op", op, "axes", axes, NULL);
   assert_text (pop_text (r.bus, GST_MESSAGE_ERROR), want);
+  /* Each push sends the refused CAPS event again: one refusal, one error. */
+  for (int i = 0; i < 2; i++)
+    fail_unless_equals_int (
+        gst_harness_push (r.h, gst_buffer_new_allocate (NULL, 4, NULL)),
+        GST_FLOW_NOT_NEGOTIATED);
+  fail_unless (pop_text (r.bus, GST_MESSAGE_ERROR) == NULL);
   red_free (&r);
   g_free (caps);
 }
