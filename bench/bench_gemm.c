@@ -4,10 +4,13 @@
  *   - float32 square 256..2048 at 1 and 2 threads, GFLOP/s, ratio, and
  *     the fraction of the FMA peak measured by a register-only FMA loop;
  *   - float64 and int8 (int8 has no BLAS peer: GOP/s beside float32);
- *   - [1,4096] x [4096,4096] with B packed once: bytes of packed weights
- *     streamed per second against a STREAM-style read of as many bytes. */
+ *   - [1,k] x [k,n] with B packed once (k = n = 4096 and 1024): bytes of
+ *     packed weights streamed per second against a STREAM-style read of
+ *     as many bytes and against OpenBLAS sgemv.
+ * Arguments name the parts to run (f32, other, gemv); none runs all. */
 #include <immintrin.h>
 #include <stdio.h>
+#include <sys/mman.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -206,51 +209,102 @@ stream_read (const float *p, size_t n)
   return bench_now () - t0;
 }
 
+#define GEMV_RUNS 15
+
+static void *
+huge_alloc (size_t bytes)
+{
+  size_t huge = (size_t) 2 << 20, size = (bytes + huge - 1) / huge * huge;
+  void *p = aligned_alloc (huge, size);
+
+  if (!p)
+    abort ();
+  if (bytes >= ((size_t) 4 << 20))
+    madvise (p, size, MADV_HUGEPAGE);
+  return p;
+}
+
+/* [1,k] x [k,n] with B packed once, as tensormatmul's weights: the
+ * product streams the packed B, so it is measured in bytes of it per
+ * second against a read of as many bytes (from DRAM at 4096^2, from L3 at
+ * 1024^2) and against OpenBLAS sgemv on the row-major B. */
 static void
-gemv (int threads)
+gemv (int threads, int64_t k, int64_t n)
 {
   gemm_case g;
   tn_gemm_b *pb;
-  size_t bytes = (size_t) 4096 * 4096 * 4;
+  size_t bytes = (size_t) (k * n) * 4;
   float *big = aligned_alloc (64, bytes);
-  double tt[RUNS], ts[RUNS], tbl[RUNS];
+  double tt[GEMV_RUNS], ts[GEMV_RUNS], tbl[GEMV_RUNS];
+  int reps = bytes < ((size_t) 32 << 20) ? 16 : 1;
 
-  case_init (&g, TN_FLOAT32, 1, 4096, 4096);
+  case_init (&g, TN_FLOAT32, 1, n, k);
+  /* tn_gemm_b_pack puts constant weights of 4 MiB and more on huge pages:
+   * so do the peers' arrays, or the ratios would measure the TLB */
+  free (big);
+  free (g.b);
+  big = huge_alloc (bytes);
+  g.b = huge_alloc (bytes);
+  fill (g.b, TN_FLOAT32, k * n);
   run_tn (&g, threads, NULL); /* warm the thread-local panels */
   pb = tn_gemm_b_pack (threads, &g.vb, g.b, false, NULL);
   memset (big, 0, bytes);
-  for (int r = 0; r < RUNS; r++) {
-    tt[r] = run_tn (&g, threads, pb);
-    ts[r] = stream_read (big, bytes / 4);
+  for (int r = 0; r < GEMV_RUNS; r++) {
+    /* each contender makes reps passes (a pass over an L3-sized B is too
+     * short to time alone), the first one untimed */
+    run_tn (&g, threads, pb);
+    tt[r] = 0;
+    for (int i = 0; i < reps; i++)
+      tt[r] += run_tn (&g, threads, pb);
+    stream_read (big, bytes / 4);
+    ts[r] = 0;
+    for (int i = 0; i < reps; i++)
+      ts[r] += stream_read (big, bytes / 4);
 #if HAVE_BLAS
-    {
-      double t0;
+    openblas_set_num_threads (threads);
+    tbl[r] = 0;
+    for (int i = 0; i <= reps; i++) {
+      double t0 = bench_now ();
 
-      openblas_set_num_threads (threads);
-      t0 = bench_now ();
-      cblas_sgemv (CblasRowMajor, CblasTrans, 4096, 4096, 1.0f, g.b, 4096, g.a,
-          1, 0.0f, g.c, 1);
-      tbl[r] = bench_now () - t0;
+      cblas_sgemv (
+          CblasRowMajor, CblasTrans, k, n, 1.0f, g.b, n, g.a, 1, 0.0f, g.c, 1);
+      if (i > 0)
+        tbl[r] += bench_now () - t0;
     }
 #else
     tbl[r] = 1;
 #endif
   }
-  printf ("[1,4096]x[4096,4096] float32, weights packed once, %d thread%s: "
+  printf ("[1,%lld]x[%lld,%lld] float32, weights packed once, %d thread%s: "
           "%.2f GB/s of weights; STREAM-style read %.2f GB/s (1 thread), "
-          "ratio %.2f; OpenBLAS sgemv %.2f GB/s\n",
-      threads, threads > 1 ? "s" : "", bytes / bench_median (tt, RUNS) / 1e9,
-      bytes / bench_median (ts, RUNS) / 1e9,
-      bench_median (ts, RUNS) / bench_median (tt, RUNS),
-      bytes / bench_median (tbl, RUNS) / 1e9);
+          "ratio %.2f; OpenBLAS sgemv %.2f GB/s, ratio %.2f\n",
+      (long long) k, (long long) k, (long long) n, threads,
+      threads > 1 ? "s" : "", reps * bytes / bench_median (tt, GEMV_RUNS) / 1e9,
+      reps * bytes / bench_median (ts, GEMV_RUNS) / 1e9,
+      bench_median (ts, GEMV_RUNS) / bench_median (tt, GEMV_RUNS),
+      reps * bytes / bench_median (tbl, GEMV_RUNS) / 1e9,
+      bench_median (tbl, GEMV_RUNS) / bench_median (tt, GEMV_RUNS));
   /* bench_median sorted the runs: the fastest, least disturbed, first */
   printf ("  best runs: %.2f GB/s of weights, read %.2f GB/s, ratio %.2f, "
-          "sgemv %.2f GB/s\n",
-      bytes / tt[0] / 1e9, bytes / ts[0] / 1e9, ts[0] / tt[0],
-      bytes / tbl[0] / 1e9);
+          "sgemv %.2f GB/s, ratio %.2f\n",
+      reps * bytes / tt[0] / 1e9, reps * bytes / ts[0] / 1e9, ts[0] / tt[0],
+      reps * bytes / tbl[0] / 1e9, tbl[0] / tt[0]);
   tn_gemm_b_free (pb);
   free (big);
   case_free (&g);
+}
+
+/* No argument: everything.  Otherwise the parts named: f32 (float32
+ * squares), other (float64 and int8), gemv (matrix-vector). */
+static int
+want (int argc, char **argv, const char *part)
+{
+  if (argc < 2)
+    return 1;
+  for (int i = 1; i < argc; i++)
+    if (strcmp (argv[i], part) == 0)
+      return 1;
+  return 0;
 }
 
 int
@@ -260,23 +314,25 @@ main (int argc, char **argv)
   double peak_s = fma_peak (0), peak_d = fma_peak (1);
   int maxthr = tn_parallel_ncpus () < 2 ? 1 : 2;
 
-  (void) argv;
   printf ("FMA peak, one core: %.1f GFLOP/s float32, %.1f float64; "
           "kernel: %s\n",
       peak_s, peak_d,
       tn_gemm_set_isa (TN_GEMM_ISA_AUTO) == TN_GEMM_ISA_AVX2 ? "AVX2+FMA"
                                                              : "portable");
-  for (int thr = 1; thr <= maxthr; thr++)
-    for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++)
-      square (TN_FLOAT32, sizes[i], thr, &peak_s);
-  if (argc > 1)
-    return 0; /* float32 only, for tuning */
-  for (int thr = 1; thr <= maxthr; thr++)
-    for (size_t i = 1; i < 3; i++) {
-      square (TN_FLOAT64, sizes[i], thr, &peak_d);
-      square (TN_INT8, sizes[i], thr, &peak_s);
+  if (want (argc, argv, "f32"))
+    for (int thr = 1; thr <= maxthr; thr++)
+      for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++)
+        square (TN_FLOAT32, sizes[i], thr, &peak_s);
+  if (want (argc, argv, "other"))
+    for (int thr = 1; thr <= maxthr; thr++)
+      for (size_t i = 1; i < 3; i++) {
+        square (TN_FLOAT64, sizes[i], thr, &peak_d);
+        square (TN_INT8, sizes[i], thr, &peak_s);
+      }
+  if (want (argc, argv, "gemv"))
+    for (int thr = 1; thr <= maxthr; thr++) {
+      gemv (thr, 4096, 4096);
+      gemv (thr, 1024, 1024);
     }
-  for (int thr = 1; thr <= maxthr; thr++)
-    gemv (thr);
   return 0;
 }

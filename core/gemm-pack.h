@@ -17,6 +17,14 @@
 typedef void (*tn_gemm_ukr) (int mr, int64_t ksteps, const void *pa,
     const void *pb, void *c, int64_t ldc, int beta);
 
+/* The skinny kernel, for products of at most MR rows (a matrix-vector
+ * product): the same as g calls of the micro-kernel on g B micro-panels
+ * side by side (panel s at pb + s * sstride items, its C columns at
+ * c + s * NR), with the same sums, but with the FMA chains of several
+ * panels in flight at once. */
+typedef void (*tn_gemm_skr) (int mr, int g, int64_t ksteps, const void *pa,
+    const void *pb, int64_t sstride, void *c, int64_t ldc, int beta);
+
 typedef struct {
   int mr, nr;         /* register tile */
   int kp;             /* k items per step: 2 for int8 (pairs for madd) */
@@ -25,6 +33,7 @@ typedef struct {
   size_t psize;       /* bytes of one packed item */
   tn_dtype acc;       /* accumulator type: float32, float64 or int32 */
   tn_gemm_ukr ukr[2]; /* portable, AVX2 (NULL when not built) */
+  tn_gemm_skr skr[2]; /* NULL: g calls of ukr */
 } tn_gemm_geom;
 
 /* The geometry for operands of type src; NULL if there is no kernel. */

@@ -8,7 +8,14 @@
  * like C unsigned arithmetic on overflow (it needs k > 131072).
  *
  * Work is split over blocks of the output only, never over k, and the k
- * blocking is fixed per type, so every thread count gives the same bits. */
+ * blocking is fixed per type, so every thread count gives the same bits.
+ *
+ * A product of at most MR = 6 rows (a matrix-vector product, a small
+ * batch of them) takes a skinny path that streams the packed B once per
+ * call with the FMA chains of several column strips in flight.  It sums
+ * every output in the same order as the blocked path (k blocks of kc, in
+ * k order within a block, the same write-out), so the rows it gives have
+ * the bits the blocked path gives for the same rows of a taller A. */
 #ifndef TN_GEMM_H
 #define TN_GEMM_H
 

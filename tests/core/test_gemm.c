@@ -547,6 +547,301 @@ test_strided (void)
   arr_free (&bias);
 }
 
+/* ---------------------------------------------- skinny path (m <= MR) */
+
+typedef struct {
+  const char *name;
+  int64_t k, n;
+  bool tb, bias;
+} skinny_case;
+
+/* The cases of gen_gemm_skinny.py. */
+static const skinny_case skinny[] = {
+  { "k1_n4097", 1, 4097, false, false },
+  { "k7_n15_t", 7, 15, true, false },
+  { "k15_n7_bias", 15, 7, false, true },
+  { "k17_n17_t", 17, 17, true, true },
+  { "k4097_n1", 4097, 1, false, false },
+  { "k4097_n17_bias", 4097, 17, false, true },
+  { "k17_n4097_t_bias", 17, 4097, true, true },
+  { "k600_n33", 600, 33, false, false },
+};
+
+/* The first count items of the int8 or float32 src as dtype t, in a block
+ * of exactly their size (no byte to spare for a stray read under ASan). */
+static void *
+exact_as (const arr *src, int64_t count, tn_dtype t)
+{
+  void *d = g_malloc (count * tn_dtype_size (t));
+
+  for (int64_t i = 0; i < count; i++) {
+    double v = src->v.dtype == TN_INT8 ? ((const int8_t *) src->data)[i]
+                                       : ((const float *) src->data)[i];
+
+    switch (t) {
+    case TN_FLOAT32:
+      ((float *) d)[i] = (float) v;
+      break;
+    case TN_FLOAT64:
+      ((double *) d)[i] = v;
+      break;
+    case TN_FLOAT16:
+      ((uint16_t *) d)[i] = tn_f32_to_f16 ((float) v);
+      break;
+    case TN_BFLOAT16:
+      ((uint16_t *) d)[i] = tn_f32_to_bf16 ((float) v);
+      break;
+    case TN_INT8:
+      ((int8_t *) d)[i] = (int8_t) v;
+      break;
+    case TN_INT32:
+      ((int32_t *) d)[i] = (int32_t) v;
+      break;
+    default:
+      g_assert_not_reached ();
+    }
+  }
+  return d;
+}
+
+/* Items [0, count) of out (dtype ot) against the golden files of case c. */
+static void
+check_skinny_out (
+    const skinny_case *c, tn_dtype ot, const void *out, int64_t count)
+{
+  arr w = loadf ("gemm_skinny_%s_out.npy", c->name);
+  arr w16 = loadf ("gemm_skinny_%s_out_f16.npy", c->name);
+  arr wbf = loadf ("gemm_skinny_%s_out_bf16.npy", c->name);
+
+  for (int64_t i = 0; i < count; i++) {
+    float x = ((const float *) w.data)[i];
+    uint32_t bits;
+
+    switch (ot) {
+    case TN_FLOAT32:
+      g_assert_cmpfloat (((const float *) out)[i], ==, x);
+      break;
+    case TN_FLOAT64:
+      g_assert_cmpfloat (((const double *) out)[i], ==, x);
+      break;
+    case TN_INT32:
+      g_assert_cmpint (((const int32_t *) out)[i], ==, (int32_t) x);
+      break;
+    case TN_FLOAT16:
+      g_assert_cmphex (
+          ((const uint16_t *) out)[i], ==, ((const uint16_t *) w16.data)[i]);
+      break;
+    case TN_BFLOAT16:
+      memcpy (&bits, (const float *) wbf.data + i, 4);
+      g_assert_cmphex (((const uint16_t *) out)[i], ==, bits >> 16);
+      break;
+    default:
+      g_assert_not_reached ();
+    }
+  }
+  arr_free (&w);
+  arr_free (&w16);
+  arr_free (&wbf);
+}
+
+/* m = 1..7 rows of A (7 runs the blocked GEMM), and A as a rank-1 vector,
+ * against NumPy for every dtype, both kernel sets, 1 and 3 threads, B
+ * packed per call and once. */
+static void
+test_skinny_golden (gconstpointer data)
+{
+  const skinny_case *c = data;
+  arr a0 = loadf ("gemm_skinny_%s_a.npy", c->name);
+  arr b0 = loadf ("gemm_skinny_%s_b.npy", c->name);
+  arr bias0 = { 0 };
+  int64_t bd[2] = { c->tb ? c->n : c->k, c->tb ? c->k : c->n };
+
+  if (c->bias)
+    bias0 = loadf ("gemm_skinny_%s_bias.npy", c->name);
+  g_assert_cmpint (a0.v.dims[0], ==, 7);
+  g_assert_cmpint (a0.v.dims[1], ==, c->k);
+  for (int isa = TN_GEMM_ISA_PORTABLE; isa <= TN_GEMM_ISA_AVX2; isa++) {
+    tn_gemm_set_isa (isa);
+    for (size_t ti = 0; ti < G_N_ELEMENTS (types); ti++) {
+      tn_dtype t = types[ti], ot;
+      void *b = exact_as (&b0, c->k * c->n, t), *bias = NULL;
+      tn_view vb, vbias;
+      tn_gemm_b *pb;
+
+      tn_matmul_dtype (t, t, &ot, NULL);
+      tn_view_init (&vb, t, bd, 2, NULL);
+      if (c->bias) {
+        bias = exact_as (&bias0, c->n, ot);
+        tn_view_init (&vbias, ot, &c->n, 1, NULL);
+      }
+      pb = tn_gemm_b_pack (2, &vb, b, c->tb, NULL);
+      g_assert_nonnull (pb);
+      for (int m = 0; m <= 7; m++) {
+        /* m = 0: A as a rank-1 vector of k items, row 0 */
+        int64_t ad[2] = { m ? m : 1, c->k }, rows = ad[0];
+        void *a = exact_as (&a0, rows * c->k, t);
+        void *out = g_malloc (rows * c->n * tn_dtype_size (ot));
+        tn_matmul_args args = { 0 };
+        tn_view va;
+        tn_err e;
+
+        if (m)
+          tn_view_init (&va, t, ad, 2, NULL);
+        else
+          tn_view_init (&va, t, &c->k, 1, NULL);
+        args.a = &va;
+        args.a_base = a;
+        if (m % 2) {
+          args.packed_b = pb;
+        } else {
+          args.b = &vb;
+          args.b_base = b;
+          args.tb = c->tb;
+        }
+        if (c->bias) {
+          args.bias = &vbias;
+          args.bias_base = bias;
+        }
+        args.out = out;
+        args.nthreads = m % 3 ? 1 : 3;
+        if (tn_matmul (&args, &e) != 0)
+          g_error ("%s, m = %d: %s", c->name, m, e.msg);
+        check_skinny_out (c, ot, out, rows * c->n);
+        g_free (a);
+        g_free (out);
+      }
+      tn_gemm_b_free (pb);
+      g_free (b);
+      g_free (bias);
+    }
+  }
+  tn_gemm_set_isa (TN_GEMM_ISA_AUTO);
+  arr_free (&a0);
+  arr_free (&b0);
+  arr_free (&bias0);
+}
+
+/* One product of the first m rows of a (dims [mtot, k]) by b, into a
+ * block of exactly its size. */
+static void *
+product_rows (const arr *a, int64_t m, const arr *b, bool tb,
+    const tn_gemm_b *pb, const arr *bias, int nthreads, size_t *bytes)
+{
+  tn_matmul_args args = { 0 };
+  tn_view va = a->v;
+  tn_dtype ot;
+  int64_t n = tb ? b->v.dims[0] : b->v.dims[1];
+  void *out;
+
+  tn_matmul_dtype (a->v.dtype, a->v.dtype, &ot, NULL);
+  va.dims[0] = m;
+  *bytes = m * n * tn_dtype_size (ot);
+  out = g_malloc (*bytes);
+  memset (out, 0x55, *bytes);
+  args.a = &va;
+  args.a_base = a->data;
+  args.b = &b->v;
+  args.b_base = b->data;
+  args.tb = tb;
+  args.packed_b = pb;
+  if (bias) {
+    args.bias = &bias->v;
+    args.bias_base = bias->data;
+  }
+  args.out = out;
+  args.nthreads = nthreads;
+  g_assert_cmpint (tn_matmul (&args, NULL), ==, 0);
+  return out;
+}
+
+/* The skinny path sums every output in the order the blocked GEMM does, so
+ * the first m rows of a 7-row product (blocked GEMM) have the bits of the
+ * m-row product (skinny path), with fractional values that show the order
+ * of the sums: k over 2 k blocks, ragged n, with a bias or B transposed. */
+static void
+test_skinny_same_bits (void)
+{
+  for (int isa = TN_GEMM_ISA_PORTABLE; isa <= TN_GEMM_ISA_AVX2; isa++) {
+    tn_gemm_set_isa (isa);
+    for (size_t ti = 0; ti < G_N_ELEMENTS (types); ti++)
+      for (int cfg = 0; cfg < 2; cfg++) {
+        tn_dtype t = types[ti], ot;
+        bool tb = cfg == 1;
+        int64_t k = 700, n = tb ? 33 : 1031;
+        int64_t ad[] = { 7, k }, bd[] = { tb ? n : k, tb ? k : n },
+                cd[] = { n };
+        arr a = pseudo (t, ad, 2, 21), b = pseudo (t, bd, 2, 22), bias;
+        size_t bytes, bytes7;
+        void *ref;
+
+        tn_matmul_dtype (t, t, &ot, NULL);
+        bias = pseudo (ot, cd, 1, 23);
+        ref = product_rows (&a, 7, &b, tb, NULL, tb ? NULL : &bias, 2, &bytes7);
+        for (int m = 1; m <= 6; m++) {
+          void *out = product_rows (
+              &a, m, &b, tb, NULL, tb ? NULL : &bias, 1, &bytes);
+
+          g_assert_cmpmem (out, bytes, ref, bytes);
+          g_free (out);
+        }
+        g_free (ref);
+        arr_free (&a);
+        arr_free (&b);
+        arr_free (&bias);
+      }
+  }
+  tn_gemm_set_isa (TN_GEMM_ISA_AUTO);
+}
+
+/* The skinny path on 1..4 and 8 threads, batched or not, B packed per
+ * call or once: the bits of one thread. */
+static void
+test_skinny_threads (void)
+{
+  for (size_t ti = 0; ti < G_N_ELEMENTS (types); ti++)
+    for (int m = 1; m <= 4; m += 3) {
+      tn_dtype t = types[ti], ot;
+      int64_t k = 600, n = 4097;
+      int64_t ad[] = { 3, m, k }, bd[] = { k, n }, cd[] = { n };
+      arr a = pseudo (t, ad, 3, 31), b = pseudo (t, bd, 2, 32), bias;
+      tn_matmul_args args = { 0 };
+      tn_gemm_b *pb = tn_gemm_b_pack (2, &b.v, b.data, false, NULL);
+      size_t bytes;
+      void *ref, *out;
+      static const int thr[] = { 1, 2, 3, 4, 8 };
+
+      tn_matmul_dtype (t, t, &ot, NULL);
+      bias = pseudo (ot, cd, 1, 33);
+      bytes = 3 * m * n * tn_dtype_size (ot);
+      ref = g_malloc (bytes);
+      out = g_malloc (bytes);
+      args.a = &a.v;
+      args.a_base = a.data;
+      args.b = &b.v;
+      args.b_base = b.data;
+      args.bias = &bias.v;
+      args.bias_base = bias.data;
+      args.out = ref;
+      args.nthreads = 1;
+      g_assert_cmpint (tn_matmul (&args, NULL), ==, 0);
+      for (size_t i = 0; i < G_N_ELEMENTS (thr); i++)
+        for (int packed = 0; packed < 2; packed++) {
+          memset (out, 0x55, bytes);
+          args.nthreads = thr[i];
+          args.packed_b = packed ? pb : NULL;
+          args.out = out;
+          g_assert_cmpint (tn_matmul (&args, NULL), ==, 0);
+          g_assert_cmpmem (out, bytes, ref, bytes);
+        }
+      tn_gemm_b_free (pb);
+      g_free (ref);
+      g_free (out);
+      arr_free (&a);
+      arr_free (&b);
+      arr_free (&bias);
+    }
+}
+
 static void
 test_dtype (void)
 {
@@ -711,6 +1006,14 @@ main (int argc, char **argv)
     g_test_add_data_func (p, &golden[i], test_golden);
     g_free (p);
   }
+  for (size_t i = 0; i < G_N_ELEMENTS (skinny); i++) {
+    gchar *p = g_strdup_printf ("/gemm/skinny/golden/%s", skinny[i].name);
+
+    g_test_add_data_func (p, &skinny[i], test_skinny_golden);
+    g_free (p);
+  }
+  g_test_add_func ("/gemm/skinny/same-bits-as-gemm", test_skinny_same_bits);
+  g_test_add_func ("/gemm/skinny/threads-bit-identical", test_skinny_threads);
   g_test_add_func ("/gemm/random", test_random);
   g_test_add_func ("/gemm/int8-full-range", test_int8_full);
   g_test_add_func ("/gemm/threads-bit-identical", test_threads);
