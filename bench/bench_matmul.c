@@ -7,9 +7,12 @@
  * [8,8] x [8,8] shows the per-buffer overhead of the element (aggregator
  * pairing, caps, pool, one small product); a second row pairs two streams
  * (B from sink_1) instead; [1,4096] x [4096,4096] shows the weights
- * streamed per buffer (64 MiB of packed float32). */
+ * streamed per buffer (64 MiB of packed float32).
+ *
+ * Arguments pick cases by number (0, 1, 2); none runs all three. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include <gst/gst.h>
@@ -99,9 +102,19 @@ main (int argc, char **argv)
   static const guint nbuf[3] = { 20000, 20000, 30 };
   static const char *label[3] = { "[8,8] x [8,8] weights",
     "[8,8] x [8,8] two streams", "[1,4096] x [4096,4096] weights" };
+  gboolean on[3] = { argc < 2, argc < 2, argc < 2 };
 
   use_build_tree_plugin ();
   gst_init (&argc, &argv);
+  for (int i = 1; i < argc; i++) {
+    int c = atoi (argv[i]);
+
+    if (c < 0 || c > 2 || strspn (argv[i], "0123456789") != strlen (argv[i])) {
+      fprintf (stderr, "usage: %s [case 0-2 ...]\n", argv[0]);
+      return 2;
+    }
+    on[c] = TRUE;
+  }
   w8 = weights_file (8, 8);
   w4k = weights_file (4096, 4096);
   mm[0] = g_strdup_printf (
@@ -129,6 +142,8 @@ main (int argc, char **argv)
 
   for (int r = 0; r < RUNS; r++)
     for (int c = 0; c < 3; c++) {
+      if (!on[c])
+        continue;
       tm[c][r] = run (mm[c]) / nbuf[c];
       ti[c][r] = run (id[c]) / nbuf[c];
     }
@@ -136,7 +151,12 @@ main (int argc, char **argv)
           "n-threads=0 (%u cores)\n",
       RUNS, g_get_num_processors ());
   for (int c = 0; c < 3; c++) {
-    double m = bench_median (tm[c], RUNS), i = bench_median (ti[c], RUNS);
+    double m, i;
+
+    if (!on[c])
+      continue;
+    m = bench_median (tm[c], RUNS);
+    i = bench_median (ti[c], RUNS);
 
     printf ("%-32s tensormatmul %9.2f  identity %7.2f  overhead %9.2f us",
         label[c], m * 1e6, i * 1e6, (m - i) * 1e6);

@@ -40,6 +40,13 @@
  * #GstTensorMatmul:n-threads threads by blocks of the output, never the
  * inner dimension: every thread count gives the same bits.
  *
+ * With weights, once the output caps are negotiated, each A buffer is
+ * multiplied and pushed by the thread that brings it, as a filter would:
+ * a GstAggregator hands every buffer from the upstream thread to its own
+ * source-pad task and back, and on a small tensor those two thread
+ * wake-ups cost far more than the product. Events and caps changes still
+ * pass through the aggregator, in order.
+ *
  * ## Example launch line
  * |[
  * gst-launch-1.0 tensorsrc pattern=arange num-buffers=3 \
@@ -106,7 +113,15 @@ struct _GstTensorMatmul {
   tn_gemm_b *packed;         /* the weights, packed once */
   tn_dtype packed_dtype;
   GstBuffer *held_b; /* the B that serves A buffers, stream mode */
+
+  /* Weights mode: sink_0's chain multiplies and pushes itself while
+   * direct is set (see chain_a). Only sink_0's streaming thread touches
+   * direct, under the pad's stream lock. */
+  GstPadChainFunction agg_chain; /* GstAggregatorPad's own */
+  gboolean direct;
 };
+
+#define DRAIN_NAME "GstTensorMatmulDrain" /* our query, see drain_a */
 
 #define SINK_TYPES "{ float32, float64, float16, bfloat16, int8 }"
 #define SRC_TYPES "{ float32, float64, float16, bfloat16, int32 }"
@@ -260,7 +275,38 @@ gst_tensor_matmul_stop (GstAggregator *agg)
   g_clear_pointer (&self->packed, tn_gemm_b_free);
   gst_clear_buffer (&self->held_b);
   self->have_a = self->have_b = FALSE;
+  self->direct = FALSE;
   return TRUE;
+}
+
+/* Runs on the upstream thread, before the aggregator queues the event:
+ * a serialized event on sink_0 has to reach the output before the next
+ * buffer, so that buffer goes through the aggregator again. */
+static GstFlowReturn
+gst_tensor_matmul_sink_event_pre_queue (
+    GstAggregator *agg, GstAggregatorPad *pad, GstEvent *event)
+{
+  GstTensorMatmul *self = GST_TENSOR_MATMUL (agg);
+
+  if (pad == self->pad_a && GST_EVENT_IS_SERIALIZED (event))
+    self->direct = FALSE;
+  return GST_AGGREGATOR_CLASS (gst_tensor_matmul_parent_class)
+      ->sink_event_pre_queue (agg, pad, event);
+}
+
+static gboolean
+gst_tensor_matmul_sink_query (
+    GstAggregator *agg, GstAggregatorPad *pad, GstQuery *query)
+{
+  const GstStructure *s = gst_query_get_structure (query);
+
+  /* Our own drain: reaching here means all before it was handled. It is
+   * not for downstream. */
+  if (GST_QUERY_TYPE (query) == GST_QUERY_DRAIN && s
+      && gst_structure_has_name (s, DRAIN_NAME))
+    return TRUE;
+  return GST_AGGREGATOR_CLASS (gst_tensor_matmul_parent_class)
+      ->sink_query (agg, pad, query);
 }
 
 static gboolean
@@ -564,14 +610,70 @@ done:
   if (ret == GST_FLOW_OK) {
     GstSegment *seg = &GST_AGGREGATOR_PAD (agg->srcpad)->segment;
 
-    if (GST_BUFFER_PTS_IS_VALID (out))
+    if (GST_BUFFER_PTS_IS_VALID (out)) {
+      /* position queries read it from other threads */
+      GST_OBJECT_LOCK (self);
       seg->position
           = GST_BUFFER_PTS (out)
             + (GST_BUFFER_DURATION_IS_VALID (out) ? GST_BUFFER_DURATION (out)
                                                   : 0);
+      GST_OBJECT_UNLOCK (self);
+    }
     ret = gst_aggregator_finish_buffer (agg, out);
   }
   return ret;
+}
+
+/* Waits until the aggregator has handled everything sink_0 handed it
+ * (events, buffers): a serialized query queues behind them and the
+ * upstream thread waits for it. FALSE when the pad is flushing or failed. */
+static gboolean
+drain_a (GstTensorMatmul *self)
+{
+  GstQuery *q = gst_query_new_custom (
+      GST_QUERY_DRAIN, gst_structure_new_empty (DRAIN_NAME));
+  gboolean ok = gst_pad_query (GST_PAD (self->pad_a), q);
+
+  gst_query_unref (q);
+  return ok;
+}
+
+/* sink_0's chain. With weights it multiplies on this thread when nothing
+ * is queued in the aggregator and the output caps stand; otherwise, and
+ * with a second stream, the buffer goes the aggregator's way. */
+static GstFlowReturn
+gst_tensor_matmul_chain_a (GstPad *pad, GstObject *parent, GstBuffer *buf)
+{
+  GstTensorMatmul *self = GST_TENSOR_MATMUL (parent);
+  GstPad *src = GST_AGGREGATOR_SRC_PAD (self);
+  GstFlowReturn ret;
+
+  if (!self->weights.data)
+    return self->agg_chain (pad, parent, buf);
+  if (!self->direct) {
+    gboolean signals;
+
+    /* One hand-off to leave the aggregator's path; the buffer that
+     * negotiates still takes it (the source-pad task negotiates). */
+    g_object_get (pad, "emit-signals", &signals, NULL);
+    if (signals || !drain_a (self) || !gst_pad_has_current_caps (src)
+        || gst_pad_needs_reconfigure (src))
+      return self->agg_chain (pad, parent, buf);
+    self->direct = TRUE;
+  } else if (gst_pad_needs_reconfigure (src)) {
+    self->direct = FALSE;
+    return self->agg_chain (pad, parent, buf);
+  }
+  ret = multiply (self, buf, NULL);
+  gst_buffer_unref (buf);
+  return ret;
+}
+
+static gboolean
+is_gap (GstBuffer *buf)
+{
+  return GST_BUFFER_FLAG_IS_SET (buf, GST_BUFFER_FLAG_GAP)
+         && gst_buffer_get_size (buf) == 0;
 }
 
 /* Whether b is not later than a (untimed buffers pair in order). */
@@ -593,8 +695,19 @@ gst_tensor_matmul_aggregate (GstAggregator *agg, gboolean timeout)
   a = gst_aggregator_pad_peek_buffer (self->pad_a);
   if (!a)
     return gst_aggregator_pad_is_eos (self->pad_a) ? GST_FLOW_EOS : GST_FLOW_OK;
+  /* GstAggregator turns a GAP event into an empty buffer flagged GAP:
+   * there is no tensor to multiply, nor one to pair with. */
+  if (is_gap (a)) {
+    gst_aggregator_pad_drop_buffer (self->pad_a);
+    gst_buffer_unref (a);
+    return GST_FLOW_OK;
+  }
   if (!self->weights.data) {
     b = self->pad_b ? gst_aggregator_pad_peek_buffer (self->pad_b) : NULL;
+    if (b && is_gap (b)) {
+      gst_aggregator_pad_drop_buffer (self->pad_b);
+      gst_clear_buffer (&b);
+    }
     if (b && (!self->held_b || not_later (b, a))) {
       /* b is the newest B for a: keep it; when it is strictly earlier a
        * later B may still fit a, so wait for the next one. */
@@ -630,6 +743,18 @@ gst_tensor_matmul_aggregate (GstAggregator *agg, gboolean timeout)
   gst_aggregator_pad_drop_buffer (self->pad_a);
   gst_buffer_unref (a);
   return ret;
+}
+
+static GstClockTime
+gst_tensor_matmul_get_next_time (GstAggregator *agg)
+{
+  /* With weights a timeout has nothing to produce: A buffers multiplied
+   * on the upstream thread never reach the queue, so a live deadline
+   * would wake the task for nothing, and spin it once the position stops
+   * advancing (buffers without a duration). */
+  if (GST_TENSOR_MATMUL (agg)->weights.data)
+    return GST_CLOCK_TIME_NONE;
+  return gst_aggregator_simple_get_next_time (agg);
 }
 
 static void
@@ -768,7 +893,10 @@ gst_tensor_matmul_class_init (GstTensorMatmulClass *klass)
       "Filter/Converter/Tensor",
       "Matrix product of tensors with NumPy matmul semantics (rank 1, "
       "batch broadcasting, transposes, bias), B from a second stream or a "
-      ".npy file; e.g. tensormatmul weights=w.npy bias=b.npy",
+      ".npy file. Example (w.npy of dims <6,5>, b.npy of dims <5>): "
+      "gst-launch-1.0 tensorsrc pattern=arange num-buffers=3 ! "
+      "\"tensor/x-raw,type=float32,dims=<4,6>\" ! tensormatmul "
+      "weights=w.npy bias=b.npy ! tensordebug ! fakesink",
       "gst-tensor developers");
 
   element_class->release_pad
@@ -785,7 +913,11 @@ gst_tensor_matmul_class_init (GstTensorMatmulClass *klass)
   agg_class->create_new_pad
       = GST_DEBUG_FUNCPTR (gst_tensor_matmul_create_new_pad);
   agg_class->aggregate = GST_DEBUG_FUNCPTR (gst_tensor_matmul_aggregate);
-  agg_class->get_next_time = gst_aggregator_simple_get_next_time;
+  agg_class->get_next_time
+      = GST_DEBUG_FUNCPTR (gst_tensor_matmul_get_next_time);
+  agg_class->sink_event_pre_queue
+      = GST_DEBUG_FUNCPTR (gst_tensor_matmul_sink_event_pre_queue);
+  agg_class->sink_query = GST_DEBUG_FUNCPTR (gst_tensor_matmul_sink_query);
 }
 
 static void
@@ -797,5 +929,8 @@ gst_tensor_matmul_init (GstTensorMatmul *self)
   self->pad_a = g_object_new (GST_TYPE_AGGREGATOR_PAD, "name", "sink_0",
       "direction", GST_PAD_SINK, "template", templ, NULL);
   gst_object_unref (templ);
+  self->agg_chain = GST_PAD_CHAINFUNC (self->pad_a);
+  gst_pad_set_chain_function (
+      GST_PAD (self->pad_a), GST_DEBUG_FUNCPTR (gst_tensor_matmul_chain_a));
   gst_element_add_pad (GST_ELEMENT (self), GST_PAD (self->pad_a));
 }

@@ -521,6 +521,289 @@ GST_START_TEST (test_strided_input)
 }
 GST_END_TEST;
 
+/* ------------------------------------------- weights, direct path --- */
+
+/* What left the element's src pad, in order: 'b' a buffer pushed by the
+ * thread that pushed its A (the direct path), 't' one pushed by another
+ * thread (the aggregator's task); 'c' caps, 's' segment, 'e' our custom
+ * event, 'f' flush-stop. */
+typedef struct {
+  GMutex lock;
+  GString *log;
+  GThread *pusher;
+} Trace;
+
+static GstPadProbeReturn
+trace_probe (GstPad *pad, GstPadProbeInfo *info, gpointer data)
+{
+  Trace *t = data;
+  gchar c = 0;
+
+  if (info->type & GST_PAD_PROBE_TYPE_BUFFER) {
+    c = g_thread_self () == t->pusher ? 'b' : 't';
+  } else {
+    switch (GST_EVENT_TYPE (GST_PAD_PROBE_INFO_EVENT (info))) {
+    case GST_EVENT_CAPS:
+      c = 'c';
+      break;
+    case GST_EVENT_SEGMENT:
+      c = 's';
+      break;
+    case GST_EVENT_CUSTOM_DOWNSTREAM:
+      c = 'e';
+      break;
+    case GST_EVENT_FLUSH_STOP:
+      c = 'f';
+      break;
+    default:
+      break;
+    }
+  }
+  if (c) {
+    g_mutex_lock (&t->lock);
+    g_string_append_c (t->log, c);
+    g_mutex_unlock (&t->lock);
+  }
+  return GST_PAD_PROBE_OK;
+}
+
+static void
+trace_start (Trace *t, Mm *m)
+{
+  GstPad *src = gst_element_get_static_pad (m->e, "src");
+
+  g_mutex_init (&t->lock);
+  t->log = g_string_new (NULL);
+  t->pusher = g_thread_self ();
+  gst_pad_add_probe (src,
+      GST_PAD_PROBE_TYPE_BUFFER | GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM
+          | GST_PAD_PROBE_TYPE_EVENT_FLUSH,
+      trace_probe, t, NULL);
+  gst_object_unref (src);
+}
+
+static void
+trace_check (Trace *t, const gchar *want)
+{
+  g_mutex_lock (&t->lock);
+  fail_unless_equals_string (t->log->str, want);
+  g_mutex_unlock (&t->lock);
+}
+
+static void
+trace_free (Trace *t)
+{
+  g_string_free (t->log, TRUE);
+  g_mutex_clear (&t->lock);
+}
+
+/* The rows [0, rows) of g (a view of the same values). */
+static Golden
+rows_of (const Golden *g, int64_t rows)
+{
+  Golden r = *g;
+
+  r.info.dims[0] = rows;
+  return r;
+}
+
+/* With weights, the buffers after the one that negotiates are multiplied
+ * on the pushing thread; a serialized event, a reconfigure from
+ * downstream and new caps each go through the aggregator in order, and
+ * the direct path resumes after them. */
+GST_START_TEST (test_direct_path)
+{
+  Golden a = golden ("matmul_lin_a.npy"), want = golden ("matmul_lin_out.npy");
+  Golden a2 = rows_of (&a, 2), want2 = rows_of (&want, 2);
+  Trace t;
+  Mm m;
+
+  mm_new (&m, FALSE);
+  set_file (m.e, "weights", "matmul_lin_w_float32.npy");
+  set_file (m.e, "bias", "matmul_lin_bias_float32.npy");
+  mm_start (&m);
+  trace_start (&t, &m);
+  gst_harness_set_src_caps (m.a, caps_of (&a, TN_FLOAT32));
+  for (gint k = 0; k < 3; k++) {
+    fail_unless_equals_int (
+        gst_harness_push (m.a, buffer_of (&a, TN_FLOAT32, 1, k)), GST_FLOW_OK);
+    pull_check (m.a, &want, TN_FLOAT32, 1, k);
+  }
+  trace_check (&t, "cstbb");
+  fail_unless (gst_harness_push_event (
+      m.a, gst_event_new_custom (GST_EVENT_CUSTOM_DOWNSTREAM,
+               gst_structure_new_empty ("tn-test"))));
+  gst_harness_push (m.a, buffer_of (&a, TN_FLOAT32, 1, 3));
+  pull_check (m.a, &want, TN_FLOAT32, 1, 3);
+  trace_check (&t, "cstbbeb");
+  /* downstream asks to renegotiate: the task does it, same caps */
+  fail_unless (
+      gst_harness_push_upstream_event (m.a, gst_event_new_reconfigure ()));
+  for (gint k = 4; k < 6; k++) {
+    gst_harness_push (m.a, buffer_of (&a, TN_FLOAT32, 1, k));
+    pull_check (m.a, &want, TN_FLOAT32, 1, k);
+  }
+  trace_check (&t, "cstbbebtb");
+  /* new A dims: new output caps, then direct again */
+  gst_harness_set_src_caps (m.a, caps_of (&a2, TN_FLOAT32));
+  for (gint k = 6; k < 8; k++) {
+    gst_harness_push (m.a, buffer_of (&a2, TN_FLOAT32, 1, k));
+    pull_check (m.a, &want2, TN_FLOAT32, 1, k);
+  }
+  trace_check (&t, "cstbbebtbctb");
+  push_eos (m.a);
+  expect_eos (m.a);
+  fail_if (bus_error (&m));
+  mm_stop (&m);
+  trace_free (&t);
+  g_free (a.v);
+  g_free (want.v);
+  tn_check_no_outstanding ();
+}
+GST_END_TEST;
+
+/* A flush on the direct path: the new segment goes out before the next
+ * product, which is pushed directly again. */
+GST_START_TEST (test_direct_flush)
+{
+  Golden a = golden ("matmul_lin_a.npy"), want = golden ("matmul_lin_out.npy");
+  GstSegment seg;
+  Trace t;
+  Mm m;
+
+  mm_new (&m, FALSE);
+  set_file (m.e, "weights", "matmul_lin_w_float32.npy");
+  set_file (m.e, "bias", "matmul_lin_bias_float32.npy");
+  mm_start (&m);
+  trace_start (&t, &m);
+  gst_harness_set_src_caps (m.a, caps_of (&a, TN_FLOAT32));
+  for (gint k = 0; k < 2; k++) {
+    gst_harness_push (m.a, buffer_of (&a, TN_FLOAT32, 1, k));
+    pull_check (m.a, &want, TN_FLOAT32, 1, k);
+  }
+  fail_unless (gst_harness_push_event (m.a, gst_event_new_flush_start ()));
+  fail_unless (gst_harness_push_event (m.a, gst_event_new_flush_stop (TRUE)));
+  gst_segment_init (&seg, GST_FORMAT_TIME);
+  fail_unless (gst_harness_push_event (m.a, gst_event_new_segment (&seg)));
+  for (gint k = 5; k < 7; k++) {
+    fail_unless_equals_int (
+        gst_harness_push (m.a, buffer_of (&a, TN_FLOAT32, 1, k)), GST_FLOW_OK);
+    pull_check (m.a, &want, TN_FLOAT32, 1, k);
+  }
+  trace_check (&t, "cstbfsbb");
+  push_eos (m.a);
+  expect_eos (m.a);
+  fail_if (bus_error (&m));
+  mm_stop (&m);
+  trace_free (&t);
+  g_free (a.v);
+  g_free (want.v);
+  tn_check_no_outstanding ();
+}
+GST_END_TEST;
+
+/* A short buffer on the direct path: the error comes back to the pusher
+ * as a flow error, with the same message. */
+GST_START_TEST (test_direct_short_buffer)
+{
+  Golden a = golden ("matmul_lin_a.npy"), want = golden ("matmul_lin_out.npy");
+  Mm m;
+
+  mm_new (&m, FALSE);
+  set_file (m.e, "weights", "matmul_lin_w_float32.npy");
+  set_file (m.e, "bias", "matmul_lin_bias_float32.npy");
+  mm_start (&m);
+  gst_harness_set_src_caps (m.a, caps_of (&a, TN_FLOAT32));
+  for (gint k = 0; k < 2; k++) {
+    gst_harness_push (m.a, buffer_of (&a, TN_FLOAT32, 1, k));
+    pull_check (m.a, &want, TN_FLOAT32, 1, k);
+  }
+  fail_unless_equals_int (
+      gst_harness_push (m.a, gst_buffer_new_allocate (NULL, 20, NULL)),
+      GST_FLOW_ERROR);
+  expect_error (&m, "The buffer on sink_0 does not hold its tensor: buffer "
+                    "holds 20 bytes; caps float32 <4, 6> need 96.");
+  mm_stop (&m);
+  g_free (a.v);
+  g_free (want.v);
+  tn_check_no_outstanding ();
+}
+GST_END_TEST;
+
+static void
+count_consumed (GstPad *pad, GstBuffer *buf, gint *n)
+{
+  g_atomic_int_inc (n);
+}
+
+/* emit-signals on sink_0 keeps every A on the aggregator's path, so
+ * buffer-consumed fires once per buffer. */
+GST_START_TEST (test_direct_signals)
+{
+  Golden a = golden ("matmul_lin_a.npy"), want = golden ("matmul_lin_out.npy");
+  GstPad *pad;
+  gint consumed = 0;
+  Trace t;
+  Mm m;
+
+  mm_new (&m, FALSE);
+  set_file (m.e, "weights", "matmul_lin_w_float32.npy");
+  set_file (m.e, "bias", "matmul_lin_bias_float32.npy");
+  pad = gst_element_get_static_pad (m.e, "sink_0");
+  g_object_set (pad, "emit-signals", TRUE, NULL);
+  g_signal_connect (
+      pad, "buffer-consumed", G_CALLBACK (count_consumed), &consumed);
+  gst_object_unref (pad);
+  mm_start (&m);
+  trace_start (&t, &m);
+  gst_harness_set_src_caps (m.a, caps_of (&a, TN_FLOAT32));
+  for (gint k = 0; k < 4; k++) {
+    gst_harness_push (m.a, buffer_of (&a, TN_FLOAT32, 1, k));
+    pull_check (m.a, &want, TN_FLOAT32, 1, k);
+  }
+  trace_check (&t, "cstttt");
+  push_eos (m.a);
+  expect_eos (m.a);
+  /* The aggregator drops A, and signals it, after pushing the product:
+   * only EOS makes sure the last signal has come. */
+  fail_unless_equals_int (g_atomic_int_get (&consumed), 4);
+  fail_if (bus_error (&m));
+  mm_stop (&m);
+  trace_free (&t);
+  g_free (a.v);
+  g_free (want.v);
+  tn_check_no_outstanding ();
+}
+GST_END_TEST;
+
+/* A GAP event on either pad is no tensor: nothing is multiplied for it,
+ * and the stream goes on. */
+GST_START_TEST (test_gap)
+{
+  Golden a = golden ("matmul_lin_a.npy"), want = golden ("matmul_lin_out.npy");
+  Mm m;
+
+  mm_new (&m, FALSE);
+  set_file (m.e, "weights", "matmul_lin_w_float32.npy");
+  set_file (m.e, "bias", "matmul_lin_bias_float32.npy");
+  mm_start (&m);
+  gst_harness_set_src_caps (m.a, caps_of (&a, TN_FLOAT32));
+  gst_harness_push (m.a, buffer_of (&a, TN_FLOAT32, 1, 0));
+  pull_check (m.a, &want, TN_FLOAT32, 1, 0);
+  fail_unless (
+      gst_harness_push_event (m.a, gst_event_new_gap (GST_SECOND, GST_SECOND)));
+  gst_harness_push (m.a, buffer_of (&a, TN_FLOAT32, 1, 2));
+  pull_check (m.a, &want, TN_FLOAT32, 1, 2);
+  push_eos (m.a);
+  expect_eos (m.a);
+  fail_if (bus_error (&m));
+  mm_stop (&m);
+  g_free (a.v);
+  g_free (want.v);
+  tn_check_no_outstanding ();
+}
+GST_END_TEST;
+
 /* ------------------------------------------------------- errors --- */
 
 /* Writes a float32 (or t) .npy of dims, values 1, to a temporary file. */
@@ -762,6 +1045,11 @@ tensormatmul_suite (void)
   tcase_add_test (tc, test_pairing_earlier_b);
   tcase_add_test (tc, test_b_ends_empty);
   tcase_add_test (tc, test_strided_input);
+  tcase_add_test (tc, test_direct_path);
+  tcase_add_test (tc, test_direct_flush);
+  tcase_add_test (tc, test_direct_short_buffer);
+  tcase_add_test (tc, test_direct_signals);
+  tcase_add_test (tc, test_gap);
   tcase_add_test (tc, test_negotiation_errors);
   tcase_add_test (tc, test_start_errors);
   tcase_add_test (tc, test_short_buffer);
