@@ -27,6 +27,17 @@
 
 #define RUNS 7
 
+/* bench_view [FILTER [N]]: only the rows whose label holds FILTER (or is
+ * FILTER without its leading '='); with N,
+ * no timing: N buffers through the element in count_element and N through
+ * its peer in count_peer, for instruction counts per buffer under
+ * valgrind --tool=callgrind (callgrind_annotate --inclusive=yes). */
+static const gchar *filter;
+static int count_n;
+/* Written by count_element and count_peer so that the compiler cannot fold
+ * the two into one function. */
+static volatile int count_who;
+
 typedef struct {
   GstElement *e;
   GstPad *src, *sink;
@@ -191,20 +202,59 @@ copied (Rig *r)
   return v;
 }
 
+/* FILTER "=LABEL" picks one row by its whole label. */
+static gboolean
+selected (const gchar *label)
+{
+  if (filter != NULL && filter[0] == '=')
+    return strcmp (label, filter + 1) == 0;
+  return filter == NULL || strstr (label, filter) != NULL;
+}
+
+G_NO_INLINE static void
+count_element (Rig *r, GstBuffer *buf, GstBufferPool *pool, int n)
+{
+  count_who = 1;
+  if (pool)
+    push_pool_n (r, pool, n);
+  else
+    push_n (r, buf, n);
+}
+
+G_NO_INLINE static void
+count_peer (Rig *r, GstBuffer *buf, GstBufferPool *pool, int n)
+{
+  count_who = 2;
+  if (pool)
+    push_pool_n (r, pool, n);
+  else
+    push_n (r, buf, n);
+}
+
 /* element against identity on the same caps and buffer. */
 static void
 against_identity (const gchar *label, const gchar *factory, const gchar *prop,
     const gchar *value, const gchar *caps, gsize size, gboolean meta, int n)
 {
-  GstBuffer *buf = filled (size);
-  Rig a = rig_new (factory, prop, value, caps, meta);
-  Rig b = rig_new ("identity", NULL, NULL, caps, meta);
+  GstBuffer *buf;
+  Rig a, b;
   double ta[RUNS], tb[RUNS], ma, mb;
   guint64 c0;
 
+  if (!selected (label))
+    return;
+  buf = filled (size);
+  a = rig_new (factory, prop, value, caps, meta);
+  b = rig_new ("identity", NULL, NULL, caps, meta);
   push_n (&a, buf, n / 10 + 1);
   push_n (&b, buf, n / 10 + 1);
   c0 = copied (&a);
+  if (count_n > 0) {
+    count_element (&a, buf, NULL, count_n);
+    count_peer (&b, buf, NULL, count_n);
+    printf ("%s: %d buffers each\n", label, count_n);
+    goto done;
+  }
   for (int i = 0; i < RUNS; i++) {
     ta[i] = push_n (&a, buf, n);
     tb[i] = push_n (&b, buf, n);
@@ -215,6 +265,7 @@ against_identity (const gchar *label, const gchar *factory, const gchar *prop,
           "%" G_GUINT64_FORMAT " B/buffer\n",
       label, ma * 1e6, mb * 1e6, ma / mb,
       (copied (&a) - c0) / ((guint64) n * RUNS));
+done:
   rig_free (&a);
   rig_free (&b);
   gst_buffer_unref (buf);
@@ -226,15 +277,25 @@ against_identity_pool (const gchar *label, const gchar *factory,
     const gchar *prop, const gchar *value, const gchar *caps, gsize size,
     gboolean meta, int n)
 {
-  GstBufferPool *pool = pool_new (size);
-  Rig a = rig_new (factory, prop, value, caps, meta);
-  Rig b = rig_new ("identity", NULL, NULL, caps, meta);
+  GstBufferPool *pool;
+  Rig a, b;
   double ta[RUNS], tb[RUNS], ma, mb;
   guint64 c0;
 
+  if (!selected (label))
+    return;
+  pool = pool_new (size);
+  a = rig_new (factory, prop, value, caps, meta);
+  b = rig_new ("identity", NULL, NULL, caps, meta);
   push_pool_n (&a, pool, n / 10 + 1);
   push_pool_n (&b, pool, n / 10 + 1);
   c0 = copied (&a);
+  if (count_n > 0) {
+    count_element (&a, NULL, pool, count_n);
+    count_peer (&b, NULL, pool, count_n);
+    printf ("%s: %d buffers each\n", label, count_n);
+    goto done;
+  }
   for (int i = 0; i < RUNS; i++) {
     ta[i] = push_pool_n (&a, pool, n);
     tb[i] = push_pool_n (&b, pool, n);
@@ -245,6 +306,7 @@ against_identity_pool (const gchar *label, const gchar *factory,
           "%" G_GUINT64_FORMAT " B/buffer\n",
       label, ma * 1e6, mb * 1e6, ma / mb,
       (copied (&a) - c0) / ((guint64) n * RUNS));
+done:
   rig_free (&a);
   rig_free (&b);
   gst_buffer_pool_set_active (pool, FALSE);
@@ -256,12 +318,18 @@ static void
 against_memcpy (const gchar *label, const gchar *factory, const gchar *prop,
     const gchar *value, const gchar *caps, gsize size, gsize out_size, int n)
 {
-  GstBuffer *buf = filled (size);
-  Rig a = rig_new (factory, prop, value, caps, FALSE);
+  GstBuffer *buf;
+  Rig a;
   double ta[RUNS], tb[RUNS], ma, mb;
-  guint8 *src = g_malloc (out_size), *dst = g_malloc (out_size);
+  guint8 *src, *dst;
   guint64 c0;
 
+  if (!selected (label) || count_n > 0)
+    return;
+  buf = filled (size);
+  a = rig_new (factory, prop, value, caps, FALSE);
+  src = g_malloc (out_size);
+  dst = g_malloc (out_size);
   memset (src, 1, out_size);
   memset (dst, 2, out_size);
   push_n (&a, buf, 2);
@@ -322,8 +390,13 @@ main (int argc, char **argv)
 
   use_build_tree_plugin ();
   gst_init (&argc, &argv);
+  if (argc > 1)
+    filter = argv[1];
+  if (argc > 2)
+    count_n = atoi (argv[2]);
 
-  printf ("# per buffer; median of %d interleaved runs\n", RUNS);
+  if (count_n == 0)
+    printf ("# per buffer; median of %d interleaved runs\n", RUNS);
   against_identity ("tensorview permute:2:0:1 u8 <1080,1920,3> meta",
       "tensorview", "ops", "permute:2:0:1", HWC_U8, hwc, TRUE, 20000);
   against_identity ("tensorview permute:2:0:1 f32 <3,1080,1920> meta",

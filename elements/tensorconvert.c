@@ -38,8 +38,9 @@
  *
  * #GstTensorConvert:bytes-copied counts every byte copied.  A writable
  * input buffer is passed on itself (its range cut, its video or layout
- * metas dropped) unless a pool locked such a meta on it; a shared one gets
- * a new buffer over the same memory.
+ * metas dropped) unless a pool locked such a meta on it, and so is a
+ * shared one that holds exactly the output's bytes and no metas; any other
+ * shared one gets a new buffer over the same memory.
  *
  * ## Example launch lines
  * |[
@@ -151,6 +152,8 @@ struct _GstTensorConvert {
   GstVideoInfo vinfo;
   GstAudioInfo ainfo;
   GstTnInfo tinfo;
+  gsize tbytes;       /* dense size of tinfo */
+  tn_view tview;      /* dense view of tinfo */
   gint tensor_frames; /* frames per tensor in audio-to-tensor mode */
   gboolean downstream_layout_meta;
   gboolean downstream_video_meta;
@@ -179,6 +182,14 @@ static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE (
 G_DEFINE_TYPE (GstTensorConvert, gst_tensor_convert, GST_TYPE_BASE_TRANSFORM);
 GST_ELEMENT_REGISTER_DEFINE (
     tensorconvert, "tensorconvert", GST_RANK_NONE, GST_TYPE_TENSOR_CONVERT);
+
+/* Per buffer, the parent's vfuncs without the checked class cast, and the
+ * tags of the metas dropped without a quark lookup. */
+static GstFlowReturn (*parent_submit_input_buffer) (
+    GstBaseTransform *, gboolean, GstBuffer *);
+static GstFlowReturn (*parent_generate_output) (
+    GstBaseTransform *, GstBuffer **);
+static GQuark video_tag, tensor_tag;
 
 static const VideoFormat *
 video_format_lookup (GstVideoFormat f)
@@ -566,6 +577,13 @@ gst_tensor_convert_set_caps (
     g_clear_error (&err);
     return FALSE;
   }
+  /* A tensor too large for memory: buffers take the mapping path, which
+   * says so in words. */
+  if (!gst_tn_info_size (&self->tinfo, &self->tbytes)
+      || tn_view_init (&self->tview, self->tinfo.dtype, self->tinfo.dims,
+             self->tinfo.rank, NULL)
+             != 0)
+    self->tbytes = G_MAXSIZE;
   if (g_str_equal (in, "video/x-raw") || g_str_equal (out, "video/x-raw")) {
     const VideoFormat *vf;
 
@@ -682,24 +700,36 @@ gst_tensor_convert_error (GstTensorConvert *self, gchar *msg)
 static GstBuffer *
 share (GstBuffer *buf, gsize offset, gsize size)
 {
-  GstBuffer *out = gst_buffer_copy_region (
-      buf, GST_BUFFER_COPY_FLAGS | GST_BUFFER_COPY_MEMORY, offset, size);
+  GstBuffer *out;
 
+  /* The whole buffer: one copy_into takes the timestamps too (a region
+   * would only get those of its first byte). */
+  if (offset == 0 && size == gst_buffer_get_size (buf)) {
+    out = gst_buffer_new ();
+    if (!gst_buffer_copy_into (out, buf,
+            GST_BUFFER_COPY_FLAGS | GST_BUFFER_COPY_TIMESTAMPS
+                | GST_BUFFER_COPY_MEMORY,
+            0, size))
+      gst_clear_buffer (&out);
+    return out;
+  }
+  out = gst_buffer_copy_region (
+      buf, GST_BUFFER_COPY_FLAGS | GST_BUFFER_COPY_MEMORY, offset, size);
   if (out != NULL)
     gst_buffer_copy_into (out, buf, GST_BUFFER_COPY_TIMESTAMPS, 0, -1);
   return out;
 }
 
 static gboolean
-tagged (GstMeta *meta, const gchar *tag)
+tagged (GstMeta *meta, GQuark tag)
 {
-  return gst_meta_api_type_has_tag (meta->info->api, g_quark_from_string (tag));
+  return gst_meta_api_type_has_tag (meta->info->api, tag);
 }
 
 static gboolean
 drop_tagged (GstBuffer *buf, GstMeta **meta, gpointer tag)
 {
-  if (tagged (*meta, tag))
+  if (tagged (*meta, GPOINTER_TO_UINT (tag)))
     *meta = NULL;
   return TRUE;
 }
@@ -707,7 +737,7 @@ drop_tagged (GstBuffer *buf, GstMeta **meta, gpointer tag)
 /* A pool's own metas (a GstVideoMeta of videotestsrc's pool) are locked:
  * such a buffer cannot be passed on without them. */
 static gboolean
-has_locked_tagged (GstBuffer *buf, const gchar *tag)
+has_locked_tagged (GstBuffer *buf, GQuark tag)
 {
   gpointer state = NULL;
   GstMeta *m;
@@ -722,17 +752,26 @@ has_locked_tagged (GstBuffer *buf, const gchar *tag)
  * the input and writable it is passed on itself, cut to the range, without
  * its metas tagged drop_tag: nothing is allocated, and an upstream pool
  * gets its buffer back whole (a shared sub-memory would make the pool
- * discard it).  Otherwise a new buffer shares buf's memory. */
+ * discard it).  So is a shared input that holds just these bytes and no
+ * metas, unless the caller adds a meta (as_is FALSE): a new buffer would
+ * be the same, as GstBaseTransform's passthrough knows.  Otherwise a new
+ * buffer shares buf's memory. */
 static GstBuffer *
 pass_on (GstBuffer *inbuf, GstBuffer *buf, gsize offset, gsize size,
-    const gchar *drop_tag)
+    GQuark drop_tag, gboolean as_is)
 {
-  if (buf != inbuf || !gst_buffer_is_writable (inbuf)
-      || has_locked_tagged (inbuf, drop_tag))
+  gpointer state = NULL;
+
+  if (buf != inbuf)
+    return share (buf, offset, size);
+  if (as_is && offset == 0 && size == gst_buffer_get_size (inbuf)
+      && gst_buffer_iterate_meta (inbuf, &state) == NULL)
+    return inbuf;
+  if (!gst_buffer_is_writable (inbuf) || has_locked_tagged (inbuf, drop_tag))
     return share (buf, offset, size);
   if (offset != 0 || size != gst_buffer_get_size (inbuf))
     gst_buffer_resize (inbuf, offset, size);
-  gst_buffer_foreach_meta (inbuf, drop_tagged, (gpointer) drop_tag);
+  gst_buffer_foreach_meta (inbuf, drop_tagged, GUINT_TO_POINTER (drop_tag));
   return inbuf;
 }
 
@@ -753,7 +792,7 @@ gst_tensor_convert_video_to_tensor (
 
   offset = vm ? vm->offset[0] : GST_VIDEO_INFO_PLANE_OFFSET (vi, 0);
   stride = vm ? vm->stride[0] : GST_VIDEO_INFO_PLANE_STRIDE (vi, 0);
-  gst_tn_info_size (&self->tinfo, &nbytes);
+  nbytes = self->tbytes;
   if (stride < w * pstride)
     return gst_tensor_convert_error (self,
         g_strdup_printf ("Video rows of %d bytes are shorter than %d pixels "
@@ -768,7 +807,7 @@ gst_tensor_convert_video_to_tensor (
             size, GST_VIDEO_INFO_NAME (vi), w, h, stride, offset, need));
 
   if (stride == w * pstride) {
-    *outbuf = pass_on (inbuf, inbuf, offset, nbytes, GST_META_TAG_VIDEO_STR);
+    *outbuf = pass_on (inbuf, inbuf, offset, nbytes, video_tag, TRUE);
     return *outbuf ? GST_FLOW_OK : GST_FLOW_ERROR;
   }
   if (stride % isz != 0 || offset % isz != 0)
@@ -782,7 +821,7 @@ gst_tensor_convert_video_to_tensor (
   strides[1] = self->tinfo.rank == 3 ? pstride / isz : 1;
   strides[2] = 1;
   if (self->downstream_layout_meta) {
-    tmp = pass_on (inbuf, inbuf, 0, size, GST_META_TAG_VIDEO_STR);
+    tmp = pass_on (inbuf, inbuf, 0, size, video_tag, FALSE);
     if (tmp == NULL)
       return GST_FLOW_ERROR;
     gst_tn_buffer_add_layout_meta (
@@ -810,6 +849,27 @@ gst_tensor_convert_video_to_tensor (
   return GST_FLOW_OK;
 }
 
+/* The view of buf its caps and layout meta describe, FALSE when it does
+ * not fit in buf.  Reads no memory: a map costs more than the rest. */
+static gboolean
+tensor_view_of (GstTensorConvert *self, GstBuffer *buf, tn_view *v)
+{
+  GstTnLayoutMeta *meta = gst_tn_buffer_get_layout_meta (buf);
+  gsize size = gst_buffer_get_size (buf);
+
+  *v = self->tview;
+  if (self->tbytes == G_MAXSIZE)
+    return FALSE;
+  if (meta == NULL)
+    return size == self->tbytes;
+  if (meta->rank != v->rank)
+    return FALSE;
+  v->offset = meta->offset;
+  memcpy (v->strides, meta->strides, sizeof v->strides);
+  return tn_view_check (v, (int64_t) (size / tn_dtype_size (v->dtype)), NULL)
+         == 0;
+}
+
 static GstFlowReturn
 gst_tensor_convert_tensor_to_video (
     GstTensorConvert *self, GstBuffer *inbuf, GstBuffer **outbuf)
@@ -827,14 +887,17 @@ gst_tensor_convert_tensor_to_video (
   tn_view v;
   gboolean rows_whole;
 
-  if (!gst_tn_buffer_map (&m, inbuf, &self->tinfo, GST_MAP_READ, &err)) {
-    gchar *msg = g_strdup (err->message);
+  if (!tensor_view_of (self, inbuf, &v)) {
+    /* Mapping says in words what does not fit. */
+    if (!gst_tn_buffer_map (&m, inbuf, &self->tinfo, GST_MAP_READ, &err)) {
+      gchar *msg = g_strdup (err->message);
 
-    g_clear_error (&err);
-    return gst_tensor_convert_error (self, msg);
+      g_clear_error (&err);
+      return gst_tensor_convert_error (self, msg);
+    }
+    v = m.view;
+    gst_tn_buffer_unmap (&m);
   }
-  v = m.view;
-  gst_tn_buffer_unmap (&m);
 
   /* Pixels and channels dense; rows at any pitch. */
   rows_whole = (w == 1 || v.strides[1] * (gint64) isz == pstride)
@@ -862,12 +925,12 @@ gst_tensor_convert_tensor_to_video (
 
   if (offset == 0 && stride == vstride
       && gst_buffer_get_size (src) >= GST_VIDEO_INFO_SIZE (vi)) {
-    out = pass_on (inbuf, src, 0, GST_VIDEO_INFO_SIZE (vi), "tensor");
+    out = pass_on (inbuf, src, 0, GST_VIDEO_INFO_SIZE (vi), tensor_tag, TRUE);
   } else if (self->downstream_video_meta) {
     gsize offsets[GST_VIDEO_MAX_PLANES] = { offset };
     gint strides[GST_VIDEO_MAX_PLANES] = { (gint) stride };
 
-    out = pass_on (inbuf, src, 0, gst_buffer_get_size (src), "tensor");
+    out = pass_on (inbuf, src, 0, gst_buffer_get_size (src), tensor_tag, FALSE);
     gst_buffer_add_video_meta_full (out, GST_VIDEO_FRAME_FLAG_NONE,
         GST_VIDEO_INFO_FORMAT (vi), w, h, 1, offsets, strides);
   } else {
@@ -930,7 +993,7 @@ gst_tensor_convert_tensor_to_audio (
     return GST_FLOW_OK;
   }
   gst_buffer_unref (d);
-  *outbuf = pass_on (inbuf, inbuf, 0, nbytes, "tensor");
+  *outbuf = pass_on (inbuf, inbuf, 0, nbytes, tensor_tag, TRUE);
   return *outbuf ? GST_FLOW_OK : GST_FLOW_ERROR;
 }
 
@@ -938,7 +1001,8 @@ static GstFlowReturn
 gst_tensor_convert_prepare_output_buffer (
     GstBaseTransform *trans, GstBuffer *inbuf, GstBuffer **outbuf)
 {
-  GstTensorConvert *self = GST_TENSOR_CONVERT (trans);
+  /* Plain casts on the per-buffer path: the checked ones cost a tenth. */
+  GstTensorConvert *self = (GstTensorConvert *) trans;
 
   switch (self->mode) {
   case MODE_VIDEO_TO_TENSOR:
@@ -967,11 +1031,10 @@ static GstFlowReturn
 gst_tensor_convert_submit_input_buffer (
     GstBaseTransform *trans, gboolean is_discont, GstBuffer *input)
 {
-  GstTensorConvert *self = GST_TENSOR_CONVERT (trans);
+  GstTensorConvert *self = (GstTensorConvert *) trans;
 
   if (self->mode != MODE_AUDIO_TO_TENSOR)
-    return GST_BASE_TRANSFORM_CLASS (gst_tensor_convert_parent_class)
-        ->submit_input_buffer (trans, is_discont, input);
+    return parent_submit_input_buffer (trans, is_discont, input);
   /* Timestamps count frames from the start of the stream, or of the last
    * discontinuity met at a tensor border. */
   if (!self->have_base
@@ -987,14 +1050,13 @@ gst_tensor_convert_submit_input_buffer (
 static GstFlowReturn
 gst_tensor_convert_generate_output (GstBaseTransform *trans, GstBuffer **outbuf)
 {
-  GstTensorConvert *self = GST_TENSOR_CONVERT (trans);
+  GstTensorConvert *self = (GstTensorConvert *) trans;
   gint rate = GST_AUDIO_INFO_RATE (&self->ainfo);
   gsize nbytes;
   GstBuffer *out;
 
   if (self->mode != MODE_AUDIO_TO_TENSOR)
-    return GST_BASE_TRANSFORM_CLASS (gst_tensor_convert_parent_class)
-        ->generate_output (trans, outbuf);
+    return parent_generate_output (trans, outbuf);
   *outbuf = NULL;
   nbytes = (gsize) self->tensor_frames * GST_AUDIO_INFO_BPF (&self->ainfo);
   if (gst_adapter_available (self->adapter) < nbytes)
@@ -1227,6 +1289,11 @@ gst_tensor_convert_class_init (GstTensorConvertClass *klass)
       "ops=permute:2:0:1 ! ...' or '... ! tensorconvert ! pngenc ! "
       "filesink location=f.png'",
       "gst-tensor developers");
+
+  parent_submit_input_buffer = trans_class->submit_input_buffer;
+  parent_generate_output = trans_class->generate_output;
+  video_tag = g_quark_from_static_string (GST_META_TAG_VIDEO_STR);
+  tensor_tag = g_quark_from_static_string ("tensor");
 
   trans_class->transform_caps
       = GST_DEBUG_FUNCPTR (gst_tensor_convert_transform_caps);

@@ -33,9 +33,11 @@
  * the copies.
  *
  * A writable input buffer is passed on itself, its range cut with
- * gst_buffer_resize() and its layout meta replaced, so that nothing is
- * allocated and an upstream pool gets its buffer back whole; a shared one
- * gets a new buffer over the same memory.
+ * gst_buffer_resize() and its layout meta changed in place, so that
+ * nothing is allocated and an upstream pool gets its buffer back whole; a
+ * shared one gets a new buffer over the same memory, except when the steps
+ * leave a dense tensor as it is: then it goes on untouched.  The view is
+ * worked out once per input layout, not per buffer.
  *
  * A step that does not fit the tensor fails negotiation with an element
  * error that names the step, the axis and the extents, e.g. "axis 3 is
@@ -100,6 +102,24 @@ static const struct {
   [VIEW_BROADCAST] = { "broadcast", 0, TN_MAX_RANK, "broadcast:DIM:DIM..." },
 };
 
+/* The view the steps make of one input layout.  Buffers of a stream keep
+ * their layout, so it is worked out for the first and looked up for the
+ * rest: the per-buffer cost is then that of the buffer and meta calls. */
+typedef struct {
+  gboolean valid;
+  /* the key: the input's size and layout meta (none: dense) */
+  gsize in_size;
+  gboolean in_meta;
+  gint in_rank;
+  gint64 in_offset;
+  gint64 in_strides[TN_MAX_RANK];
+  /* the result, at byte 0 of bytes [off, off + len) of the input */
+  tn_view out;
+  gsize off, len;
+  gboolean dense;
+  gboolean same; /* dense in, the same view out: the input as it is */
+} ViewMemo;
+
 #define VIEW_STEP_NAMES                                                        \
   "permute, transpose, slice, select, reshape, expand, squeeze, broadcast"
 
@@ -122,6 +142,7 @@ struct _GstTensorView {
   gint run_n;
   gboolean downstream_meta;
   gboolean caps_error_posted; /* accept-caps is asked more than once */
+  ViewMemo memo;
 };
 
 enum {
@@ -512,6 +533,7 @@ gst_tensor_view_set_caps (
   gst_tensor_view_get_steps (self, &self->run_steps, &self->run_n, NULL);
   gst_base_transform_set_passthrough (trans, n == 0);
   self->downstream_meta = FALSE;
+  self->memo.valid = FALSE;
   return TRUE;
 }
 
@@ -587,31 +609,14 @@ gst_tensor_view_in_view (GstTensorView *self, GstBuffer *buf, tn_view *v)
          == 0;
 }
 
-/* Cuts writable buf to the bytes v reaches (v has items); v's offset
- * becomes 0.  A resize moves the memory's offset and size without a new
- * memory object, and a pool upstream restores the full size on release. */
-static void
-gst_tensor_view_cut (GstBuffer *buf, tn_view *v)
-{
-  gsize isz = tn_dtype_size (v->dtype), size;
-  gint64 span = 1;
-
-  for (gint k = 0; k < v->rank; k++)
-    span += (v->dims[k] - 1) * v->strides[k];
-  size = (gsize) span * isz;
-  if (v->offset != 0 || size != gst_buffer_get_size (buf))
-    gst_buffer_resize (buf, v->offset * isz, size);
-  v->offset = 0;
-}
-
 /* Puts v's layout (v at byte 0 of buf) on writable buf: the meta when v
- * is not dense, none when it is. */
+ * is not dense, none when it is.  An existing meta is changed in place. */
 static void
-gst_tensor_view_set_layout (GstBuffer *buf, const tn_view *v)
+gst_tensor_view_set_layout (GstBuffer *buf, const tn_view *v, gboolean dense)
 {
   GstTnLayoutMeta *meta;
 
-  if (!tn_view_dense (v)) {
+  if (!dense) {
     gst_tn_buffer_add_layout_meta (buf, v->rank, v->offset, v->strides);
     return;
   }
@@ -656,7 +661,7 @@ gst_tensor_view_region (GstBuffer *buf, tn_view *v)
     gst_buffer_copy_into (out, buf, GST_BUFFER_COPY_TIMESTAMPS, 0, -1);
   }
   v->offset = 0;
-  gst_tensor_view_set_layout (out, v);
+  gst_tensor_view_set_layout (out, v, tn_view_dense (v));
   return out;
 }
 
@@ -683,11 +688,118 @@ gst_tensor_view_error (GstTensorView *self, const gchar *msg)
   return GST_FLOW_ERROR;
 }
 
+/* The memo for buf's layout, worked out when buf's layout is not the last
+ * one's.  NULL for what only the general path handles: a buffer that does
+ * not fit, a reshape of a strided view (a copy) and an empty result. */
+static const ViewMemo *
+gst_tensor_view_lookup (GstTensorView *self, GstBuffer *buf)
+{
+  GstTnLayoutMeta *meta = gst_tn_buffer_get_layout_meta (buf);
+  gsize size = gst_buffer_get_size (buf), isz;
+  ViewMemo *r = &self->memo;
+  gchar *msg = NULL;
+  tn_view in, v;
+  gint64 span = 1;
+  gint k, stop;
+
+  if (r->valid && r->in_size == size && r->in_meta == (meta != NULL)
+      && (meta == NULL
+          || (meta->rank == r->in_rank && meta->offset == r->in_offset
+              && memcmp (meta->strides, r->in_strides, sizeof r->in_strides)
+                     == 0)))
+    return r;
+
+  r->valid = FALSE;
+  if (!gst_tensor_view_in_view (self, buf, &in))
+    return NULL;
+  v = in;
+  if (!gst_tensor_view_apply (
+          self->run_steps, self->run_n, &v, 0, FALSE, &stop, &msg)) {
+    g_free (msg);
+    return NULL;
+  }
+  if (stop != self->run_n || tn_view_count (&v) == 0)
+    return NULL;
+
+  r->in_size = size;
+  r->in_meta = meta != NULL;
+  r->in_rank = meta ? meta->rank : 0;
+  r->in_offset = meta ? meta->offset : 0;
+  if (meta)
+    memcpy (r->in_strides, meta->strides, sizeof r->in_strides);
+  else
+    memset (r->in_strides, 0, sizeof r->in_strides);
+  r->same
+      = meta == NULL && v.rank == in.rank && v.offset == in.offset
+        && memcmp (v.dims, in.dims, v.rank * sizeof v.dims[0]) == 0
+        && memcmp (v.strides, in.strides, v.rank * sizeof v.strides[0]) == 0;
+  isz = tn_dtype_size (v.dtype);
+  for (k = 0; k < v.rank; k++)
+    span += (v.dims[k] - 1) * v.strides[k];
+  r->off = (gsize) v.offset * isz;
+  r->len = (gsize) span * isz;
+  v.offset = 0;
+  r->out = v;
+  r->dense = tn_view_dense (&v);
+  r->valid = TRUE;
+  return r;
+}
+
+static GstFlowReturn gst_tensor_view_general (
+    GstTensorView *self, GstBuffer *inbuf, GstBuffer **outbuf);
+
+/* Passes the memory on without a copy: the input itself when it is
+ * writable (cut, its meta set in place) or the view leaves it as it is,
+ * else a new buffer over the same memory.  Anything else, and a view that
+ * downstream could not read, takes the general path. */
 static GstFlowReturn
 gst_tensor_view_prepare_output_buffer (
     GstBaseTransform *trans, GstBuffer *inbuf, GstBuffer **outbuf)
 {
-  GstTensorView *self = GST_TENSOR_VIEW (trans);
+  /* Not GST_TENSOR_VIEW (): its type check is a tenth of this path. */
+  GstTensorView *self = (GstTensorView *) trans;
+  const ViewMemo *r;
+  GstBuffer *out;
+
+  /* The empty list, as set_caps set passthrough. */
+  if (self->run_n == 0) {
+    *outbuf = inbuf;
+    return GST_FLOW_OK;
+  }
+  r = gst_tensor_view_lookup (self, inbuf);
+  if (r == NULL || (!r->dense && !self->downstream_meta))
+    return gst_tensor_view_general (self, inbuf, outbuf);
+  if (r->same) {
+    *outbuf = inbuf;
+    return GST_FLOW_OK;
+  }
+  if (gst_buffer_is_writable (inbuf)) {
+    out = inbuf;
+    if (r->off != 0 || r->len != r->in_size)
+      gst_buffer_resize (out, r->off, r->len);
+  } else if (r->off == 0 && r->len == r->in_size) {
+    /* The whole buffer: its memory by reference, no new memory object. */
+    out = gst_buffer_copy (inbuf);
+  } else {
+    /* A region drops memory-tagged metas such as inbuf's own layout meta,
+     * and keeps timestamps only from byte 0: copy them whole. */
+    out = gst_buffer_copy_region (inbuf, GST_BUFFER_COPY_ALL, r->off, r->len);
+    if (out == NULL)
+      return gst_tensor_view_error (self, "Could not share the input memory.");
+    gst_buffer_copy_into (out, inbuf, GST_BUFFER_COPY_TIMESTAMPS, 0, -1);
+  }
+  gst_tensor_view_set_layout (out, &r->out, r->dense);
+  *outbuf = out;
+  return GST_FLOW_OK;
+}
+
+/* Every case: an input that does not fit (an error in words), reshapes of
+ * strided views (one copy), empty results, and materialized views. */
+static GstFlowReturn
+gst_tensor_view_general (
+    GstTensorView *self, GstBuffer *inbuf, GstBuffer **outbuf)
+{
+  GstBaseTransform *trans = GST_BASE_TRANSFORM (self);
   GstTnInfo info = self->in_info;
   GstBufferPool *pool;
   GstBuffer *cur, *next;
@@ -700,11 +812,6 @@ gst_tensor_view_prepare_output_buffer (
   int64_t dims[TN_MAX_RANK];
   tn_view v;
 
-  /* The empty list, as set_caps set passthrough. */
-  if (self->run_n == 0) {
-    *outbuf = inbuf;
-    return GST_FLOW_OK;
-  }
   if (!gst_tensor_view_in_view (self, inbuf, &v)) {
     /* Mapping says in words what does not fit. */
     if (!gst_tn_buffer_map (&m, inbuf, &self->in_info, GST_MAP_READ, &err)) {
@@ -752,21 +859,8 @@ gst_tensor_view_prepare_output_buffer (
     from = stop;
   }
 
-  /* A writable input is passed on itself, cut to the bytes the view
-   * reaches, its layout meta changed: nothing is allocated.  The base
-   * class then keeps the input's reference for the output. */
-  if (cur == inbuf && (tn_view_dense (&v) || self->downstream_meta)
-      && tn_view_count (&v) > 0) {
-    gst_buffer_unref (cur);
-    if (gst_buffer_is_writable (inbuf)) {
-      gst_tensor_view_cut (inbuf, &v);
-      gst_tensor_view_set_layout (inbuf, &v);
-      *outbuf = inbuf;
-      return GST_FLOW_OK;
-    }
-    cur = gst_buffer_ref (inbuf);
-  }
-
+  /* The memoized path passed on every other view of the input's memory:
+   * here are empty views, views of a reshape's copy and views to copy. */
   next = gst_tensor_view_region (cur, &v);
   gst_buffer_unref (cur);
   if (next == NULL)

@@ -113,10 +113,9 @@ gst_tn_buffer_add_layout_meta (
         buffer, GST_TN_LAYOUT_META_INFO, NULL);
   if (m == NULL)
     return NULL;
-  memset (m->strides, 0, sizeof m->strides);
   m->rank = rank;
   m->offset = offset;
-  for (i = 0; i < rank; i++)
-    m->strides[i] = strides[i];
+  for (i = 0; i < TN_MAX_RANK; i++)
+    m->strides[i] = i < rank ? strides[i] : 0;
   return m;
 }

@@ -819,6 +819,115 @@ GST_START_TEST (test_properties)
 
 GST_END_TEST;
 
+/* A shared frame that is just the tensor's bytes, with no metas, goes on
+ * as it is (nothing to change, as passthrough would); with a GstVideoMeta
+ * a new buffer over the same memory drops it, and the frame keeps it. */
+GST_START_TEST (test_shared_frame)
+{
+  GstHarness *h = gst_harness_new ("tensorconvert");
+  GstBuffer *frame, *tensor;
+
+  gst_harness_set_src_caps_str (
+      h, "video/x-raw,format=RGBA,width=4,height=3,framerate=0/1");
+  frame = pattern_buffer (48, 0);
+  gst_harness_push (h, gst_buffer_ref (frame));
+  tensor = gst_harness_pull (h);
+  fail_unless (tensor == frame);
+  fail_unless (gst_tn_buffer_get_layout_meta (tensor) == NULL);
+  gst_buffer_unref (tensor);
+  gst_buffer_unref (frame);
+
+  frame = pattern_buffer (48, 0);
+  gst_buffer_add_video_meta (
+      frame, GST_VIDEO_FRAME_FLAG_NONE, GST_VIDEO_FORMAT_RGBA, 4, 3);
+  GST_BUFFER_PTS (frame) = 5;
+  GST_BUFFER_DURATION (frame) = 6;
+  gst_harness_push (h, gst_buffer_ref (frame));
+  tensor = gst_harness_pull (h);
+  fail_unless (tensor != frame);
+  fail_unless (address (tensor) == address (frame));
+  fail_unless_equals_uint64 (gst_buffer_get_size (tensor), 48);
+  fail_unless_equals_uint64 (GST_BUFFER_PTS (tensor), 5);
+  fail_unless_equals_uint64 (GST_BUFFER_DURATION (tensor), 6);
+  fail_unless (gst_buffer_get_video_meta (tensor) == NULL);
+  fail_unless (gst_buffer_get_video_meta (frame) != NULL);
+  fail_unless_equals_uint64 (bytes_copied (h->element), 0);
+  gst_buffer_unref (tensor);
+  gst_buffer_unref (frame);
+  gst_harness_teardown (h);
+  tn_check_no_outstanding ();
+}
+
+GST_END_TEST;
+
+/* A shared frame with padded rows, for a reader of strides: a new buffer
+ * over the whole memory with every timestamp, the layout meta on it and
+ * none on the frame. */
+GST_START_TEST (test_shared_padded_frame)
+{
+  GstHarness *h = gst_harness_new ("tensorconvert");
+  GstBuffer *frame, *tensor;
+  GstTnLayoutMeta *lm;
+
+  gst_harness_add_propose_allocation_meta (
+      h, GST_TN_LAYOUT_META_API_TYPE, NULL);
+  /* RGB of width 5: rows of 15 bytes at a pitch of 16. */
+  gst_harness_set_src_caps_str (
+      h, "video/x-raw,format=RGB,width=5,height=2,framerate=0/1");
+  frame = pattern_buffer (32, 0);
+  GST_BUFFER_PTS (frame) = 5;
+  GST_BUFFER_DTS (frame) = 4;
+  GST_BUFFER_DURATION (frame) = 6;
+  GST_BUFFER_OFFSET (frame) = 7;
+  GST_BUFFER_OFFSET_END (frame) = 8;
+  for (gint round = 0; round < 2; round++) {
+    gst_harness_push (h, gst_buffer_ref (frame));
+    tensor = gst_harness_pull (h);
+    fail_unless (tensor != frame);
+    fail_unless (address (tensor) == address (frame));
+    fail_unless_equals_uint64 (gst_buffer_get_size (tensor), 32);
+    fail_unless_equals_uint64 (GST_BUFFER_PTS (tensor), 5);
+    fail_unless_equals_uint64 (GST_BUFFER_DTS (tensor), 4);
+    fail_unless_equals_uint64 (GST_BUFFER_DURATION (tensor), 6);
+    fail_unless_equals_uint64 (GST_BUFFER_OFFSET (tensor), 7);
+    fail_unless_equals_uint64 (GST_BUFFER_OFFSET_END (tensor), 8);
+    lm = gst_tn_buffer_get_layout_meta (tensor);
+    fail_unless (lm != NULL);
+    fail_unless_equals_int64 (lm->offset, 0);
+    fail_unless_equals_int64 (lm->strides[0], 16);
+    fail_unless_equals_int64 (lm->strides[1], 3);
+    fail_unless_equals_int64 (lm->strides[2], 1);
+    fail_unless (gst_tn_buffer_get_layout_meta (frame) == NULL);
+    gst_buffer_unref (tensor);
+  }
+  fail_unless_equals_uint64 (bytes_copied (h->element), 0);
+  gst_buffer_unref (frame);
+  gst_harness_teardown (h);
+  tn_check_no_outstanding ();
+}
+
+GST_END_TEST;
+
+/* A tensor whose layout meta reaches past its buffer is refused in words,
+ * not read. */
+GST_START_TEST (test_tensor_meta_out_of_range)
+{
+  static const gint64 strides[3] = { 16, 3, 1 };
+  GstBuffer *b = pattern_buffer (20, 0);
+  gchar *text;
+
+  gst_tn_buffer_add_layout_meta (b, 3, 0, strides);
+  text = push_error ("tensor/x-raw,type=uint8,dims=<2,5,3>,"
+                     "dims-order=row-major,framerate=0/1",
+      "video/x-raw,format=RGB", b);
+  /* The last item is 16 + 4 x 3 + 2. */
+  assert_contains (text, "reaches item 30, but the storage holds 20 items");
+  g_free (text);
+  tn_check_no_outstanding ();
+}
+
+GST_END_TEST;
+
 static Suite *
 tensorconvert_suite (void)
 {
@@ -829,6 +938,9 @@ tensorconvert_suite (void)
   tcase_add_test (tc, test_video_round_trip);
   tcase_add_test (tc, test_video_meta_input);
   tcase_add_test (tc, test_writable_frame_passed_on);
+  tcase_add_test (tc, test_shared_frame);
+  tcase_add_test (tc, test_shared_padded_frame);
+  tcase_add_test (tc, test_tensor_meta_out_of_range);
   tcase_add_test (tc, test_tensor_to_video_meta);
   tcase_add_test (tc, test_tensor_to_video_strided);
   tcase_add_test (tc, test_audio_round_trip);

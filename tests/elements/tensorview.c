@@ -781,6 +781,202 @@ GST_START_TEST (test_properties_passthrough)
 
 GST_END_TEST;
 
+/* The item of buf (caps dims <d0, d1, d2>, uint8) at (i, j, k). */
+static guint8
+item3 (GstBuffer *buf, GstCaps *caps, gint i, gint j, gint k)
+{
+  GstTnInfo info;
+  GstTnMap m;
+  guint8 v;
+
+  fail_unless (gst_tn_info_from_caps (&info, caps, NULL));
+  fail_unless (gst_tn_buffer_map (&m, buf, &info, GST_MAP_READ, NULL));
+  v = m.data[m.view.offset + i * m.view.strides[0] + j * m.view.strides[1]
+             + k * m.view.strides[2]];
+  gst_tn_buffer_unmap (&m);
+  return v;
+}
+
+/* Bytes 0..n-1 hold their own index. */
+static GstBuffer *
+counting_buffer (gsize n)
+{
+  GstBuffer *b = gst_buffer_new_allocate (NULL, n, NULL);
+  GstMapInfo map;
+
+  fail_unless (gst_buffer_map (b, &map, GST_MAP_WRITE));
+  for (gsize i = 0; i < n; i++)
+    map.data[i] = (guint8) i;
+  gst_buffer_unmap (b, &map);
+  return b;
+}
+
+/* A writable strided input keeps its buffer and its GstMeta, changed in
+ * place; a second buffer with another layout is not given the first one's
+ * (the view is worked out once per layout). */
+GST_START_TEST (test_meta_in_place)
+{
+  /* dims <4, 2, 3> over storage <2, 3, 4> (values i + 4j + 12k read at
+   * (i, j, k) of the input), then <3, 2, 4> over storage <2, 4, 3>. */
+  static const gint64 s_a[3] = { 1, 12, 4 }, s_b[3] = { 3, 12, 1 };
+  GstHarness *h = gst_harness_new ("tensorview");
+  GstBuffer *in, *out;
+  GstTnLayoutMeta *lm, *before;
+  GstCaps *caps;
+
+  gst_harness_add_propose_allocation_meta (
+      h, GST_TN_LAYOUT_META_API_TYPE, NULL);
+  g_object_set (h->element, "ops", "transpose", NULL);
+  gst_harness_set_src_caps_str (h, "tensor/x-raw,type=uint8,dims=<4,2,3>,"
+                                   "dims-order=row-major,framerate=0/1");
+  caps = gst_caps_from_string ("tensor/x-raw,type=uint8,dims=<4,3,2>,"
+                               "dims-order=row-major,framerate=0/1");
+  for (gint round = 0; round < 2; round++) {
+    in = counting_buffer (24);
+    before = gst_tn_buffer_add_layout_meta (in, 3, 0, s_a);
+    gst_harness_push (h, in);
+    out = gst_harness_pull (h);
+    fail_unless (out == in);
+    lm = gst_tn_buffer_get_layout_meta (out);
+    fail_unless (lm == before);
+    fail_unless_equals_int64 (lm->strides[0], 1);
+    fail_unless_equals_int64 (lm->strides[1], 4);
+    fail_unless_equals_int64 (lm->strides[2], 12);
+    for (gint i = 0; i < 4; i++)
+      for (gint j = 0; j < 3; j++)
+        for (gint k = 0; k < 2; k++)
+          fail_unless_equals_int (
+              item3 (out, caps, i, j, k), i + 4 * j + 12 * k);
+    gst_buffer_unref (out);
+  }
+
+  /* Another layout of the same caps: (i, j, k) of the input is byte
+   * 3i + 12j + k, so (i, j, k) of the output is 3i + 12k + j. */
+  in = counting_buffer (24);
+  gst_tn_buffer_add_layout_meta (in, 3, 0, s_b);
+  gst_harness_push (h, in);
+  out = gst_harness_pull (h);
+  lm = gst_tn_buffer_get_layout_meta (out);
+  fail_unless (lm != NULL);
+  fail_unless_equals_int64 (lm->strides[0], 3);
+  fail_unless_equals_int64 (lm->strides[1], 1);
+  fail_unless_equals_int64 (lm->strides[2], 12);
+  fail_unless_equals_int (item3 (out, caps, 3, 2, 1), 3 * 3 + 12 * 1 + 2);
+  gst_buffer_unref (out);
+
+  /* And a dense one again: the meta the view needs is added. */
+  in = counting_buffer (24);
+  gst_harness_push (h, in);
+  out = gst_harness_pull (h);
+  lm = gst_tn_buffer_get_layout_meta (out);
+  fail_unless (lm != NULL);
+  fail_unless_equals_int64 (lm->strides[0], 6);
+  fail_unless_equals_int64 (lm->strides[1], 1);
+  fail_unless_equals_int64 (lm->strides[2], 3);
+  fail_unless_equals_int (item3 (out, caps, 3, 2, 1), 6 * 3 + 2 + 3);
+  fail_unless_equals_uint64 (bytes_copied (h->element), 0);
+  gst_buffer_unref (out);
+  gst_caps_unref (caps);
+  gst_harness_teardown (h);
+  tn_check_no_outstanding ();
+}
+
+GST_END_TEST;
+
+/* A shared input is never changed: the output is a new buffer over the
+ * same memory (the same address), with the input's timestamps, and the
+ * input keeps its own layout meta. */
+GST_START_TEST (test_shared_input_untouched)
+{
+  static const gint64 s_in[3] = { 1, 12, 4 };
+  GstHarness *h = gst_harness_new ("tensorview");
+  GstBuffer *in, *out;
+  GstTnLayoutMeta *lm;
+  GstCaps *caps;
+
+  gst_harness_add_propose_allocation_meta (
+      h, GST_TN_LAYOUT_META_API_TYPE, NULL);
+  g_object_set (h->element, "ops", "transpose", NULL);
+  gst_harness_set_src_caps_str (h, "tensor/x-raw,type=uint8,dims=<4,2,3>,"
+                                   "dims-order=row-major,framerate=0/1");
+  caps = gst_caps_from_string ("tensor/x-raw,type=uint8,dims=<4,3,2>,"
+                               "dims-order=row-major,framerate=0/1");
+  in = counting_buffer (24);
+  gst_tn_buffer_add_layout_meta (in, 3, 0, s_in);
+  GST_BUFFER_PTS (in) = 3;
+  GST_BUFFER_DURATION (in) = 4;
+  for (gint round = 0; round < 2; round++) {
+    gst_harness_push (h, gst_buffer_ref (in));
+    out = gst_harness_pull (h);
+    fail_unless (out != in);
+    fail_unless (address_of (out) == address_of (in));
+    fail_unless (
+        gst_buffer_peek_memory (out, 0) == gst_buffer_peek_memory (in, 0));
+    fail_unless_equals_uint64 (GST_BUFFER_PTS (out), 3);
+    fail_unless_equals_uint64 (GST_BUFFER_DURATION (out), 4);
+    lm = gst_tn_buffer_get_layout_meta (out);
+    fail_unless (lm != NULL);
+    fail_unless_equals_int64 (lm->strides[1], 4);
+    fail_unless_equals_int64 (lm->strides[2], 12);
+    fail_unless_equals_int (item3 (out, caps, 3, 2, 1), 3 + 8 + 12);
+    gst_buffer_unref (out);
+    lm = gst_tn_buffer_get_layout_meta (in);
+    fail_unless_equals_int64 (lm->strides[0], 1);
+    fail_unless_equals_int64 (lm->strides[1], 12);
+    fail_unless_equals_int64 (lm->strides[2], 4);
+  }
+  fail_unless_equals_uint64 (bytes_copied (h->element), 0);
+  gst_buffer_unref (in);
+  gst_caps_unref (caps);
+  gst_harness_teardown (h);
+  tn_check_no_outstanding ();
+}
+
+GST_END_TEST;
+
+/* Steps that leave a dense tensor as it is pass the input buffer on
+ * itself, shared or not, as passthrough would; with a strided input the
+ * same steps keep its layout. */
+GST_START_TEST (test_unchanged_view)
+{
+  static const gint64 s_in[2] = { 1, 2 };
+  GstHarness *h = gst_harness_new ("tensorview");
+  GstBuffer *in, *out;
+  GstTnLayoutMeta *lm;
+
+  gst_harness_add_propose_allocation_meta (
+      h, GST_TN_LAYOUT_META_API_TYPE, NULL);
+  g_object_set (h->element, "ops", "permute:0:1,slice:0:0:3", NULL);
+  gst_harness_set_src_caps_str (h, "tensor/x-raw,type=uint8,dims=<3,2>,"
+                                   "dims-order=row-major,framerate=0/1");
+  in = counting_buffer (6);
+  gst_harness_push (h, gst_buffer_ref (in));
+  out = gst_harness_pull (h);
+  fail_unless (out == in);
+  fail_unless (gst_tn_buffer_get_layout_meta (out) == NULL);
+  fail_unless_equals_uint64 (gst_buffer_get_size (out), 6);
+  gst_buffer_unref (out);
+  gst_buffer_unref (in);
+
+  in = counting_buffer (6);
+  gst_tn_buffer_add_layout_meta (in, 2, 0, s_in);
+  gst_harness_push (h, gst_buffer_ref (in));
+  out = gst_harness_pull (h);
+  fail_unless (out != in);
+  fail_unless (address_of (out) == address_of (in));
+  lm = gst_tn_buffer_get_layout_meta (out);
+  fail_unless (lm != NULL);
+  fail_unless_equals_int64 (lm->strides[0], 1);
+  fail_unless_equals_int64 (lm->strides[1], 2);
+  gst_buffer_unref (out);
+  gst_buffer_unref (in);
+  fail_unless_equals_uint64 (bytes_copied (h->element), 0);
+  gst_harness_teardown (h);
+  tn_check_no_outstanding ();
+}
+
+GST_END_TEST;
+
 static Suite *
 tensorview_suite (void)
 {
@@ -792,6 +988,9 @@ tensorview_suite (void)
   tcase_add_test (tc, test_steps_materialized);
   tcase_add_test (tc, test_slice0_same_memory);
   tcase_add_test (tc, test_in_place);
+  tcase_add_test (tc, test_meta_in_place);
+  tcase_add_test (tc, test_shared_input_untouched);
+  tcase_add_test (tc, test_unchanged_view);
   tcase_add_test (tc, test_chain_of_elements);
   tcase_add_test (tc, test_read_by_npyenc);
   tcase_add_test (tc, test_read_by_tensorreduce);
