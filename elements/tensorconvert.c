@@ -505,6 +505,21 @@ gst_tensor_convert_transform_caps (GstBaseTransform *trans,
   return out;
 }
 
+/* A tensor that fits nothing downstream takes still reaches accept_caps,
+ * which says why. */
+static gboolean
+gst_tensor_convert_query (
+    GstBaseTransform *trans, GstPadDirection direction, GstQuery *query)
+{
+  if (!GST_BASE_TRANSFORM_CLASS (gst_tensor_convert_parent_class)
+           ->query (trans, direction, query))
+    return FALSE;
+  if (direction == GST_PAD_SINK && GST_QUERY_TYPE (query) == GST_QUERY_CAPS)
+    gst_tn_caps_query_append_tensors (
+        query, GST_BASE_TRANSFORM_SINK_PAD (trans));
+  return TRUE;
+}
+
 /* A fixed tensor that fits no media format is refused in words, once per
  * stream: accept-caps is asked more than once for the same caps. */
 static gboolean
@@ -1298,6 +1313,7 @@ gst_tensor_convert_class_init (GstTensorConvertClass *klass)
   trans_class->transform_caps
       = GST_DEBUG_FUNCPTR (gst_tensor_convert_transform_caps);
   trans_class->accept_caps = GST_DEBUG_FUNCPTR (gst_tensor_convert_accept_caps);
+  trans_class->query = GST_DEBUG_FUNCPTR (gst_tensor_convert_query);
   trans_class->set_caps = GST_DEBUG_FUNCPTR (gst_tensor_convert_set_caps);
   trans_class->propose_allocation
       = GST_DEBUG_FUNCPTR (gst_tensor_convert_propose_allocation);

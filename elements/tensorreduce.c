@@ -404,21 +404,12 @@ static gboolean
 gst_tensor_reduce_query (
     GstBaseTransform *trans, GstPadDirection direction, GstQuery *query)
 {
-  GstCaps *filter, *caps, *any;
-
   if (!GST_BASE_TRANSFORM_CLASS (gst_tensor_reduce_parent_class)
            ->query (trans, direction, query))
     return FALSE;
-  if (direction != GST_PAD_SINK || GST_QUERY_TYPE (query) != GST_QUERY_CAPS)
-    return TRUE;
-  gst_query_parse_caps (query, &filter);
-  gst_query_parse_caps_result (query, &caps);
-  any = gst_tn_caps_filter (
-      gst_pad_get_pad_template_caps (GST_BASE_TRANSFORM_SINK_PAD (trans)),
-      filter);
-  caps = gst_caps_merge (gst_caps_ref (caps), any);
-  gst_query_set_caps_result (query, caps);
-  gst_caps_unref (caps);
+  if (direction == GST_PAD_SINK && GST_QUERY_TYPE (query) == GST_QUERY_CAPS)
+    gst_tn_caps_query_append_tensors (
+        query, GST_BASE_TRANSFORM_SINK_PAD (trans));
   return TRUE;
 }
 

@@ -601,3 +601,23 @@ gst_tn_caps_filter (GstCaps *caps, GstCaps *filter)
   gst_caps_unref (caps);
   return res;
 }
+
+void
+gst_tn_caps_query_append_tensors (GstQuery *query, GstPad *pad)
+{
+  GstCaps *filter, *caps, *templ, *any = gst_caps_new_empty ();
+
+  gst_query_parse_caps (query, &filter);
+  gst_query_parse_caps_result (query, &caps);
+  templ = gst_pad_get_pad_template_caps (pad);
+  for (guint i = 0; i < gst_caps_get_size (templ); i++)
+    if (gst_structure_has_name (
+            gst_caps_get_structure (templ, i), GST_TN_MEDIA_TYPE))
+      gst_caps_append_structure_full (any,
+          gst_structure_copy (gst_caps_get_structure (templ, i)),
+          gst_caps_features_copy (gst_caps_get_features (templ, i)));
+  gst_caps_unref (templ);
+  caps = gst_caps_merge (gst_caps_ref (caps), gst_tn_caps_filter (any, filter));
+  gst_query_set_caps_result (query, caps);
+  gst_caps_unref (caps);
+}

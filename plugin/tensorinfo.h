@@ -64,6 +64,13 @@ gboolean gst_tn_caps_refusal_is_new (GstCaps **last, GstCaps *caps);
  * Takes ownership of caps. */
 GstCaps *gst_tn_caps_filter (GstCaps *caps, GstCaps *filter);
 
+/* Appends, last, the tensor structures of pad's template to the answer of
+ * a CAPS query on pad (filtered as the query asks).  Upstream that is free
+ * still fixates to what works, which comes first; upstream held to other
+ * tensor caps still links, and the element then says in the CAPS event why
+ * it refuses them, instead of the source's "downstream accepts no caps". */
+void gst_tn_caps_query_append_tensors (GstQuery *query, GstPad *pad);
+
 G_END_DECLS
 
 #endif

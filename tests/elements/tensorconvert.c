@@ -681,6 +681,56 @@ copied_in (GstElement *pipe, const gchar *name)
   return v;
 }
 
+/* The first error of a pipeline that must fail; NULL if it ends. */
+static gchar *
+run_error (const gchar *launch, gchar **from)
+{
+  GstElement *pipe = gst_parse_launch (launch, NULL);
+  GstBus *bus;
+  GstMessage *msg;
+  GError *err = NULL;
+  gchar *text = NULL;
+
+  fail_unless (pipe != NULL, "%s", launch);
+  gst_element_set_state (pipe, GST_STATE_PLAYING);
+  bus = gst_element_get_bus (pipe);
+  msg = gst_bus_timed_pop_filtered (
+      bus, 10 * GST_SECOND, GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  fail_unless (msg != NULL, "%s", launch);
+  if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
+    gst_message_parse_error (msg, &err, NULL);
+    text = g_strdup (err->message);
+    *from = gst_object_get_name (GST_MESSAGE_SRC (msg));
+    g_error_free (err);
+  }
+  gst_message_unref (msg);
+  gst_object_unref (bus);
+  gst_element_set_state (pipe, GST_STATE_NULL);
+  gst_object_unref (pipe);
+  return text;
+}
+
+/* A source held to tensor caps that fit no media format still links to
+ * a video sink; the first error is tensorconvert's reason, not the
+ * source's "downstream accepts no caps". */
+GST_START_TEST (test_refusal_behind_capsfilter)
+{
+  gchar *from = NULL;
+  gchar *text = run_error (
+      "tensorsrc num-buffers=1 ! tensor/x-raw,type=float32,dims=<2,3,3> ! "
+      "tensorconvert name=c ! videoconvert ! fakesink",
+      &from);
+
+  assert_contains (text, "A tensor float32 <2, 3, 3> at framerate 30/1 fits "
+                         "no media format: video needs uint8");
+  fail_unless_equals_string (from, "c");
+  g_free (text);
+  g_free (from);
+  tn_check_no_outstanding ();
+}
+
+GST_END_TEST;
+
 /* videotestsrc at width 321 has padded RGB rows (964 bytes for 963): one
  * copy for a reader of dense tensors, none for one that reads strides;
  * width 320 is never copied.  A capsfilter of tensor dims downstream sets
@@ -949,6 +999,7 @@ tensorconvert_suite (void)
   tcase_add_test (tc, test_negotiation_errors);
   tcase_add_test (tc, test_caps_both_directions);
   tcase_add_test (tc, test_videotestsrc);
+  tcase_add_test (tc, test_refusal_behind_capsfilter);
   tcase_add_test (tc, test_short_frame);
   tcase_add_test (tc, test_stream_errors);
   tcase_add_test (tc, test_properties);
