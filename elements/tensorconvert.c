@@ -1299,10 +1299,12 @@ gst_tensor_convert_class_init (GstTensorConvertClass *klass)
   gst_element_class_add_static_pad_template (element_class, &src_template);
   gst_element_class_set_static_metadata (element_class,
       "Tensor media converter", "Filter/Converter/Video/Audio/Tensor",
-      "Converts raw video and audio to tensors and back without copying, "
-      "e.g. 'videotestsrc ! tensorconvert ! tensorview "
-      "ops=permute:2:0:1 ! ...' or '... ! tensorconvert ! pngenc ! "
-      "filesink location=f.png'",
+      "Converts raw video and audio to tensors and back without copying. "
+      "Example (a frame through tensor math into a PNG picture): "
+      "gst-launch-1.0 videotestsrc num-buffers=1 ! "
+      "video/x-raw,format=RGB,width=64,height=48 ! tensorconvert ! "
+      "tensorop ops=\"cast:int16,sub:255,abs,cast:uint8\" ! tensorconvert ! "
+      "pngenc ! filesink location=f.png (the negative of the picture)",
       "gst-tensor developers");
 
   parent_submit_input_buffer = trans_class->submit_input_buffer;

@@ -1031,9 +1031,11 @@ gst_tensor_view_class_init (GstTensorViewClass *klass)
   gst_element_class_set_static_metadata (element_class, "Tensor view",
       "Filter/Converter/Tensor",
       "Permutes, slices, selects, reshapes, expands, squeezes or "
-      "broadcasts a tensor without copying it, e.g. "
-      "'tensorconvert ! tensorview ops=permute:2:0:1 ! ...' turns HWC "
-      "frames into CHW",
+      "broadcasts a tensor without copying it. Example (HWC frames to "
+      "normalized CHW): gst-launch-1.0 videotestsrc num-buffers=2 ! "
+      "video/x-raw,format=RGB,width=4,height=2 ! tensorconvert ! "
+      "tensorview ops=permute:2:0:1 ! tensorop "
+      "ops=\"cast:float32,div:255\" ! tensordebug ! fakesink",
       "gst-tensor developers");
 
   trans_class->transform_caps
