@@ -511,13 +511,9 @@ static gboolean
 gst_tensor_convert_query (
     GstBaseTransform *trans, GstPadDirection direction, GstQuery *query)
 {
-  if (!GST_BASE_TRANSFORM_CLASS (gst_tensor_convert_parent_class)
-           ->query (trans, direction, query))
-    return FALSE;
-  if (direction == GST_PAD_SINK && GST_QUERY_TYPE (query) == GST_QUERY_CAPS)
-    gst_tn_caps_query_append_tensors (
-        query, GST_BASE_TRANSFORM_SINK_PAD (trans));
-  return TRUE;
+  return gst_tn_transform_query_any_tensor (
+      GST_BASE_TRANSFORM_CLASS (gst_tensor_convert_parent_class), trans,
+      direction, query);
 }
 
 /* A fixed tensor that fits no media format is refused in words, once per

@@ -602,14 +602,20 @@ gst_tn_caps_filter (GstCaps *caps, GstCaps *filter)
   return res;
 }
 
-void
-gst_tn_caps_query_append_tensors (GstQuery *query, GstPad *pad)
+gboolean
+gst_tn_transform_query_any_tensor (GstBaseTransformClass *parent,
+    GstBaseTransform *trans, GstPadDirection direction, GstQuery *query)
 {
-  GstCaps *filter, *caps, *templ, *any = gst_caps_new_empty ();
+  GstCaps *filter, *caps, *templ, *any;
 
+  if (!parent->query (trans, direction, query))
+    return FALSE;
+  if (direction != GST_PAD_SINK || GST_QUERY_TYPE (query) != GST_QUERY_CAPS)
+    return TRUE;
   gst_query_parse_caps (query, &filter);
   gst_query_parse_caps_result (query, &caps);
-  templ = gst_pad_get_pad_template_caps (pad);
+  templ = gst_pad_get_pad_template_caps (GST_BASE_TRANSFORM_SINK_PAD (trans));
+  any = gst_caps_new_empty ();
   for (guint i = 0; i < gst_caps_get_size (templ); i++)
     if (gst_structure_has_name (
             gst_caps_get_structure (templ, i), GST_TN_MEDIA_TYPE))
@@ -620,4 +626,5 @@ gst_tn_caps_query_append_tensors (GstQuery *query, GstPad *pad)
   caps = gst_caps_merge (gst_caps_ref (caps), gst_tn_caps_filter (any, filter));
   gst_query_set_caps_result (query, caps);
   gst_caps_unref (caps);
+  return TRUE;
 }

@@ -3,6 +3,7 @@
 #define GST_TN_INFO_H
 
 #include <gst/gst.h>
+#include <gst/base/gstbasetransform.h>
 
 #include "core/dtype.h"
 
@@ -64,12 +65,14 @@ gboolean gst_tn_caps_refusal_is_new (GstCaps **last, GstCaps *caps);
  * Takes ownership of caps. */
 GstCaps *gst_tn_caps_filter (GstCaps *caps, GstCaps *filter);
 
-/* Appends, last, the tensor structures of pad's template to the answer of
- * a CAPS query on pad (filtered as the query asks).  Upstream that is free
- * still fixates to what works, which comes first; upstream held to other
- * tensor caps still links, and the element then says in the CAPS event why
- * it refuses them, instead of the source's "downstream accepts no caps". */
-void gst_tn_caps_query_append_tensors (GstQuery *query, GstPad *pad);
+/* A GstBaseTransform query function: parent's answer, and for a CAPS
+ * query on the sink pad the tensor structures of its template appended
+ * last (filtered as the query asks).  Upstream that is free still fixates
+ * to what works, which comes first; upstream held to other tensor caps
+ * still links, and the element then says in the CAPS event why it refuses
+ * them, instead of the source's "downstream accepts no caps". */
+gboolean gst_tn_transform_query_any_tensor (GstBaseTransformClass *parent,
+    GstBaseTransform *trans, GstPadDirection direction, GstQuery *query);
 
 G_END_DECLS
 
