@@ -1,12 +1,17 @@
-/* tn_view_materialize against memcpy of the same bytes: a transposed
- * 2048x2048 view (cache-tiled path) and a column slice (memcpy runs).
- * Both copy into a preallocated, warm destination; runs are interleaved
- * so that frequency changes hit both sides alike. */
+/* tn_view_materialize against memcpy of the same bytes: transposed
+ * 2048x2048 views (cache-tiled path), column slices (memcpy runs and a
+ * step of 2: the deinterleave kernel), 1080p images HWC -> CHW and back
+ * (deinterleave and interleave), and the float32 CHW permute of
+ * bench_view.  The kernels of core/view-kern.c run once per
+ * implementation (portable, SSSE3, AVX2; AUTO last).  Both sides copy
+ * into a preallocated, warm destination; runs are interleaved so that
+ * frequency changes hit both sides alike. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bench.h"
+#include "core/view-kern.h"
 #include "core/view.h"
 
 #define N 2048
@@ -44,10 +49,40 @@ run_case (
       tm[0] / tc[0]);
 }
 
+static const char *const impl_names[] = { "auto", "portable", "ssse3", "avx2" };
+
+/* Runs the case once per kernel implementation the CPU has, AUTO last. */
+static void
+run_impls (
+    const char *label, const tn_view *v, const void *src, void *dst, void *ref)
+{
+  char l[128];
+
+  for (int i = TN_VK_IMPL_PORTABLE; i <= TN_VK_IMPL_AVX2 + 1; i++) {
+    tn_vk_impl want = i > TN_VK_IMPL_AVX2 ? TN_VK_IMPL_AUTO : i;
+    tn_vk_impl got = tn_vk_set_impl (want);
+
+    if (want != TN_VK_IMPL_AUTO && got != want)
+      continue;
+    snprintf (l, sizeof l, "%s [%s%s]", label, impl_names[got],
+        want == TN_VK_IMPL_AUTO ? ", auto" : "");
+    run_case (l, v, src, dst, ref);
+  }
+}
+
+static void
+die (const tn_err *e)
+{
+  fprintf (stderr, "%s\n", e->msg);
+  exit (1);
+}
+
 int
 main (void)
 {
   const int64_t dims[] = { N, N };
+  const int64_t hwc[] = { 1080, 1920, 3 }, chw[] = { 3, 1080, 1920 };
+  const int to_chw[] = { 2, 0, 1 }, to_hwc[] = { 1, 2, 0 };
   size_t max_bytes = (size_t) N * N * 8;
   void *src = aligned_alloc (64, max_bytes);
   void *dst = aligned_alloc (64, max_bytes);
@@ -70,29 +105,49 @@ main (void)
 
   for (size_t k = 0; k < sizeof types / sizeof types[0]; k++) {
     if (tn_view_init (&v, types[k].t, dims, 2, &e) < 0
-        || tn_view_transpose (&v, &e) < 0) {
-      fprintf (stderr, "%s\n", e.msg);
-      return 1;
-    }
+        || tn_view_transpose (&v, &e) < 0)
+      die (&e);
     snprintf (label, sizeof label, "transpose %dx%d %s", N, N, types[k].name);
     run_case (label, &v, src, dst, ref);
   }
 
   if (tn_view_init (&v, TN_FLOAT32, dims, 2, &e) < 0
-      || tn_view_slice (&v, 1, 0, N / 2, 1, &e) < 0) {
-    fprintf (stderr, "%s\n", e.msg);
-    return 1;
-  }
+      || tn_view_slice (&v, 1, 0, N / 2, 1, &e) < 0)
+    die (&e);
   snprintf (label, sizeof label, "slice [:, 0:%d] of %dx%d f32", N / 2, N, N);
   run_case (label, &v, src, dst, ref);
 
   if (tn_view_init (&v, TN_FLOAT32, dims, 2, &e) < 0
-      || tn_view_slice (&v, 1, 0, N, 2, &e) < 0) {
-    fprintf (stderr, "%s\n", e.msg);
-    return 1;
-  }
+      || tn_view_slice (&v, 1, 0, N, 2, &e) < 0)
+    die (&e);
   snprintf (label, sizeof label, "slice [:, ::2] of %dx%d f32", N, N);
-  run_case (label, &v, src, dst, ref);
+  run_impls (label, &v, src, dst, ref);
+
+  if (tn_view_init (&v, TN_UINT8, hwc, 3, &e) < 0
+      || tn_view_permute (&v, to_chw, 3, &e) < 0)
+    die (&e);
+  run_impls ("HWC -> CHW <1080,1920,3> u8", &v, src, dst, ref);
+
+  if (tn_view_init (&v, TN_UINT8, chw, 3, &e) < 0
+      || tn_view_permute (&v, to_hwc, 3, &e) < 0)
+    die (&e);
+  run_impls ("CHW -> HWC <3,1080,1920> u8", &v, src, dst, ref);
+
+  if (tn_view_init (&v, TN_FLOAT32, hwc, 3, &e) < 0
+      || tn_view_permute (&v, to_chw, 3, &e) < 0)
+    die (&e);
+  run_impls ("HWC -> CHW <1080,1920,3> f32", &v, src, dst, ref);
+
+  if (tn_view_init (&v, TN_FLOAT32, chw, 3, &e) < 0
+      || tn_view_permute (&v, to_hwc, 3, &e) < 0)
+    die (&e);
+  run_impls ("CHW -> HWC <3,1080,1920> f32", &v, src, dst, ref);
+
+  /* bench_view's float32 row: <3,1080,1920> -> <1920,3,1080>, tiled. */
+  if (tn_view_init (&v, TN_FLOAT32, chw, 3, &e) < 0
+      || tn_view_permute (&v, to_chw, 3, &e) < 0)
+    die (&e);
+  run_case ("permute 2:0:1 <3,1080,1920> f32", &v, src, dst, ref);
 
   free (src);
   free (dst);

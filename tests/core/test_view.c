@@ -1,12 +1,18 @@
 /* core/view.c: view operations, their error paths, tn_view_check and
  * tn_view_materialize. Chains of operations are checked against NumPy
  * (view_golden.h, from tests/data/gen_views.py); the rest against
- * hand-computed values or a naive per-item reference. */
+ * hand-computed values or a naive per-item reference.  The deinterleave
+ * and interleave kernels (core/view-kern.c) are checked on each
+ * implementation the CPU has against NumPy (tests/data/view_*.npy, from
+ * tests/data/gen_view_kern.py) and the reference, over storage that ends
+ * exactly where the view does. */
 #include <glib.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/npy.h"
+#include "core/view-kern.h"
 #include "core/view.h"
 #include "view_golden.h"
 
@@ -1126,6 +1132,277 @@ test_materialize_large (void)
   }
 }
 
+/* ---- deinterleave and interleave kernels ---- */
+
+static const tn_vk_impl vk_impls[]
+    = { TN_VK_IMPL_PORTABLE, TN_VK_IMPL_SSSE3, TN_VK_IMPL_AVX2 };
+
+/* Forces impl; FALSE when this CPU lacks it (the tests then run the
+ * implementations it has: portable always). */
+static gboolean
+use_impl (tn_vk_impl impl)
+{
+  gboolean ok = tn_vk_set_impl (impl) == impl;
+
+  if (!ok)
+    g_test_message ("kernel implementation %d: not on this CPU", (int) impl);
+  return ok;
+}
+
+/* Bytes that differ within and across items, so a shuffle that moves
+ * the wrong byte of an item cannot go unseen. */
+static void
+fill_bytes (guint8 *p, size_t n, guint32 seed)
+{
+  for (size_t i = 0; i < n; i++)
+    p[i] = (guint8) ((i + seed) * 2654435761u >> 24);
+}
+
+/* The last item v reaches plus one: the storage it needs. */
+static int64_t
+view_extent (const tn_view *v)
+{
+  int64_t reach = v->offset;
+
+  for (int i = 0; i < v->rank; i++)
+    reach += (v->dims[i] - 1) * v->strides[i];
+  return reach + 1;
+}
+
+/* Materializes v, on every implementation, over storage that ends
+ * exactly at its last item, against the reference. */
+static void
+check_exact (const tn_view *v)
+{
+  size_t isz = tn_dtype_size (v->dtype);
+  size_t nb = (size_t) view_extent (v) * isz;
+  guint8 *st = g_malloc (nb);
+
+  fill_bytes (st, nb, (guint32) v->offset);
+  for (size_t i = 0; i < G_N_ELEMENTS (vk_impls); i++)
+    if (use_impl (vk_impls[i]))
+      compare_with_reference (v, st);
+  tn_vk_set_impl (TN_VK_IMPL_AUTO);
+  g_free (st);
+}
+
+static const int64_t odd_lengths[] = { 1, 15, 16, 17, 31, 33, 1921 };
+
+/* HWC -> CHW and back, channel subsets, sub-images and step slices, for
+ * every item size, 1 to 5 channels and rows of odd lengths. */
+static void
+test_materialize_channels (void)
+{
+  const int to_chw[] = { 2, 0, 1 }, to_hwc[] = { 1, 2, 0 };
+
+  for (size_t s = 0; s < G_N_ELEMENTS (by_size); s++) {
+    tn_dtype t = by_size[s];
+
+    for (int64_t c = 1; c <= 5; c++) {
+      for (size_t l = 0; l < G_N_ELEMENTS (odd_lengths); l++) {
+        int64_t n = odd_lengths[l];
+        tn_view v;
+        tn_err e;
+
+        for (int64_t h = 1; h <= 3; h += 2) {
+          const int64_t hwc[] = { h, n, c }, chw[] = { c, h, n };
+          const int64_t hwc1[] = { h, n + 1, c }, chw1[] = { c + 1, h, n + 1 };
+          const int64_t plane[] = { 1, h, n };
+
+          /* Whole frames: the rows fuse into one run of h * n. */
+          v = make (t, hwc, 3);
+          g_assert_cmpint (tn_view_permute (&v, to_chw, 3, &e), ==, 0);
+          check_exact (&v);
+          v = make (t, chw, 3);
+          g_assert_cmpint (tn_view_permute (&v, to_hwc, 3, &e), ==, 0);
+          check_exact (&v);
+          /* One column off each side, so rows of n with a pitch. */
+          v = make (t, hwc1, 3);
+          g_assert_cmpint (tn_view_slice (&v, 1, 1, INT64_MAX, 1, &e), ==, 0);
+          g_assert_cmpint (tn_view_permute (&v, to_chw, 3, &e), ==, 0);
+          check_exact (&v);
+          v = make (t, hwc1, 3);
+          g_assert_cmpint (tn_view_slice (&v, 1, 0, n, 1, &e), ==, 0);
+          g_assert_cmpint (tn_view_permute (&v, to_chw, 3, &e), ==, 0);
+          check_exact (&v);
+          /* Planes 1..c of c + 1, one column off. */
+          v = make (t, chw1, 3);
+          g_assert_cmpint (tn_view_slice (&v, 0, 1, INT64_MAX, 1, &e), ==, 0);
+          g_assert_cmpint (tn_view_slice (&v, 2, 1, INT64_MAX, 1, &e), ==, 0);
+          g_assert_cmpint (tn_view_permute (&v, to_hwc, 3, &e), ==, 0);
+          check_exact (&v);
+          /* One plane broadcast to c channels (stride 0). */
+          v = make (t, plane, 3);
+          g_assert_cmpint (tn_view_broadcast (&v, chw, 3, &e), ==, 0);
+          g_assert_cmpint (tn_view_permute (&v, to_hwc, 3, &e), ==, 0);
+          check_exact (&v);
+          /* Channel subsets: the first m, the last m, every second. */
+          for (int64_t m = 1; m < c; m++) {
+            v = make (t, hwc, 3);
+            g_assert_cmpint (tn_view_slice (&v, 2, 0, m, 1, &e), ==, 0);
+            g_assert_cmpint (tn_view_permute (&v, to_chw, 3, &e), ==, 0);
+            check_exact (&v);
+            v = make (t, hwc, 3);
+            g_assert_cmpint (tn_view_slice (&v, -1, -m, c, 1, &e), ==, 0);
+            g_assert_cmpint (tn_view_permute (&v, to_chw, 3, &e), ==, 0);
+            check_exact (&v);
+          }
+          v = make (t, hwc, 3);
+          g_assert_cmpint (tn_view_slice (&v, 2, 0, c, 2, &e), ==, 0);
+          g_assert_cmpint (tn_view_permute (&v, to_chw, 3, &e), ==, 0);
+          check_exact (&v);
+        }
+        /* Step slices [k::c] of rows of n * c + 2 items: each ends at
+         * a different distance from the end of its row. */
+        if (c > 1) {
+          const int64_t rows[] = { 3, n * c + 2 };
+
+          for (int64_t k = 0; k < c; k++) {
+            v = make (t, rows, 2);
+            g_assert_cmpint (tn_view_slice (&v, 1, k, INT64_MAX, c, &e), ==, 0);
+            check_exact (&v);
+            /* A negative start, and the rows transposed. */
+            g_assert_cmpint (
+                tn_view_slice (&v, 1, -n, INT64_MAX, 1, &e), ==, 0);
+            check_exact (&v);
+            g_assert_cmpint (tn_view_transpose (&v, &e), ==, 0);
+            check_exact (&v);
+          }
+        }
+      }
+    }
+  }
+}
+
+/* The kernels alone, for every item size, c up to past TN_VK_MAX_C, every
+ * m <= c and odd lengths: deinterleave reads exactly up to item m - 1 of
+ * the last row, interleave exactly the n items of each plane (the source
+ * allocations end there), and both write exactly their output. */
+static void
+test_kernels (void)
+{
+  for (size_t i = 0; i < G_N_ELEMENTS (vk_impls); i++) {
+    if (!use_impl (vk_impls[i]))
+      continue;
+    for (size_t s = 0; s < G_N_ELEMENTS (by_size); s++) {
+      size_t isz = tn_dtype_size (by_size[s]);
+
+      for (int c = 1; c <= TN_VK_MAX_C + 1; c++) {
+        for (size_t l = 0; l < G_N_ELEMENTS (odd_lengths); l++) {
+          int64_t n = odd_lengths[l];
+          size_t row = (size_t) n * isz;
+          tn_vk k;
+
+          for (int m = 1; m <= c; m++) {
+            size_t sb = ((size_t) (n - 1) * c + m) * isz;
+            guint8 *src = g_malloc (sb), *dst = g_malloc (m * row);
+
+            fill_bytes (src, sb, (guint32) (c * 16 + m));
+            tn_vk_deint_prepare (&k, isz, c, m);
+            k.fn (&k, (char *) dst, (int64_t) row, (const char *) src, n);
+            for (int q = 0; q < m; q++)
+              for (int64_t j = 0; j < n; j++)
+                g_assert_cmpint (memcmp (dst + q * row + j * isz,
+                                     src + ((size_t) j * c + q) * isz, isz),
+                    ==, 0);
+            g_free (src);
+            g_free (dst);
+          }
+          {
+            /* Planes a pitch of n + 3 items apart. */
+            size_t pitch = row + 3 * isz, sb = (c - 1) * pitch + row;
+            guint8 *src = g_malloc (sb), *dst = g_malloc (c * row);
+
+            fill_bytes (src, sb, (guint32) c);
+            tn_vk_inter_prepare (&k, isz, c);
+            k.fn (&k, (char *) dst, (int64_t) pitch, (const char *) src, n);
+            for (int64_t j = 0; j < n; j++)
+              for (int q = 0; q < c; q++)
+                g_assert_cmpint (memcmp (dst + ((size_t) j * c + q) * isz,
+                                     src + q * pitch + j * isz, isz),
+                    ==, 0);
+            g_free (src);
+            g_free (dst);
+          }
+        }
+      }
+    }
+  }
+  tn_vk_set_impl (TN_VK_IMPL_AUTO);
+}
+
+static guint8 *
+npy_read (const char *name, tn_npy *h)
+{
+  const char *dir = g_getenv ("GST_TENSOR_TESTDATA");
+  gchar *path, *buf;
+  gsize len, need;
+  guint8 *data;
+  tn_err e;
+
+  g_assert_nonnull (dir);
+  path = g_build_filename (dir, name, NULL);
+  if (!g_file_get_contents (path, &buf, &len, NULL))
+    g_error ("cannot read %s", path);
+  g_free (path);
+  g_assert_cmpint (tn_npy_parse (h, buf, len, &need, &e), ==, 0);
+  g_assert_false (h->fortran);
+  g_assert_false (h->big_endian);
+  g_assert_cmpuint (h->data_offset + h->data_size, ==, len);
+  /* A copy that ends where the data does. */
+  data = g_memdup2 (buf + h->data_offset, h->data_size);
+  g_free (buf);
+  return data;
+}
+
+/* The views of tests/data/gen_view_kern.py, against NumPy. */
+static void
+test_materialize_numpy (void)
+{
+  static const struct {
+    const char *name, *ops;
+  } cases[] = {
+    { "hwc_u8", "permute 2 0 1" },
+    { "rgba_u8", "slice 2 0 3 1; permute 2 0 1" },
+    { "chw_u16", "permute 1 2 0" },
+    { "hwc2_f64", "permute -1 0 1" },
+    { "step2_f32", "slice 1 0 9999 2" },
+    { "step3_f32", "slice 1 1 9999 3" },
+    { "step2neg_i16", "slice 1 -17 9999 2" },
+    { "sub5_u32", "slice 0 2 9999 1; slice 1 1 9999 1; permute 2 0 1" },
+  };
+
+  for (size_t c = 0; c < G_N_ELEMENTS (cases); c++) {
+    gchar *fin = g_strdup_printf ("view_%s_in.npy", cases[c].name);
+    gchar *fout = g_strdup_printf ("view_%s_out.npy", cases[c].name);
+    tn_npy hin, hout;
+    guint8 *in = npy_read (fin, &hin), *want = npy_read (fout, &hout);
+    tn_view v;
+
+    g_test_message ("case %s: %s", cases[c].name, cases[c].ops);
+    tn_npy_view (&hin, &v);
+    g_assert_cmpint (apply_chain (&v, cases[c].ops), ==, -1);
+    expect_dims (&v, hout.dims, hout.rank);
+    g_assert_cmpint (
+        tn_view_count (&v) * tn_dtype_size (v.dtype), ==, hout.data_size);
+    for (size_t i = 0; i < G_N_ELEMENTS (vk_impls); i++) {
+      size_t nb;
+      guint8 *out;
+
+      if (!use_impl (vk_impls[i]))
+        continue;
+      out = materialize_guarded (&v, in, &nb);
+      g_assert_cmpint (memcmp (out + GUARD, want, nb), ==, 0);
+      g_free (out);
+    }
+    tn_vk_set_impl (TN_VK_IMPL_AUTO);
+    g_free (in);
+    g_free (want);
+    g_free (fin);
+    g_free (fout);
+  }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1155,5 +1432,8 @@ main (int argc, char **argv)
   g_test_add_func ("/view/materialize/tiles", test_materialize_tiles);
   g_test_add_func ("/view/materialize/rank8", test_materialize_rank8);
   g_test_add_func ("/view/materialize/large", test_materialize_large);
+  g_test_add_func ("/view/materialize/channels", test_materialize_channels);
+  g_test_add_func ("/view/materialize/numpy", test_materialize_numpy);
+  g_test_add_func ("/view/kernels", test_kernels);
   return g_test_run ();
 }
