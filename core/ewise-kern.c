@@ -137,6 +137,216 @@ ew_ipow (uint64_t x, uint64_t k)
 EW_FLOAT_HELPERS (float, uint32_t)
 EW_FLOAT_HELPERS (double, uint64_t)
 
+#if EW_HAVE_AVX2
+#include <immintrin.h>
+
+/* Division by a float32 scalar c without vdivps (one per ~10 cycles on
+ * Zen 1, the whole cost of "sub:a,div:b,relu" in cache): with zh =
+ * RN(1/c) and zl close to 1/c - zh, q = fma (x, zh, RN (x zl)) is two
+ * operations (Brisebarre, Muller and Raina, IEEE TC 2004), and for most
+ * divisors, not all, it is the correctly rounded x / c.  tn_ew_rdiv_plan
+ * proves it per divisor: where neither RN (x zl) nor q is subnormal and
+ * |q| < 2^126, multiplying x by a power of two multiplies every
+ * intermediate and both results exactly, so one binade of x, every
+ * mantissa, decides the whole range (and the sign is symmetric).  The
+ * kernels test a power-of-two run of w binades of it per vector with one
+ * subtraction and one vptest: the bits of x less those of 2^s, sign bit
+ * masked off, are below w << 23 only for |x| in [2^s, 2^(s+w)).  A
+ * vector with a lane outside (±0, whose sign can come out wrong when zl
+ * and zh differ in sign, subnormals, inf, NaN, quotients near underflow
+ * or overflow) is divided with vdivps, so is every vector when c failed:
+ * the bits are those of x / c everywhere.  float64 keeps vdivpd: no
+ * binade of it can be checked whole. */
+typedef struct {
+  __m256 c, zh, zl;
+  __m256i lo, mask;
+} ew_vdivk;
+
+static inline EW_ATTR_avx2 ew_vdivk
+ew_vdiv_init (float c, const tn_ew_rdiv *p)
+{
+  ew_vdivk k;
+
+  k.c = _mm256_set1_ps (c);
+  k.zh = _mm256_set1_ps (p->zh);
+  k.zl = _mm256_set1_ps (p->zl);
+  k.lo = _mm256_set1_epi32 ((int) p->lo);
+  k.mask = _mm256_set1_epi32 ((int) p->mask);
+  return k;
+}
+
+static inline EW_ATTR_avx2 __m256
+ew_vdiv (__m256 x, const ew_vdivk *k)
+{
+  __m256i u = _mm256_sub_epi32 (_mm256_castps_si256 (x), k->lo);
+
+  if (__builtin_expect (!_mm256_testz_si256 (u, k->mask), 0))
+    return _mm256_div_ps (x, k->c);
+  return _mm256_fmadd_ps (x, k->zh, _mm256_mul_ps (x, k->zl));
+}
+
+/* Whether the kernels' quotient has the bits of x / c for every x in
+ * [2^e, 2^(e+1)). */
+static EW_ATTR_avx2 bool
+ew_rdiv_binade_ok (float c, float zh, float zl, int e)
+{
+  const __m256 vc = _mm256_set1_ps (c), vh = _mm256_set1_ps (zh);
+  const __m256 vl = _mm256_set1_ps (zl);
+  const __m256i eight = _mm256_set1_epi32 (8);
+  __m256i b = _mm256_add_epi32 (_mm256_set1_epi32 ((e + 127) << 23),
+      _mm256_setr_epi32 (0, 1, 2, 3, 4, 5, 6, 7));
+  __m256i diff = _mm256_setzero_si256 ();
+  uint32_t m;
+
+  for (m = 0; m < (1u << 23); m += 8) {
+    __m256 x = _mm256_castsi256_ps (b);
+    __m256 q = _mm256_fmadd_ps (x, vh, _mm256_mul_ps (x, vl));
+
+    diff = _mm256_or_si256 (
+        diff, _mm256_xor_si256 (_mm256_castps_si256 (q),
+                  _mm256_castps_si256 (_mm256_div_ps (x, vc))));
+    b = _mm256_add_epi32 (b, eight);
+  }
+  return _mm256_testz_si256 (diff, diff);
+}
+
+/* A vector of 8 floats from each source type (the small integers are
+ * exact in float32). */
+#define EW_VLD_float(p) _mm256_loadu_ps (p)
+#define EW_VLD_I8(cvt, p)                                                      \
+  _mm256_cvtepi32_ps (cvt (_mm_loadl_epi64 ((const __m128i *) (p))))
+#define EW_VLD_I16(cvt, p)                                                     \
+  _mm256_cvtepi32_ps (cvt (_mm_loadu_si128 ((const __m128i *) (p))))
+#define EW_VLD_int8_t(p) EW_VLD_I8 (_mm256_cvtepi8_epi32, p)
+#define EW_VLD_uint8_t(p) EW_VLD_I8 (_mm256_cvtepu8_epi32, p)
+#define EW_VLD_int16_t(p) EW_VLD_I16 (_mm256_cvtepi16_epi32, p)
+#define EW_VLD_uint16_t(p) EW_VLD_I16 (_mm256_cvtepu16_epi32, p)
+
+/* The ops of a fused run as vectors; k is the division's plan. */
+#define EW_VOP_add(x, v, k) _mm256_add_ps (x, v)
+#define EW_VOP_sub(x, v, k) _mm256_sub_ps (x, v)
+#define EW_VOP_mul(x, v, k) _mm256_mul_ps (x, v)
+#define EW_VOP_div(x, v, k) ew_vdiv (x, &(k))
+#define EW_VOP_nop(x, v, k) (x)
+/* max (0, y) is y < 0 ? 0 : y, NaN and -0 included (vmaxps returns its
+ * second operand unless the first is greater). */
+#define EW_VTAIL_plain(y) (y)
+#define EW_VTAIL_relu(y) _mm256_max_ps (_mm256_setzero_ps (), y)
+
+/* d[i] = tail (op2 (op1 ((float) s[i], c1), c2)) for n items, the
+ * divisions planned in sc: vectors, then the last items through the
+ * scalar expressions (the same bits). */
+#define EW_VRUN(S, op1, op2, tail, c1, c2, sc)                                 \
+  do {                                                                         \
+    const __m256 v1 = _mm256_set1_ps (c1), v2 = _mm256_set1_ps (c2);           \
+    const ew_vdivk k1 = ew_vdiv_init (c1, &(sc)->div[0]);                      \
+    const ew_vdivk k2 = ew_vdiv_init (c2, &(sc)->div[1]);                      \
+    float *vd = (float *) dv;                                                  \
+    const S *vs = (const S *) sv;                                              \
+    size_t j = 0;                                                              \
+    (void) v1;                                                                 \
+    (void) v2;                                                                 \
+    (void) k1;                                                                 \
+    (void) k2;                                                                 \
+    for (; j + 8 <= n; j += 8) {                                               \
+      __m256 x = EW_VLD_##S (vs + j);                                          \
+      x = EW_VOP_##op1 (x, v1, k1);                                            \
+      x = EW_VOP_##op2 (x, v2, k2);                                            \
+      _mm256_storeu_ps (vd + j, EW_VTAIL_##tail (x));                          \
+    }                                                                          \
+    for (; j < n; j++) {                                                       \
+      float x = EW_##op1##_FLOAT (float, float, (float) vs[j], c1);            \
+      x = EW_##op2##_FLOAT (float, float, x, c2);                              \
+      vd[j] = EW_TAIL_##tail (float, x);                                       \
+    }                                                                          \
+  } while (0)
+#endif
+
+static atomic_ulong rdiv_checks;
+static atomic_bool rdiv_allowed = true;
+
+void
+tn_ew_rdiv_allow (bool on)
+{
+  atomic_store (&rdiv_allowed, on);
+}
+
+unsigned long
+tn_ew_rdiv_checks (void)
+{
+  return atomic_load (&rdiv_checks);
+}
+
+void
+tn_ew_rdiv_plan (tn_ew_rdiv *p, float c)
+{
+  float zh = 1 / c, zl;
+  int ec, elo, ehi, w = 1, s;
+
+  memset (p, 0, sizeof *p);
+  if (!atomic_load (&rdiv_allowed)
+      || tn_ew_resolve (TN_EWISE_IMPL_AUTO) != TN_EWISE_IMPL_AVX2
+      || fpclassify (c) != FP_NORMAL || fpclassify (zh) != FP_NORMAL)
+    return;
+  /* 1 - c zh is exact in double; a zl off by an ulp would only fail the
+   * check. */
+  zl = (float) ((1.0 - (double) c * zh) / c);
+  /* The binades e of x where RN (x zl) is normal (or zl is 0), |q| is at
+   * least 2^-125 and below 2^126. */
+  ec = ilogb (c);
+  elo = ec - 124 > -126 ? ec - 124 : -126;
+  if (zl != 0 && -126 - ilogb (zl) > elo)
+    elo = -126 - ilogb (zl);
+  ehi = ec + 125 < 127 ? ec + 125 : 127;
+  if (elo > ehi)
+    return;
+  while (2 * w <= ehi - elo + 1)
+    w *= 2;
+  s = -w / 2;
+  s = s < elo ? elo : s > ehi + 1 - w ? ehi + 1 - w : s;
+  p->zh = zh;
+  p->zl = zl;
+  p->lo = (uint32_t) (s + 127) << 23;
+  p->mask = ~(((uint32_t) w << 23) - 1) & 0x7fffffffu;
+  atomic_fetch_add (&rdiv_checks, 1);
+#if EW_HAVE_AVX2
+  p->fast = ew_rdiv_binade_ok (c, zh, zl, s);
+#endif
+}
+
+/* Which loops divide by a scalar, and so may take EW_VRUN on AVX2. */
+#define EW_ISDIV_add 0
+#define EW_ISDIV_sub 0
+#define EW_ISDIV_mul 0
+#define EW_ISDIV_div 1
+#define EW_ISDIV_pow 0
+#define EW_ISDIV_min 0
+#define EW_ISDIV_max 0
+#define EW_ISDIV_mod 0
+#define EW_ISDIV_nop 0
+#define EW_VDIV_HOOK_gen(T, S, op1, op2, tail, c1, c2)
+#define EW_VDIV_HOOK_avx2(T, S, op1, op2, tail, c1, c2)                        \
+  EW_VDIV_HOOK_##T (S, op1, op2, tail, c1, c2)
+#define EW_VDIV_HOOK_double(S, op1, op2, tail, c1, c2)
+#define EW_VDIV_HOOK_float(S, op1, op2, tail, c1, c2)                          \
+  if ((EW_ISDIV_##op1 || EW_ISDIV_##op2)                                       \
+      && (!EW_ISDIV_##op1 || ((const tn_ew_scalars *) ov)->div[0].fast)        \
+      && (!EW_ISDIV_##op2 || ((const tn_ew_scalars *) ov)->div[1].fast)) {     \
+    EW_VRUN (S, op1, op2, tail, c1, c2, (const tn_ew_scalars *) ov);           \
+    return;                                                                    \
+  }
+/* The one-step kernels: only float div, the others expand to nothing. */
+#define EW_SDIV_HOOK_gen(op, F, T)
+#define EW_SDIV_HOOK_avx2(op, F, T) EW_SDIV_SEL (EW_ISDIV_##op, F, T)
+#define EW_SDIV_SEL(isdiv, F, T) EW_SDIV_SEL2 (isdiv, F, T)
+#define EW_SDIV_SEL2(isdiv, F, T) EW_SDIV_##isdiv##_##F (T)
+#define EW_SDIV_0_INT(T)
+#define EW_SDIV_0_UINT(T)
+#define EW_SDIV_0_FLOAT(T)
+#define EW_SDIV_1_INT(T)
+#define EW_SDIV_1_UINT(T)
+#define EW_SDIV_1_FLOAT(T) EW_VDIV_HOOK_avx2 (T, T, div, nop, plain, c, c)
+
 /* One expression per op and family: x is the item, c the operand. */
 #define EW_add_INT(T, U, x, c) ((T) ((U) (x) + (U) (c)))
 #define EW_add_UINT EW_add_INT
@@ -308,14 +518,17 @@ EW_FLOAT_HELPERS (double, uint64_t)
   {                                                                            \
     const T c1 = ((const T *) ov)[0], c2 = ((const T *) ov)[1];                \
     size_t i;                                                                  \
-    if (dv == sv) {                                                            \
+    EW_VDIV_HOOK_##suf (T, T, op1, op2, tail, c1, c2) if (dv == sv)            \
+    {                                                                          \
       T *d = (T *) dv;                                                         \
       for (i = 0; i < n; i++) {                                                \
         T x = EW_##op1##_FLOAT (T, T, d[i], c1);                               \
         x = EW_##op2##_FLOAT (T, T, x, c2);                                    \
         d[i] = EW_TAIL_##tail (T, x);                                          \
       }                                                                        \
-    } else {                                                                   \
+    }                                                                          \
+    else                                                                       \
+    {                                                                          \
       T *restrict d = (T *) dv;                                                \
       const T *restrict s = (const T *) sv;                                    \
       for (i = 0; i < n; i++) {                                                \
@@ -331,11 +544,14 @@ EW_FLOAT_HELPERS (double, uint64_t)
   {                                                                            \
     const T c = *(const T *) ov;                                               \
     size_t i;                                                                  \
-    if (dv == sv) {                                                            \
+    EW_SDIV_HOOK_##suf (op, F, T) if (dv == sv)                                \
+    {                                                                          \
       T *d = (T *) dv;                                                         \
       for (i = 0; i < n; i++)                                                  \
         d[i] = EW_##op##_##F (T, EW_U_##name, d[i], c);                        \
-    } else {                                                                   \
+    }                                                                          \
+    else                                                                       \
+    {                                                                          \
       T *restrict d = (T *) dv;                                                \
       const T *restrict s = (const T *) sv;                                    \
       for (i = 0; i < n; i++)                                                  \
@@ -399,7 +615,9 @@ EW_FLOAT_HELPERS (double, uint64_t)
     size_t i;                                                                  \
     (void) c1;                                                                 \
     (void) c2;                                                                 \
-    for (i = 0; i < n; i++) {                                                  \
+    EW_VDIV_HOOK_##suf (float, S, op1, op2, tail, c1, c2) for (i = 0; i < n;   \
+                                                               i++)            \
+    {                                                                          \
       float x = EW_##op1##_FLOAT (float, float, (float) s[i], c1);             \
       x = EW_##op2##_FLOAT (float, float, x, c2);                              \
       d[i] = EW_TAIL_##tail (float, x);                                        \

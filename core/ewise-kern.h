@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "dtype.h"
 #include "ewise.h"
@@ -37,8 +38,40 @@
 typedef enum { TN_EW_FOREACH_OP (TN_EW_ENUM) TN_EW_NOPS } tn_ew_op;
 #undef TN_EW_ENUM
 
+/* Division by a float32 scalar c in the AVX2 kernels, as
+ * fma (x, zh, RN (x zl)) with zh = RN (1/c), zl ~ 1/c - zh, where that was
+ * proven to give the bits of x / c: for |x| in [2^s, 2^(s + w)) (w a power
+ * of two) when fast, else never (vdivps). */
+typedef struct {
+  float zh, zl;
+  uint32_t lo, mask; /* 2^s as bits; the bits above w binades, no sign */
+  bool fast;
+} tn_ew_rdiv;
+
+/* What o points to for the scalar variant (0) of every kernel: the
+ * operand(s) in the compute type, then the plan of each division by a
+ * float32 scalar (the step's, or op1's and op2's in a pair). */
+typedef struct {
+  union {
+    unsigned char b[16];
+    double align;
+  } c;
+  tn_ew_rdiv div[2];
+} tn_ew_scalars;
+
+/* Plans x / c for the AVX2 kernels, proving it on every mantissa of one
+ * binade (a few ms); fast false when it fails, when c or 1/c is not
+ * normal, or without AVX2+FMA. */
+void tn_ew_rdiv_plan (tn_ew_rdiv *p, float c);
+/* How many divisors tn_ew_rdiv_plan has checked (tests). */
+unsigned long tn_ew_rdiv_checks (void);
+/* Whether tn_ew_rdiv_plan may plan any division fast (the default); off,
+ * chains compiled from then on keep vdivps (benchmarks compare both). */
+void tn_ew_rdiv_allow (bool on);
+
 /* d[i] = op (s[i], operand): the operand is one item (variant 0, or the
- * two bounds of clamp) or n items (variant 1), all in the compute type.
+ * two bounds of clamp; o is a tn_ew_scalars) or n items (variant 1), all
+ * in the compute type.
  * d may equal s; neither overlaps the operand. */
 typedef void (*tn_ew_kern) (void *d, const void *s, const void *o, size_t n);
 

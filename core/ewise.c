@@ -39,10 +39,7 @@ typedef struct {
   bool to_dst;      /* the result is already the output's type: compute it
                      * in the output block */
   opnd_mode mode;
-  union {
-    unsigned char b[16];
-    double align;
-  } scalar;
+  tn_ew_scalars scalar;
   unsigned char *data;
   int64_t period;
   int grank;
@@ -383,7 +380,7 @@ plan_tensor (ew_pstep *ps, const tn_ew_tensor *t, tn_dtype cur,
   if (g == 0 || (g == 1 && gs[0] == 0) || t->count <= 1) {
     ps->mode = OPND_SCALAR;
     if (t->count > 0)
-      memcpy (ps->scalar.b, conv, rs);
+      memcpy (ps->scalar.c.b, conv, rs);
     free (conv);
     return 0;
   }
@@ -486,8 +483,8 @@ compile_step (const step_ctx *s, const int64_t *dims, int rank,
     }
     if (ps) {
       ps->mode = OPND_SCALAR;
-      memcpy (ps->scalar.b, b[0], ps->rsize);
-      memcpy (ps->scalar.b + ps->rsize, b[1], ps->rsize);
+      memcpy (ps->scalar.c.b, b[0], ps->rsize);
+      memcpy (ps->scalar.c.b + ps->rsize, b[1], ps->rsize);
     }
   } else if (binary (st->op) && st->tensor) {
     if (check_tensor_values (s, st->tensor, e) < 0)
@@ -499,7 +496,15 @@ compile_step (const step_ctx *s, const int64_t *dims, int rank,
       return -1;
     if (ps) {
       ps->mode = OPND_SCALAR;
-      memcpy (ps->scalar.b, tmp, ps->rsize);
+      memcpy (ps->scalar.c.b, tmp, ps->rsize);
+      /* Proven once here, not per run (ewise-kern.c). */
+      if (st->op == TN_EW_DIV && repr (s->t) == TN_FLOAT32
+          && tn_ew_resolve (impl) == TN_EWISE_IMPL_AVX2) {
+        float c;
+
+        memcpy (&c, tmp, sizeof c);
+        tn_ew_rdiv_plan (&ps->scalar.div[0], c);
+      }
     }
   }
 
@@ -563,10 +568,14 @@ fuse_pairs (tn_ewise *p, tn_ewise_impl impl)
       if (f) {
         m.op = na > 0 ? s[1]->op : TN_EW_MUL; /* not CAST: a kernel */
         m.mode = OPND_SCALAR;
-        if (na > 0)
-          memcpy (m.scalar.b, s[1]->scalar.b, 4);
-        if (na > 1)
-          memcpy (m.scalar.b + 4, s[2]->scalar.b, 4);
+        if (na > 0) {
+          memcpy (m.scalar.c.b, s[1]->scalar.c.b, 4);
+          m.scalar.div[0] = s[1]->scalar.div[0];
+        }
+        if (na > 1) {
+          memcpy (m.scalar.c.b + 4, s[2]->scalar.c.b, 4);
+          m.scalar.div[1] = s[2]->scalar.div[0];
+        }
         used = 1 + na + relu;
       }
     } else if (fusable (s[0]) && s[1] && fusable (s[1])
@@ -575,7 +584,8 @@ fuse_pairs (tn_ewise *p, tn_ewise_impl impl)
 
       f = tn_ew_pair_kernel (impl, s[0]->op, s[1]->op, s[0]->in, relu);
       if (f) {
-        memcpy (m.scalar.b + m.rsize, s[1]->scalar.b, m.rsize);
+        memcpy (m.scalar.c.b + m.rsize, s[1]->scalar.c.b, m.rsize);
+        m.scalar.div[1] = s[1]->scalar.div[0];
         used = 2 + relu;
       }
     }
@@ -806,7 +816,7 @@ operand_at (const ew_pstep *ps, int64_t b, int64_t m, unsigned char *scratch)
 {
   switch (ps->mode) {
   case OPND_SCALAR:
-    return ps->scalar.b;
+    return ps->scalar.c.b;
   case OPND_FULL:
     return ps->data + b * (int64_t) ps->rsize;
   case OPND_TILE:

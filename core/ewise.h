@@ -99,7 +99,9 @@ const char *tn_ewise_step_names (void);
 int tn_ewise_chain_check (const tn_ewise_chain *c, tn_dtype in,
     const int64_t *dims, int rank, tn_dtype *out, tn_err *e);
 
-/* Checks as above and compiles; the result does not refer to c. */
+/* Checks as above and compiles; the result does not refer to c.  On AVX2
+ * each division by a float32 scalar is proven here, once, before it may
+ * run as a multiply (a few ms per divisor, core/ewise-kern.c). */
 int tn_ewise_compile (const tn_ewise_chain *c, tn_dtype in, const int64_t *dims,
     int rank, tn_ewise **out, tn_err *e);
 void tn_ewise_free (tn_ewise *p);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/cast.h"
+#include "core/ewise-kern.h"
 #include "core/ewise.h"
 #include "core/npy.h"
 
@@ -807,6 +808,471 @@ test_fused_steps (void)
   g_free (src);
 }
 
+/* Division by a float32 scalar: on AVX2 it is fma (x, zh, RN (x zl))
+ * where tn_ew_rdiv_plan proved that on one binade, vdivps elsewhere
+ * (core/ewise-kern.c); every path must give the bits of x / c.  Every
+ * mantissa of the binades at the two ends of the multiplied range and at
+ * 1 is tried for the first divisors below; the binades just outside, the
+ * guard's edge bit patterns, ±0, subnormals, inf and NaN, alone and
+ * mixed into vectors of in-range items, check the fall back. */
+static guint32
+f32_bits (float f)
+{
+  guint32 u;
+
+  memcpy (&u, &f, 4);
+  return u;
+}
+
+static float
+f32_of (guint32 u)
+{
+  float f;
+
+  memcpy (&f, &u, 4);
+  return f;
+}
+
+static gboolean
+have_avx2_fma (void)
+{
+  __builtin_cpu_init ();
+  return __builtin_cpu_supports ("avx2") && __builtin_cpu_supports ("fma");
+}
+
+static const guint32 div_specials[] = { 0x00000000, 0x80000000, 0x7f800000,
+  0xff800000, 0x7fc00000, 0xffc00000, 0x7fa00001, 0xff812345, 0x7f7fffff,
+  0xff7fffff, 0x00800000, 0x80800000, 0x00000001, 0x807fffff, 0x00400000,
+  0x3f800000, 0xbf800000, 0x0d800000, 0x72000000 };
+#define DIV_NSP (G_N_ELEMENTS (div_specials) + 12)
+
+/* The binades [*lo, *hi] of x that the plan for c multiplies, FALSE when
+ * it keeps vdivps; sp gets the guard's edge patterns: 2^lo and 2^(hi+1)
+ * as bits, one below and one above each, both signs. */
+static gboolean
+div_range (float c, int *lo, int *hi, guint32 *sp)
+{
+  tn_ew_rdiv p;
+
+  tn_ew_rdiv_plan (&p, c);
+  for (int i = 0; i < 12; i++) {
+    guint32 edge = i % 6 < 3 ? p.lo : p.lo + ((~p.mask & 0x7fffffffu) + 1);
+
+    sp[i] = (edge + (guint32) (i % 3) - 1) | (i < 6 ? 0 : 0x80000000u);
+  }
+  if (!p.fast)
+    return FALSE;
+  *lo = (int) (p.lo >> 23) - 127;
+  *hi = *lo + (int) (((~p.mask & 0x7fffffffu) + 1) >> 23) - 1;
+  return TRUE;
+}
+
+/* x: every stride-th mantissa of the binade with exponent field ef, the
+ * sign from a hash of the mantissa; then each special among seven
+ * in-range items, so that it shares a vector with them; then the
+ * specials in a row (whole vectors of them) and 3 more, so that the count
+ * is not a multiple of 8.  Returns the count. */
+static gsize
+div_inputs (float *x, int ef, guint stride, const guint32 *sp)
+{
+  gsize n = 0, k;
+
+  for (guint32 m = 0; m < (1u << 23); m += stride) {
+    guint32 sign = ((m * 0x9e3779b1u) >> 31) << 31;
+
+    x[n++] = f32_of (sign | (guint32) ef << 23 | m);
+  }
+  for (k = 0; k < DIV_NSP * 8; k++)
+    x[n++] = k % 8 == k / 8 % 8 ? f32_of (sp[k / 8])
+                                : f32_of (0x3fc00000u + (guint32) k * 77);
+  for (k = 0; k < DIV_NSP + 3; k++)
+    x[n++] = f32_of (sp[k % DIV_NSP]);
+  return n;
+}
+
+/* Runs ops on x and compares every bit with want. */
+static void
+div_check_chain (const char *ops, tn_dtype t, const void *x, void *got,
+    const void *want, gsize n, const char *impl)
+{
+  int64_t dims = (int64_t) n;
+  gsize s = tn_dtype_size (t);
+  tn_ewise *p = compile_ok (ops, t, &dims, 1);
+
+  memset (got, 0x55, n * s);
+  tn_ewise_run (p, got, x, 1);
+  tn_ewise_free (p);
+  if (memcmp (got, want, n * s) == 0)
+    return;
+  for (gsize i = 0; i < n; i++) {
+    guint64 g = 0, w = 0, xi = 0;
+
+    memcpy (&g, (const guint8 *) got + i * s, s);
+    memcpy (&w, (const guint8 *) want + i * s, s);
+    memcpy (&xi, (const guint8 *) x + i * s, s);
+    if (g != w)
+      g_error ("%s (%s): item %" G_GSIZE_FORMAT " (bits 0x%" G_GINT64_MODIFIER
+               "x) gives 0x%" G_GINT64_MODIFIER
+               "x, expected 0x%" G_GINT64_MODIFIER "x",
+          ops, impl, i, xi, g, w);
+  }
+}
+
+/* A divisor the plan rejects, found by a search over random mantissas
+ * (about 1 in 100 fail): for some x in [1, 2) the two-operation quotient
+ * is off by an ulp (test_div_plan checks that independently). */
+#define DIV_FAILING 0x1.e72ff6p+0f
+
+/* The first 7 get every mantissa of their end binades. */
+static const float div_f32_divisors[]
+    = { 127.5f, 255.0f, 3.0f, 0.1f, DIV_FAILING, -2.5f, 1e-3f, 7.0f, 10.0f,
+        1.0f / 3.0f, 3.0e35f, 2.5e-37f, 0x1p-126f, 0x1.fffffep+124f, 2.0f,
+        -0x1p-60f, 0x1.fffffep+127f, -DIV_FAILING * 0x1p40f, 0.0f, INFINITY };
+
+static void
+test_div_float32 (void)
+{
+  const gsize cap = (1u << 23) + 9 * DIV_NSP + 3;
+  float *x = g_new (float, cap), *want = g_new (float, cap);
+  float *wrelu = g_new (float, cap), *got = g_new (float, cap);
+  const gboolean have_avx2 = have_avx2_fma ();
+  guint32 sp[DIV_NSP];
+
+  memcpy (sp, div_specials, sizeof div_specials);
+  for (gsize k = 0; k < G_N_ELEMENTS (div_f32_divisors); k++) {
+    float c = div_f32_divisors[k];
+    int exlo = 0, exhi = 0, efs[10], nef = 0;
+    guint strides[10], full = k < 7 ? 1 : 17;
+    gboolean fast
+        = div_range (c, &exlo, &exhi, sp + G_N_ELEMENTS (div_specials));
+    char ops[5][96];
+
+    /* Refused: the pinned divisor, divisors whose zl is subnormal (3e35
+     * and 0x1.fffffep+124: too few bits), FLT_MAX (1/c subnormal), 0 and
+     * inf. */
+    g_assert_true (
+        fast == (have_avx2 && k < 16 && k != 4 && k != 10 && k != 13));
+    efs[nef] = 127, strides[nef++] = full;
+    if (fast) {
+      int ec;
+
+      frexp (c, &ec);
+      efs[nef] = exlo + 127, strides[nef++] = full;
+      efs[nef] = exhi + 127, strides[nef++] = full;
+      efs[nef] = exlo + 126, strides[nef++] = 61;
+      if (exhi + 128 <= 254)
+        efs[nef] = exhi + 128, strides[nef++] = 61;
+      if (ec > 0 && ec <= 254)
+        efs[nef] = ec, strides[nef++] = 61;
+    }
+    efs[nef] = 0, strides[nef++] = 61;
+    efs[nef] = 254, strides[nef++] = 61;
+    efs[nef] = 255, strides[nef++] = 61;
+
+    g_snprintf (ops[0], sizeof ops[0], "div:%.17g", c);
+    g_snprintf (ops[1], sizeof ops[1], "sub:0,div:%.17g", c);
+    g_snprintf (ops[2], sizeof ops[2], "div:%.17g,mul:1", c);
+    g_snprintf (ops[3], sizeof ops[3], "div:%.17g,div:1,div:1", c);
+    g_snprintf (ops[4], sizeof ops[4], "sub:0,div:%.17g,relu", c);
+    /* The portable kernels divide with '/' as the reference does: a
+     * sample of each binade is enough for them. */
+    for (int impl = TN_EWISE_IMPL_PORTABLE; impl <= TN_EWISE_IMPL_AVX2;
+         impl++) {
+      const char *iname = impl == TN_EWISE_IMPL_AVX2 ? "avx2" : "portable";
+
+      if (impl == TN_EWISE_IMPL_AVX2 && have_avx2)
+        g_assert_cmpint (
+            tn_ewise_set_impl (TN_EWISE_IMPL_AVX2), ==, TN_EWISE_IMPL_AVX2);
+      else
+        tn_ewise_set_impl ((tn_ewise_impl) impl);
+      for (int e = 0; e < nef; e++) {
+        gsize n = div_inputs (x, efs[e],
+            impl == TN_EWISE_IMPL_AVX2 ? strides[e] : MAX (strides[e], 61), sp);
+
+        for (gsize i = 0; i < n; i++) {
+          want[i] = x[i] / c;
+          wrelu[i] = want[i] < 0 ? 0.0f : want[i];
+        }
+        for (int o = 0; o < 5; o++)
+          div_check_chain (
+              ops[o], TN_FLOAT32, x, got, o == 4 ? wrelu : want, n, iname);
+      }
+    }
+  }
+  tn_ewise_set_impl (TN_EWISE_IMPL_AUTO);
+  g_free (x);
+  g_free (want);
+  g_free (wrelu);
+  g_free (got);
+}
+
+/* The plan's numbers by hand, and its refusals. */
+static void
+test_div_plan (void)
+{
+  static const float refused[]
+      = { 0x1p-127f, 0x1p127f, 0.0f, -0.0f, INFINITY, NAN };
+  const unsigned long n0 = tn_ew_rdiv_checks ();
+  tn_ew_rdiv p;
+  float zh, zl;
+  gboolean differs = FALSE;
+
+  if (!have_avx2_fma ()) {
+    tn_ew_rdiv_plan (&p, 127.5f);
+    g_assert_false (p.fast);
+    g_assert_cmpuint (tn_ew_rdiv_checks (), ==, n0);
+    return;
+  }
+  /* 1/127.5 = 0x1.0101...p-7, rounded up at the 23rd bit; zl is the
+   * rest.  Binades from max (ec - 124, -126 - ilogb (zl)) = -94 to 127,
+   * the widest power-of-two run centred on 1: [-64, 64). */
+  tn_ew_rdiv_plan (&p, 127.5f);
+  g_assert_true (p.fast);
+  g_assert_cmpfloat (p.zh, ==, 0x1.010102p-7f);
+  g_assert_cmpfloat (p.zl, ==, -0x1.fdfdfep-32f);
+  g_assert_cmphex (p.lo, ==, 63u << 23);
+  g_assert_cmphex (p.mask, ==, 0x40000000u);
+  /* A power of two: zl = 0, binades [-123, 126]. */
+  tn_ew_rdiv_plan (&p, 2.0f);
+  g_assert_true (p.fast);
+  g_assert_cmpfloat (p.zh, ==, 0.5f);
+  g_assert_cmpfloat (p.zl, ==, 0.0f);
+  g_assert_cmphex (p.lo, ==, 63u << 23);
+  g_assert_cmphex (p.mask, ==, 0x40000000u);
+  /* The least normal divisor: binades [-126, -1], so 64 of them from -64. */
+  tn_ew_rdiv_plan (&p, 0x1p-126f);
+  g_assert_true (p.fast);
+  g_assert_cmphex (p.lo, ==, 63u << 23);
+  g_assert_cmphex (p.mask, ==, 0x60000000u);
+  g_assert_cmpuint (tn_ew_rdiv_checks (), ==, n0 + 3);
+  /* c or 1/c not normal: refused without a check. */
+  for (gsize i = 0; i < G_N_ELEMENTS (refused); i++) {
+    tn_ew_rdiv_plan (&p, refused[i]);
+    g_assert_false (p.fast);
+  }
+  g_assert_cmpuint (tn_ew_rdiv_checks (), ==, n0 + 3);
+
+  /* The pinned failing divisor: checked, refused, and by the C library's
+   * fmaf some x in [1, 2) indeed comes out wrong. */
+  tn_ew_rdiv_plan (&p, DIV_FAILING);
+  g_assert_false (p.fast);
+  g_assert_cmpuint (tn_ew_rdiv_checks (), ==, n0 + 4);
+  zh = 1 / DIV_FAILING;
+  zl = (float) ((1.0 - (double) DIV_FAILING * zh) / DIV_FAILING);
+  for (guint32 m = 0; m < (1u << 23) && !differs; m++) {
+    float xi = f32_of (0x3f800000u | m);
+    volatile float u = xi * zl;
+
+    differs = f32_bits (fmaf (xi, zh, u)) != f32_bits (xi / DIV_FAILING);
+  }
+  g_assert_true (differs);
+}
+
+/* The verdict is reached once per compiled chain, never per run. */
+static void
+test_div_cache (void)
+{
+  const gboolean avx2 = have_avx2_fma ();
+  const unsigned long one = avx2 ? 1 : 0;
+  const int64_t n = 1000;
+  float *x = g_new (float, n), *y = g_new (float, n);
+  unsigned long n0;
+  tn_ewise *p;
+
+  tn_ewise_set_impl (TN_EWISE_IMPL_AUTO);
+  for (int64_t i = 0; i < n; i++)
+    x[i] = (float) (i % 256);
+  n0 = tn_ew_rdiv_checks ();
+  p = compile_ok ("sub:127.5,div:127.5,relu", TN_FLOAT32, &n, 1);
+  g_assert_cmpuint (tn_ew_rdiv_checks (), ==, n0 + one);
+  for (int r = 0; r < 3; r++) {
+    tn_ewise_run (p, y, x, 1);
+    for (int64_t i = 0; i < n; i++) {
+      float q = (x[i] - 127.5f) / 127.5f;
+
+      g_assert_cmphex (f32_bits (y[i]), ==, f32_bits (q < 0 ? 0.0f : q));
+    }
+  }
+  tn_ewise_free (p);
+  g_assert_cmpuint (tn_ew_rdiv_checks (), ==, n0 + one);
+
+  /* One per float32 division, none for float64 or integers. */
+  p = compile_ok ("div:3,div:7", TN_FLOAT32, &n, 1);
+  tn_ewise_free (p);
+  g_assert_cmpuint (tn_ew_rdiv_checks (), ==, n0 + 3 * one);
+  p = compile_ok ("cast:float32,div:255", TN_UINT8, &n, 1);
+  tn_ewise_free (p);
+  p = compile_ok ("div:3", TN_FLOAT16, &n, 1);
+  tn_ewise_free (p);
+  g_assert_cmpuint (tn_ew_rdiv_checks (), ==, n0 + 5 * one);
+  p = compile_ok ("div:3", TN_FLOAT64, &n, 1);
+  tn_ewise_free (p);
+  p = compile_ok ("div:3", TN_INT32, &n, 1);
+  tn_ewise_free (p);
+  g_assert_cmpuint (tn_ew_rdiv_checks (), ==, n0 + 5 * one);
+  /* Nor on the portable path, nor when disallowed. */
+  tn_ewise_set_impl (TN_EWISE_IMPL_PORTABLE);
+  p = compile_ok ("div:3", TN_FLOAT32, &n, 1);
+  tn_ewise_free (p);
+  tn_ewise_set_impl (TN_EWISE_IMPL_AUTO);
+  tn_ew_rdiv_allow (false);
+  p = compile_ok ("div:3", TN_FLOAT32, &n, 1);
+  tn_ewise_free (p);
+  tn_ew_rdiv_allow (true);
+  g_assert_cmpuint (tn_ew_rdiv_checks (), ==, n0 + 5 * one);
+  g_free (x);
+  g_free (y);
+}
+
+/* ±0 keep their sign: with zl and zh of opposite signs (both divisors
+ * here) the two-operation quotient of -0 is +0, so the guard must send
+ * zeros to vdivps; whole vectors of zeros and zeros among in-range
+ * items. */
+static void
+test_div_zeros (void)
+{
+  static const float cs[] = { 127.5f, -2.5f };
+  const gsize n = 8 * 4 + 5;
+  float x[8 * 4 + 5], got[8 * 4 + 5];
+
+  for (gsize k = 0; k < G_N_ELEMENTS (cs); k++) {
+    float zh = 1 / cs[k];
+    float zl = (float) ((1.0 - (double) cs[k] * zh) / cs[k]);
+    volatile float u = -0.0f * zl;
+    int64_t dims = (int64_t) n;
+
+    g_assert_true ((zh < 0) != (zl < 0));
+    g_assert_cmphex (f32_bits (fmaf (-0.0f, zh, u)), ==, 0);
+    for (gsize i = 0; i < n; i++) {
+      gsize v = i / 8;
+
+      x[i] = v == 0   ? -0.0f
+             : v == 1 ? (i % 2 ? 0.0f : -0.0f)
+             : v == 2 ? (i % 8 == 3 ? -0.0f : 1.5f + (float) i)
+                      : (i % 3 ? -0.0f : 0.0f);
+    }
+    for (int impl = TN_EWISE_IMPL_PORTABLE; impl <= TN_EWISE_IMPL_AVX2;
+         impl++) {
+      char ops[2][64];
+
+      tn_ewise_set_impl ((tn_ewise_impl) impl);
+      g_snprintf (ops[0], sizeof ops[0], "div:%.17g", cs[k]);
+      g_snprintf (ops[1], sizeof ops[1], "sub:0,div:%.17g", cs[k]);
+      for (int o = 0; o < 2; o++) {
+        tn_ewise *p = compile_ok (ops[o], TN_FLOAT32, &dims, 1);
+
+        tn_ewise_run (p, got, x, 1);
+        tn_ewise_free (p);
+        for (gsize i = 0; i < n; i++) {
+          /* x - 0 is x, -0 included. */
+          float w = x[i] == 0
+                        ? ((signbit (x[i]) != 0) != (cs[k] < 0) ? -0.0f : 0.0f)
+                        : x[i] / cs[k];
+
+          g_assert_cmphex (f32_bits (got[i]), ==, f32_bits (w));
+        }
+      }
+    }
+  }
+  tn_ewise_set_impl (TN_EWISE_IMPL_AUTO);
+}
+
+/* The cast pairs from int16 and uint16: every value, through one
+ * division and through sub, division and relu. */
+static void
+test_div_cast_pairs (void)
+{
+  static const float cs[]
+      = { 127.5f, 255.0f, 3.0f, 0.1f, -7.0f, 1e-30f, DIV_FAILING };
+  const gsize n = 65536 + 5;
+  guint16 *src = g_new (guint16, n);
+  float *got = g_new (float, n), *want = g_new (float, n);
+
+  for (gsize i = 0; i < n; i++)
+    src[i] = (guint16) (i * 40503u);
+  for (int impl = TN_EWISE_IMPL_PORTABLE; impl <= TN_EWISE_IMPL_AVX2; impl++) {
+    tn_ewise_set_impl ((tn_ewise_impl) impl);
+    for (gsize k = 0; k < G_N_ELEMENTS (cs); k++) {
+      for (int t = 0; t < 2; t++) {
+        tn_dtype st = t ? TN_INT16 : TN_UINT16;
+        char ops[2][96];
+
+        g_snprintf (ops[0], sizeof ops[0], "cast:float32,div:%.17g", cs[k]);
+        g_snprintf (ops[1], sizeof ops[1],
+            "cast:float32,sub:128,div:%.17g,relu", cs[k]);
+        for (int o = 0; o < 2; o++) {
+          int64_t dims = (int64_t) n;
+          tn_ewise *p = compile_ok (ops[o], st, &dims, 1);
+
+          for (gsize i = 0; i < n; i++) {
+            float v = t ? (float) (gint16) src[i] : (float) src[i];
+            float q = o ? (v - 128.0f) / cs[k] : v / cs[k];
+
+            want[i] = o && q < 0 ? 0.0f : q;
+          }
+          tn_ewise_run (p, got, src, 1);
+          tn_ewise_free (p);
+          for (gsize i = 0; i < n; i++)
+            if (f32_bits (got[i]) != f32_bits (want[i]))
+              g_error ("%s on %s: item %" G_GSIZE_FORMAT " is 0x%08x, expected "
+                       "0x%08x",
+                  ops[o], tn_dtype_name (st), i, f32_bits (got[i]),
+                  f32_bits (want[i]));
+        }
+      }
+    }
+  }
+  tn_ewise_set_impl (TN_EWISE_IMPL_AUTO);
+  g_free (src);
+  g_free (got);
+  g_free (want);
+}
+
+/* float64 keeps its division: random bit patterns of every exponent, and
+ * random mantissas around 1. */
+static void
+test_div_float64 (void)
+{
+  static const double cs[] = { 127.5, 3.0, 0.1, 7.0, -2.5, 1e-300, 1e300,
+    0x1p-1000, 1.0 / 3.0, 0x1.fffffffffffffp+1020, 0x1p-1022, 0.0 };
+  const gsize nr = 1u << 20, n = 2 * nr + 7;
+  double *x = g_new (double, n), *want = g_new (double, n);
+  double *got = g_new (double, n);
+  guint64 r = 0x9e3779b97f4a7c15u;
+
+  for (gsize k = 0; k < G_N_ELEMENTS (cs); k++) {
+    char ops[3][96];
+
+    for (gsize i = 0; i < n; i++) {
+      guint64 b;
+
+      r ^= r << 13;
+      r ^= r >> 7;
+      r ^= r << 17;
+      b = r;
+      if (i >= nr)
+        b = (b & G_GUINT64_CONSTANT (0x800fffffffffffff))
+            | (guint64) (1023 - 2 + i % 5) << 52;
+      memcpy (&x[i], &b, 8);
+      want[i] = x[i] / cs[k];
+    }
+    g_snprintf (ops[0], sizeof ops[0], "div:%.17g", cs[k]);
+    g_snprintf (ops[1], sizeof ops[1], "sub:0,div:%.17g", cs[k]);
+    g_snprintf (ops[2], sizeof ops[2], "div:%.17g,div:1,div:1", cs[k]);
+    for (int impl = TN_EWISE_IMPL_PORTABLE; impl <= TN_EWISE_IMPL_AVX2;
+         impl++) {
+      tn_ewise_set_impl ((tn_ewise_impl) impl);
+      for (int o = 0; o < 3; o++)
+        div_check_chain (ops[o], TN_FLOAT64, x, got, want, n,
+            impl == TN_EWISE_IMPL_AVX2 ? "avx2" : "portable");
+    }
+  }
+  tn_ewise_set_impl (TN_EWISE_IMPL_AUTO);
+  g_free (x);
+  g_free (want);
+  g_free (got);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -832,5 +1298,11 @@ main (int argc, char **argv)
   g_test_add_func ("/ewise/type-errors", test_type_errors);
   g_test_add_func ("/ewise/operand-conversion", test_operand_conversion);
   g_test_add_func ("/ewise/fused-steps", test_fused_steps);
+  g_test_add_func ("/ewise/div-plan", test_div_plan);
+  g_test_add_func ("/ewise/div-cache", test_div_cache);
+  g_test_add_func ("/ewise/div-zeros", test_div_zeros);
+  g_test_add_func ("/ewise/div-float32", test_div_float32);
+  g_test_add_func ("/ewise/div-cast-pairs", test_div_cast_pairs);
+  g_test_add_func ("/ewise/div-float64", test_div_float64);
   return g_test_run ();
 }
