@@ -861,24 +861,12 @@ gst_tensor_convert_video_to_tensor (
 }
 
 /* The view of buf its caps and layout meta describe, FALSE when it does
- * not fit in buf.  Reads no memory: a map costs more than the rest. */
+ * not fit in buf. */
 static gboolean
 tensor_view_of (GstTensorConvert *self, GstBuffer *buf, tn_view *v)
 {
-  GstTnLayoutMeta *meta = gst_tn_buffer_get_layout_meta (buf);
-  gsize size = gst_buffer_get_size (buf);
-
-  *v = self->tview;
-  if (self->tbytes == G_MAXSIZE)
-    return FALSE;
-  if (meta == NULL)
-    return size == self->tbytes;
-  if (meta->rank != v->rank)
-    return FALSE;
-  v->offset = meta->offset;
-  memcpy (v->strides, meta->strides, sizeof v->strides);
-  return tn_view_check (v, (int64_t) (size / tn_dtype_size (v->dtype)), NULL)
-         == 0;
+  return self->tbytes != G_MAXSIZE
+         && gst_tn_buffer_view (buf, &self->tview, self->tbytes, v);
 }
 
 static GstFlowReturn

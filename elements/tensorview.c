@@ -588,25 +588,12 @@ gst_tensor_view_count_copy (GstTensorView *self, gsize bytes)
 }
 
 /* The view of buf its caps and layout meta describe; FALSE when it does
- * not fit in buf (without a meta: when the size is not the caps' size).
- * Reads no memory: mapping costs more than the rest of a view. */
+ * not fit in buf. */
 static gboolean
 gst_tensor_view_in_view (GstTensorView *self, GstBuffer *buf, tn_view *v)
 {
-  GstTnLayoutMeta *meta = gst_tn_buffer_get_layout_meta (buf);
-  gsize size = gst_buffer_get_size (buf);
-
-  if (!self->in_ok)
-    return FALSE;
-  *v = self->in_view;
-  if (meta == NULL)
-    return size == self->in_nbytes;
-  if (meta->rank != v->rank)
-    return FALSE;
-  v->offset = meta->offset;
-  memcpy (v->strides, meta->strides, sizeof v->strides);
-  return tn_view_check (v, (int64_t) (size / tn_dtype_size (v->dtype)), NULL)
-         == 0;
+  return self->in_ok
+         && gst_tn_buffer_view (buf, &self->in_view, self->in_nbytes, v);
 }
 
 /* Puts v's layout (v at byte 0 of buf) on writable buf: the meta when v

@@ -312,3 +312,21 @@ gst_tn_buffer_dense (
       0, -1);
   return out;
 }
+
+gboolean
+gst_tn_buffer_view (
+    GstBuffer *buffer, const tn_view *dense, gsize nbytes, tn_view *v)
+{
+  GstTnLayoutMeta *meta = gst_tn_buffer_get_layout_meta (buffer);
+  gsize size = gst_buffer_get_size (buffer);
+
+  *v = *dense;
+  if (meta == NULL)
+    return size == nbytes;
+  if (meta->rank != v->rank)
+    return FALSE;
+  v->offset = meta->offset;
+  memcpy (v->strides, meta->strides, sizeof v->strides);
+  return tn_view_check (v, (int64_t) (size / tn_dtype_size (v->dtype)), NULL)
+         == 0;
+}

@@ -37,6 +37,13 @@ GstBuffer *gst_tn_buffer_wrap (const GstTnInfo *info, gpointer data, gsize size,
 GstBuffer *gst_tn_buffer_dense (GstBuffer *buffer, const GstTnInfo *info,
     GstBufferPool *pool, GError **err);
 
+/* The view of buffer without mapping it (a map costs more than the rest
+ * of a per-buffer path): dense, the view of its caps, when buffer has no
+ * layout meta (FALSE unless buffer holds exactly nbytes), else dense with
+ * the meta's offset and strides, checked to stay inside the buffer. */
+gboolean gst_tn_buffer_view (
+    GstBuffer *buffer, const tn_view *dense, gsize nbytes, tn_view *v);
+
 G_END_DECLS
 
 #endif
