@@ -57,6 +57,27 @@ tn_tensor_caps (const gchar *type, const gchar *dims)
       type, dims);
 }
 
+/* The text of the next ERROR (or WARNING) message on bus, or NULL
+ * (g_free it). */
+static inline gchar *
+tn_pop_text (GstBus *bus, GstMessageType type)
+{
+  GstMessage *msg = gst_bus_pop_filtered (bus, type);
+  GError *err = NULL;
+  gchar *text;
+
+  if (msg == NULL)
+    return NULL;
+  if (type == GST_MESSAGE_ERROR)
+    gst_message_parse_error (msg, &err, NULL);
+  else
+    gst_message_parse_warning (msg, &err, NULL);
+  text = g_strdup (err->message);
+  g_error_free (err);
+  gst_message_unref (msg);
+  return text;
+}
+
 #define tn_assert_contains(text, needle)                                       \
   G_STMT_START                                                                 \
   {                                                                            \

@@ -26,34 +26,6 @@ unwatch (GstElement *e, GstBus *bus)
   gst_object_unref (bus);
 }
 
-/* The text of the next message of type on bus, or NULL. */
-static gchar *
-pop_text (GstBus *bus, GstMessageType type)
-{
-  GstMessage *msg = gst_bus_pop_filtered (bus, type);
-  GError *err = NULL;
-  gchar *text;
-
-  if (msg == NULL)
-    return NULL;
-  if (type == GST_MESSAGE_ERROR)
-    gst_message_parse_error (msg, &err, NULL);
-  else
-    gst_message_parse_warning (msg, &err, NULL);
-  text = g_strdup (err->message);
-  g_error_free (err);
-  gst_message_unref (msg);
-  return text;
-}
-
-static void
-assert_contains (const gchar *text, const gchar *want)
-{
-  fail_unless (text != NULL, "no message, expected '%s'", want);
-  fail_unless (
-      strstr (text, want) != NULL, "'%s' does not contain '%s'", text, want);
-}
-
 static guint64
 bytes_copied (GstElement *e)
 {
@@ -500,8 +472,8 @@ GST_START_TEST (test_audio_across_buffers)
 
   gst_harness_push (h, pattern_buffer (2 * 2, 0));
   gst_harness_push_event (h, gst_event_new_eos ());
-  text = pop_text (bus, GST_MESSAGE_WARNING);
-  assert_contains (
+  text = tn_pop_text (bus, GST_MESSAGE_WARNING);
+  tn_assert_contains (
       text, "Dropped the last 2 audio frames: a tensor needs 4 (the frames");
   g_free (text);
   gst_buffer_unref (in[0]);
@@ -557,9 +529,9 @@ caps_error (const gchar *caps, const gchar *downstream)
   gst_harness_push_event (h, gst_event_new_segment (&seg));
   fail_unless_equals_int (
       gst_harness_push (h, gst_buffer_new ()), GST_FLOW_NOT_NEGOTIATED);
-  text = pop_text (bus, GST_MESSAGE_ERROR);
+  text = tn_pop_text (bus, GST_MESSAGE_ERROR);
   fail_unless (text != NULL, "no error for %s", caps);
-  fail_unless (pop_text (bus, GST_MESSAGE_ERROR) == NULL);
+  fail_unless (tn_pop_text (bus, GST_MESSAGE_ERROR) == NULL);
   unwatch (h->element, bus);
   gst_harness_teardown (h);
   return text;
@@ -592,7 +564,7 @@ GST_START_TEST (test_negotiation_errors)
   for (guint i = 0; i < G_N_ELEMENTS (errs); i++) {
     gchar *text = caps_error (errs[i].caps, NULL);
 
-    assert_contains (text, errs[i].want);
+    tn_assert_contains (text, errs[i].want);
     g_free (text);
   }
   {
@@ -600,12 +572,12 @@ GST_START_TEST (test_negotiation_errors)
         = caps_error ("tensor/x-raw,type=float32,dims=<1024,2>,framerate=375/8",
             "video/x-raw");
 
-    assert_contains (text, "tensor/x-raw, type=(string)float32, "
-                           "dims=(int)< 1024, 2 >");
-    assert_contains (text, "framerate=(fraction)375/8 converts to "
-                           "audio/x-raw, format=(string)F32LE");
-    assert_contains (text, "rate=(int)48000");
-    assert_contains (text, "which downstream does not accept.");
+    tn_assert_contains (text, "tensor/x-raw, type=(string)float32, "
+                              "dims=(int)< 1024, 2 >");
+    tn_assert_contains (text, "framerate=(fraction)375/8 converts to "
+                              "audio/x-raw, format=(string)F32LE");
+    tn_assert_contains (text, "rate=(int)48000");
+    tn_assert_contains (text, "which downstream does not accept.");
     g_free (text);
   }
   tn_check_no_outstanding ();
@@ -721,8 +693,8 @@ GST_START_TEST (test_refusal_behind_capsfilter)
       "tensorconvert name=c ! videoconvert ! fakesink",
       &from);
 
-  assert_contains (text, "A tensor float32 <2, 3, 3> at framerate 30/1 fits "
-                         "no media format: video needs uint8");
+  tn_assert_contains (text, "A tensor float32 <2, 3, 3> at framerate 30/1 fits "
+                            "no media format: video needs uint8");
   fail_unless_equals_string (from, "c");
   g_free (text);
   g_free (from);
@@ -772,9 +744,9 @@ GST_START_TEST (test_short_frame)
       h, "video/x-raw,format=RGB,width=4,height=3,framerate=0/1");
   fail_unless_equals_int (
       gst_harness_push (h, pattern_buffer (10, 0)), GST_FLOW_ERROR);
-  text = pop_text (bus, GST_MESSAGE_ERROR);
-  assert_contains (text, "Video buffer holds 10 bytes; RGB 4x3 with stride "
-                         "12 from byte 0 needs 36.");
+  text = tn_pop_text (bus, GST_MESSAGE_ERROR);
+  tn_assert_contains (text, "Video buffer holds 10 bytes; RGB 4x3 with stride "
+                            "12 from byte 0 needs 36.");
   g_free (text);
   unwatch (h->element, bus);
   gst_harness_teardown (h);
@@ -795,7 +767,7 @@ push_error (const gchar *caps, const gchar *downstream, GstBuffer *buf)
     gst_harness_set_sink_caps_str (h, downstream);
   gst_harness_set_src_caps_str (h, caps);
   fail_unless_equals_int (gst_harness_push (h, buf), GST_FLOW_ERROR);
-  text = pop_text (bus, GST_MESSAGE_ERROR);
+  text = tn_pop_text (bus, GST_MESSAGE_ERROR);
   unwatch (h->element, bus);
   gst_harness_teardown (h);
   return text;
@@ -813,7 +785,7 @@ GST_START_TEST (test_stream_errors)
       GST_VIDEO_FORMAT_RGB, 4, 3, 1, offsets, strides);
   text = push_error (
       "video/x-raw,format=RGB,width=4,height=3,framerate=0/1", NULL, b);
-  assert_contains (
+  tn_assert_contains (
       text, "Video rows of 5 bytes are shorter than 4 pixels of 3 bytes.");
   g_free (text);
 
@@ -823,20 +795,21 @@ GST_START_TEST (test_stream_errors)
       GST_VIDEO_FORMAT_GRAY16_LE, 3, 2, 1, offsets, strides);
   text = push_error (
       "video/x-raw,format=GRAY16_LE,width=3,height=2,framerate=0/1", NULL, b);
-  assert_contains (text, "Video rows of 7 bytes from byte 0 do not hold "
-                         "whole 2-byte items.");
+  tn_assert_contains (text, "Video rows of 7 bytes from byte 0 do not hold "
+                            "whole 2-byte items.");
   g_free (text);
 
   text = push_error ("tensor/x-raw,type=uint8,dims=<2,3,3>,"
                      "dims-order=row-major,framerate=0/1",
       "video/x-raw,format=RGB", pattern_buffer (5, 0));
-  assert_contains (text, "buffer holds 5 bytes; caps uint8 <2, 3, 3> need 18");
+  tn_assert_contains (
+      text, "buffer holds 5 bytes; caps uint8 <2, 3, 3> need 18");
   g_free (text);
 
   text = push_error ("tensor/x-raw,type=int16,dims=<4,2>,"
                      "dims-order=row-major,framerate=12000/1",
       "audio/x-raw", pattern_buffer (20, 0));
-  assert_contains (text, "buffer holds 20 bytes; caps int16 <4, 2> need 16");
+  tn_assert_contains (text, "buffer holds 20 bytes; caps int16 <4, 2> need 16");
   g_free (text);
   tn_check_no_outstanding ();
 }
@@ -971,7 +944,7 @@ GST_START_TEST (test_tensor_meta_out_of_range)
                      "dims-order=row-major,framerate=0/1",
       "video/x-raw,format=RGB", b);
   /* The last item is 16 + 4 x 3 + 2. */
-  assert_contains (text, "reaches item 30, but the storage holds 20 items");
+  tn_assert_contains (text, "reaches item 30, but the storage holds 20 items");
   g_free (text);
   tn_check_no_outstanding ();
 }

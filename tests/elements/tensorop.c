@@ -53,35 +53,6 @@ op_free (Op *o)
   gst_object_unref (o->e);
 }
 
-/* The text of the first error (or warning) on bus; NULL if none. */
-static gchar *
-pop_text (GstBus *bus, GstMessageType type)
-{
-  GstMessage *m = gst_bus_pop_filtered (bus, type);
-  GError *err = NULL;
-  gchar *dbg = NULL, *text;
-
-  if (m == NULL)
-    return NULL;
-  if (type == GST_MESSAGE_ERROR)
-    gst_message_parse_error (m, &err, &dbg);
-  else
-    gst_message_parse_warning (m, &err, &dbg);
-  text = g_strdup (err->message);
-  g_error_free (err);
-  g_free (dbg);
-  gst_message_unref (m);
-  return text;
-}
-
-static void
-assert_contains (const gchar *text, const gchar *needle)
-{
-  fail_unless (text != NULL, "no message (wanted \"%s\")", needle);
-  fail_unless (
-      strstr (text, needle) != NULL, "\"%s\" lacks \"%s\"", text, needle);
-}
-
 static GstBuffer *
 buffer_of (gconstpointer data, gsize size)
 {
@@ -201,21 +172,21 @@ GST_START_TEST (test_bad_property_values)
   g_object_get (e, "ops", &ops, NULL);
   fail_unless_equals_string (ops, "add:1");
   g_free (ops);
-  assert_contains (warnings->str, "t: ops=\"add:1,frobnicate\" is refused, "
-                                  "keeping ops=\"add:1\"");
-  assert_contains (
+  tn_assert_contains (warnings->str, "t: ops=\"add:1,frobnicate\" is refused, "
+                                     "keeping ops=\"add:1\"");
+  tn_assert_contains (
       warnings->str, "step 2 of 2 ('frobnicate') is not a known step");
   g_string_truncate (warnings, 0);
   g_object_set (e, "ops", "sub:/no/such/file.npy", NULL);
-  assert_contains (warnings->str, "cannot open '/no/such/file.npy'");
+  tn_assert_contains (warnings->str, "cannot open '/no/such/file.npy'");
   g_string_truncate (warnings, 0);
   g_object_set (e, "op", "add", NULL);
   g_object_set (e, "op", "plus", NULL);
   g_object_get (e, "op", &op, NULL);
   fail_unless_equals_string (op, "add");
   g_free (op);
-  assert_contains (warnings->str, "t: op=\"plus\" is not a step, keeping "
-                                  "op=\"add\"; the steps are add, sub");
+  tn_assert_contains (warnings->str, "t: op=\"plus\" is not a step, keeping "
+                                     "op=\"add\"; the steps are add, sub");
   gst_check_remove_log_filter (f);
   g_string_free (warnings, TRUE);
   gst_object_unref (e);
@@ -286,8 +257,8 @@ GST_START_TEST (test_normalise_uint8)
   c = gst_pad_get_current_caps (o.h->sinkpad);
   caps = gst_caps_to_string (c);
   gst_caps_unref (c);
-  assert_contains (caps, "type=(string)float32");
-  assert_contains (caps, "dims=(int)< 16, 16 >");
+  tn_assert_contains (caps, "type=(string)float32");
+  tn_assert_contains (caps, "dims=(int)< 16, 16 >");
   g_free (caps);
   b = gst_buffer_new_wrapped_bytes (in);
   out = gst_harness_push_and_pull (o.h, b);
@@ -528,18 +499,20 @@ GST_START_TEST (test_size_mismatch)
   op_new (&o, "add:1", "float32", "<2, 3>");
   fail_unless_equals_int (
       gst_harness_push (o.h, buffer_of (in, sizeof in)), GST_FLOW_ERROR);
-  text = pop_text (o.bus, GST_MESSAGE_ERROR);
-  assert_contains (text, "The input buffer does not hold the tensor its caps "
-                         "describe: buffer holds 20 bytes; caps float32 <2, "
-                         "3> need 24");
+  text = tn_pop_text (o.bus, GST_MESSAGE_ERROR);
+  tn_assert_contains (text,
+      "The input buffer does not hold the tensor its caps "
+      "describe: buffer holds 20 bytes; caps float32 <2, "
+      "3> need 24");
   g_free (text);
   /* The same for a buffer that is not written in place. */
   op_free (&o);
   op_new (&o, "cast:float64", "float32", "<2, 3>");
   fail_unless_equals_int (
       gst_harness_push (o.h, buffer_of (in, sizeof in)), GST_FLOW_ERROR);
-  text = pop_text (o.bus, GST_MESSAGE_ERROR);
-  assert_contains (text, "buffer holds 20 bytes; caps float32 <2, 3> need 24");
+  text = tn_pop_text (o.bus, GST_MESSAGE_ERROR);
+  tn_assert_contains (
+      text, "buffer holds 20 bytes; caps float32 <2, 3> need 24");
   g_free (text);
   op_free (&o);
   tn_check_no_outstanding ();
@@ -556,9 +529,9 @@ expect_caps_error (const gchar *ops, const gchar *type, const gchar *dims,
   Op o;
 
   op_new (&o, ops, type, dims);
-  text = pop_text (o.bus, GST_MESSAGE_ERROR);
+  text = tn_pop_text (o.bus, GST_MESSAGE_ERROR);
   for (; *needles; needles++)
-    assert_contains (text, *needles);
+    tn_assert_contains (text, *needles);
   g_free (text);
   /* Each push sends the refused CAPS event again: one refusal, one error. */
   fail_unless_equals_int (
@@ -567,7 +540,7 @@ expect_caps_error (const gchar *ops, const gchar *type, const gchar *dims,
   fail_unless_equals_int (
       gst_harness_push (o.h, gst_buffer_new_allocate (NULL, 4, NULL)),
       GST_FLOW_NOT_NEGOTIATED);
-  text = pop_text (o.bus, GST_MESSAGE_ERROR);
+  text = tn_pop_text (o.bus, GST_MESSAGE_ERROR);
   fail_unless (text == NULL, "a second error: %s", text);
   op_free (&o);
 }
@@ -669,8 +642,9 @@ GST_START_TEST (test_pipeline_refused_type)
             "! tensorop name=op ops=sqrt ! fakesink",
             &from);
 
-  assert_contains (text, "sqrt needs a float tensor but the tensor is int32");
-  assert_contains (text, "cast:float32");
+  tn_assert_contains (
+      text, "sqrt needs a float tensor but the tensor is int32");
+  tn_assert_contains (text, "cast:float32");
   fail_unless_equals_string (from, "op");
   g_free (text);
   g_free (from);
@@ -715,8 +689,8 @@ GST_START_TEST (test_downstream_refuses_output)
   link_unchecked (op, cf2);
   link_unchecked (cf2, sink);
   text = run_pipeline (p, &from);
-  assert_contains (text, "The chain makes int16 <4> tensors, which "
-                         "downstream does not accept.");
+  tn_assert_contains (text, "The chain makes int16 <4> tensors, which "
+                            "downstream does not accept.");
   fail_unless_equals_string (from, "op");
   g_free (text);
   g_free (from);
@@ -885,24 +859,25 @@ GST_START_TEST (test_shorthand)
     g_object_set (e, "op", "neg", "value", "2", NULL);
     fail_unless_equals_int (
         gst_element_set_state (e, GST_STATE_PAUSED), GST_STATE_CHANGE_FAILURE);
-    text = pop_text (bus, GST_MESSAGE_ERROR);
-    assert_contains (text, "op=neg value=2 does not make a step: step 1 of 1 "
-                           "(neg:2) takes no argument but has 1.");
+    text = tn_pop_text (bus, GST_MESSAGE_ERROR);
+    tn_assert_contains (text,
+        "op=neg value=2 does not make a step: step 1 of 1 "
+        "(neg:2) takes no argument but has 1.");
     g_free (text);
     gst_element_set_state (e, GST_STATE_NULL);
     g_object_set (e, "op", NULL, "value", "2", NULL);
     fail_unless_equals_int (
         gst_element_set_state (e, GST_STATE_PAUSED), GST_STATE_CHANGE_FAILURE);
-    text = pop_text (bus, GST_MESSAGE_ERROR);
-    assert_contains (text, "value is \"2\" but op is not set");
+    text = tn_pop_text (bus, GST_MESSAGE_ERROR);
+    tn_assert_contains (text, "value is \"2\" but op is not set");
     g_free (text);
     gst_element_set_state (e, GST_STATE_NULL);
     g_object_set (e, "op", "div", "value", NULL, NULL);
     fail_unless_equals_int (
         gst_element_set_state (e, GST_STATE_PAUSED), GST_STATE_CHANGE_FAILURE);
-    text = pop_text (bus, GST_MESSAGE_ERROR);
-    assert_contains (text, "op=div value=(not set) does not make a step: "
-                           "step 1 of 1 (div) needs one operand");
+    text = tn_pop_text (bus, GST_MESSAGE_ERROR);
+    tn_assert_contains (text, "op=div value=(not set) does not make a step: "
+                              "step 1 of 1 (div) needs one operand");
     g_free (text);
     gst_element_set_state (e, GST_STATE_NULL);
     gst_bus_set_flushing (bus, TRUE);
@@ -913,7 +888,7 @@ GST_START_TEST (test_shorthand)
   text = run_launch ("tensorsrc num-buffers=1 ! tensor/x-raw,type=float32,"
                      "dims=<3> ! tensorop op=neg value=2 ! fakesink",
       NULL);
-  assert_contains (text, "op=neg value=2 does not make a step");
+  tn_assert_contains (text, "op=neg value=2 does not make a step");
   g_free (text);
   tn_check_no_outstanding ();
 }

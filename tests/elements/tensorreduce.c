@@ -62,27 +62,6 @@ tensor_caps (const gchar *type, const gchar *dims)
       type, dims);
 }
 
-/* The text of the first error (or warning) on bus; NULL if none. */
-static gchar *
-pop_text (GstBus *bus, GstMessageType type)
-{
-  GstMessage *m = gst_bus_pop_filtered (bus, type);
-  GError *err = NULL;
-  gchar *dbg = NULL, *text;
-
-  if (m == NULL)
-    return NULL;
-  if (type == GST_MESSAGE_ERROR)
-    gst_message_parse_error (m, &err, &dbg);
-  else
-    gst_message_parse_warning (m, &err, &dbg);
-  text = g_strdup (err->message);
-  g_error_free (err);
-  g_free (dbg);
-  gst_message_unref (m);
-  return text;
-}
-
 static void
 assert_text (gchar *text, const gchar *want)
 {
@@ -340,21 +319,21 @@ GST_START_TEST (test_bad_axes)
   gst_element_set_bus (e, bus);
   g_object_set (e, "axes", "1", NULL);
   g_object_set (e, "axes", "0,x", NULL);
-  assert_text (pop_text (bus, GST_MESSAGE_WARNING),
+  assert_text (tn_pop_text (bus, GST_MESSAGE_WARNING),
       "Ignoring axes=\"0,x\": axes '0,x' is not a comma-separated list of "
       "integers: entry 2 is 'x'. Keeping axes=\"1\".");
   g_object_get (e, "axes", &axes, NULL);
   fail_unless_equals_string (axes, "1");
   g_free (axes);
   g_object_set (e, "axes", "9", NULL);
-  assert_text (pop_text (bus, GST_MESSAGE_WARNING),
+  assert_text (tn_pop_text (bus, GST_MESSAGE_WARNING),
       "Ignoring axes=\"9\": axes '9': entry 1 is axis 9, outside -8..7 (a "
       "tensor has at most 8 axes). Keeping axes=\"1\".");
   g_object_set (e, "axes", NULL, NULL);
   g_object_get (e, "axes", &axes, NULL);
   fail_unless_equals_string (axes, "");
   g_free (axes);
-  fail_unless (pop_text (bus, GST_MESSAGE_WARNING) == NULL);
+  fail_unless (tn_pop_text (bus, GST_MESSAGE_WARNING) == NULL);
   gst_element_set_bus (e, NULL);
   gst_bus_set_flushing (bus, TRUE);
   gst_object_unref (bus);
@@ -507,7 +486,7 @@ GST_START_TEST (test_size_mismatch)
   fail_unless_equals_int (
       gst_harness_push (r.h, gst_buffer_new_memdup (in, sizeof in)),
       GST_FLOW_ERROR);
-  assert_text (pop_text (r.bus, GST_MESSAGE_ERROR),
+  assert_text (tn_pop_text (r.bus, GST_MESSAGE_ERROR),
       "The input buffer does not hold the tensor its caps describe: buffer "
       "holds 20 bytes; caps float32 <2, 3> need 24.");
   red_free (&r);
@@ -526,13 +505,13 @@ expect_caps_error (const gchar *type, const gchar *dims, const gchar *op,
   Red r;
 
   red_new (&r, caps, "op", op, "axes", axes, NULL);
-  assert_text (pop_text (r.bus, GST_MESSAGE_ERROR), want);
+  assert_text (tn_pop_text (r.bus, GST_MESSAGE_ERROR), want);
   /* Each push sends the refused CAPS event again: one refusal, one error. */
   for (int i = 0; i < 2; i++)
     fail_unless_equals_int (
         gst_harness_push (r.h, gst_buffer_new_allocate (NULL, 4, NULL)),
         GST_FLOW_NOT_NEGOTIATED);
-  fail_unless (pop_text (r.bus, GST_MESSAGE_ERROR) == NULL);
+  fail_unless (tn_pop_text (r.bus, GST_MESSAGE_ERROR) == NULL);
   red_free (&r);
   g_free (caps);
 }

@@ -81,14 +81,6 @@ pop_error (GstBus *bus)
 }
 
 static void
-assert_contains (const gchar *text, const gchar *want)
-{
-  fail_unless (text != NULL, "no message, expected '%s'", want);
-  fail_unless (
-      strstr (text, want) != NULL, "'%s' does not contain '%s'", text, want);
-}
-
-static void
 unwatch (GstElement *e, GstBus *bus)
 {
   gst_bus_set_flushing (bus, TRUE);
@@ -530,8 +522,8 @@ GST_START_TEST (test_read_by_tensordebug)
   g_set_print_handler (old);
   /* permute:2:0:1 of <5, 7, 3> has strides <1, 21, 3>; with arange from
    * 0, row [0, 0] of the view is 0, 3, 6, ... */
-  assert_contains (printed, "uint8 <3, 5, 7> strides <1, 21, 3>");
-  assert_contains (printed, "[[[  0   3   6   9  12  15  18]");
+  tn_assert_contains (printed, "uint8 <3, 5, 7> strides <1, 21, 3>");
+  tn_assert_contains (printed, "[[[  0   3   6   9  12  15  18]");
   fail_unless_equals_uint64 (bytes_copied (v), 0);
   gst_object_unref (v);
   gst_object_unref (pipe);
@@ -670,8 +662,8 @@ GST_START_TEST (test_step_errors)
   for (guint i = 0; i < G_N_ELEMENTS (errs); i++) {
     gchar *text = caps_error (errs[i].ops, caps);
 
-    assert_contains (text, errs[i].want);
-    assert_contains (text, "float32 <2, 3, 4>");
+    tn_assert_contains (text, errs[i].want);
+    tn_assert_contains (text, "float32 <2, 3, 4>");
     g_free (text);
   }
   tn_check_no_outstanding ();
@@ -715,8 +707,8 @@ GST_START_TEST (test_parse_errors)
     fail_unless_equals_int (
         gst_element_set_state (e, GST_STATE_PAUSED), GST_STATE_CHANGE_FAILURE);
     text = pop_error (bus);
-    assert_contains (text, errs[i].want);
-    assert_contains (text, errs[i].ops);
+    tn_assert_contains (text, errs[i].want);
+    tn_assert_contains (text, errs[i].ops);
     g_free (text);
     gst_element_set_state (e, GST_STATE_NULL);
     unwatch (e, bus);
@@ -741,7 +733,7 @@ GST_START_TEST (test_wrong_size)
       gst_harness_push (h, gst_buffer_new_allocate (NULL, 20, NULL)),
       GST_FLOW_ERROR);
   text = pop_error (bus);
-  assert_contains (
+  tn_assert_contains (
       text, "buffer holds 20 bytes; caps float32 <2, 3, 4> need 96");
   g_free (text);
   unwatch (h->element, bus);
