@@ -21,7 +21,7 @@
  * at each end of every axis with "..." between.
  *
  * |[
- * tensordebugger0: buffer 0 pts 0:00:00.000000000 float32 <2, 3>: min=0.0
+ * tensordebug0: buffer 0 pts 0:00:00.000000000 float32 <2, 3>: min=0.0
  * max=5.0 mean=2.5 nan=0
  * [[0. 1. 2.]
  *  [3. 4. 5.]]
@@ -53,6 +53,8 @@
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
+
+#include <string.h>
 
 #include <gst/base/gstbasetransform.h>
 
@@ -364,6 +366,28 @@ gst_tensor_debugger_get_property (
   GST_OBJECT_UNLOCK (self);
 }
 
+/* GstObject names an unnamed object after its GType, which here is not
+ * the factory's name: tensordebugger0 becomes tensordebug0. */
+static void
+gst_tensor_debugger_constructed (GObject *object)
+{
+  static const gchar type_prefix[] = "tensordebugger";
+  gchar *name = gst_object_get_name (GST_OBJECT (object));
+
+  if (g_str_has_prefix (name, type_prefix)) {
+    const gchar *tail = name + strlen (type_prefix);
+
+    if (*tail && strspn (tail, "0123456789") == strlen (tail)) {
+      gchar *short_name = g_strconcat ("tensordebug", tail, NULL);
+
+      gst_object_set_name (GST_OBJECT (object), short_name);
+      g_free (short_name);
+    }
+  }
+  g_free (name);
+  G_OBJECT_CLASS (gst_tensor_debugger_parent_class)->constructed (object);
+}
+
 static void
 gst_tensor_debugger_class_init (GstTensorDebuggerClass *klass)
 {
@@ -376,6 +400,7 @@ gst_tensor_debugger_class_init (GstTensorDebuggerClass *klass)
 
   gobject_class->set_property = gst_tensor_debugger_set_property;
   gobject_class->get_property = gst_tensor_debugger_get_property;
+  gobject_class->constructed = gst_tensor_debugger_constructed;
 
   /**
    * GstTensorDebugger:every:

@@ -725,6 +725,24 @@ GST_START_TEST (test_negotiate_partial_pipeline)
 
 GST_END_TEST;
 
+/* An unnamed element takes the factory's name with a number, as other
+ * elements do, though its GType is GstTensorDebugger. */
+GST_START_TEST (test_default_name)
+{
+  GstElement *e = gst_element_factory_make ("tensordebug", NULL);
+  gchar *name = gst_object_get_name (GST_OBJECT (e));
+
+  fail_unless (g_str_has_prefix (name, "tensordebug"), "%s", name);
+  fail_unless (strlen (name) > strlen ("tensordebug")
+                   && strspn (name + strlen ("tensordebug"), "0123456789")
+                          == strlen (name + strlen ("tensordebug")),
+      "%s", name);
+  g_free (name);
+  gst_object_unref (e);
+}
+
+GST_END_TEST;
+
 static Suite *
 tensordebug_suite (void)
 {
@@ -732,6 +750,7 @@ tensordebug_suite (void)
   TCase *tc = tcase_create ("general");
 
   suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_default_name);
   tcase_add_test (tc, test_float32_arange);
   tcase_add_test (tc, test_int8_arange);
   tcase_add_test (tc, test_strided);
