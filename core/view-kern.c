@@ -201,56 +201,32 @@ inter_32 (const tn_vk *k, char *d, int64_t pitch, const char *s, int64_t n,
 #define DEINT_CASE(W, CC)                                                      \
   case CC:                                                                     \
     if (CC * S <= 32)                                                          \
-      j = k->m == CC ? deint_##W (k, d, pitch, s, nb, j, S, CC, CC)            \
-                     : deint_##W (k, d, pitch, s, nb, j, S, CC, k->m);         \
+      j = k->m == CC ? deint_##W (k, d, pitch, s, lim, j, S, CC, CC)           \
+                     : deint_##W (k, d, pitch, s, lim, j, S, CC, k->m);        \
     break;
 #define INTER_CASE(W, CC)                                                      \
   case CC:                                                                     \
     if (CC * S <= 32)                                                          \
-      j = inter_##W (k, d, pitch, s, n, j, S, CC);                             \
+      j = inter_##W (k, d, pitch, s, lim, j, S, CC);                           \
     break;
 #define ALL_CASES(X, W)                                                        \
   X (W, 2) X (W, 3) X (W, 4) X (W, 5) X (W, 6) X (W, 7) X (W, 8)
-
-VK_INLINE VK_SSSE3 int64_t
-deint_any_16 (const tn_vk *k, char *d, int64_t pitch, const char *s, int64_t nb,
-    int64_t j, const int S)
-{
-  switch (k->c) {
-    ALL_CASES (DEINT_CASE, 16)
+/* lim: the rows (deinterleave) or items (interleave) the kernel may
+ * reach; returns where the kernel stopped. */
+#define ANY_FN(KIND, W, TARGET, CASE)                                          \
+  VK_INLINE TARGET int64_t KIND##_any_##W (const tn_vk *k, char *d,            \
+      int64_t pitch, const char *s, int64_t lim, int64_t j, const int S)       \
+  {                                                                            \
+    switch (k->c) {                                                            \
+      ALL_CASES (CASE, W)                                                      \
+    }                                                                          \
+    return j;                                                                  \
   }
-  return j;
-}
 
-VK_INLINE VK_SSSE3 int64_t
-inter_any_16 (const tn_vk *k, char *d, int64_t pitch, const char *s, int64_t n,
-    int64_t j, const int S)
-{
-  switch (k->c) {
-    ALL_CASES (INTER_CASE, 16)
-  }
-  return j;
-}
-
-VK_INLINE VK_AVX2 int64_t
-deint_any_32 (const tn_vk *k, char *d, int64_t pitch, const char *s, int64_t nb,
-    int64_t j, const int S)
-{
-  switch (k->c) {
-    ALL_CASES (DEINT_CASE, 32)
-  }
-  return j;
-}
-
-VK_INLINE VK_AVX2 int64_t
-inter_any_32 (const tn_vk *k, char *d, int64_t pitch, const char *s, int64_t n,
-    int64_t j, const int S)
-{
-  switch (k->c) {
-    ALL_CASES (INTER_CASE, 32)
-  }
-  return j;
-}
+ANY_FN (deint, 16, VK_SSSE3, DEINT_CASE)
+ANY_FN (inter, 16, VK_SSSE3, INTER_CASE)
+ANY_FN (deint, 32, VK_AVX2, DEINT_CASE)
+ANY_FN (inter, 32, VK_AVX2, INTER_CASE)
 
 /* nb: rows whose whole block lies within what the view reaches (with
  * m < c the last row ends before its block does).  AVX2 finishes with
