@@ -516,17 +516,6 @@ gst_tensor_op_set_caps (
 }
 
 static gboolean
-gst_tensor_op_transform_size (GstBaseTransform *trans,
-    GstPadDirection direction, GstCaps *caps, gsize size, GstCaps *othercaps,
-    gsize *othersize)
-{
-  GstTnInfo info;
-
-  return gst_tn_info_from_caps (&info, othercaps, NULL)
-         && gst_tn_info_size (&info, othersize);
-}
-
-static gboolean
 gst_tensor_op_decide_allocation (GstBaseTransform *trans, GstQuery *query)
 {
   GstTensorOp *self = GST_TENSOR_OP (trans);
@@ -961,8 +950,7 @@ gst_tensor_op_class_init (GstTensorOpClass *klass)
       = GST_DEBUG_FUNCPTR (gst_tensor_op_transform_caps);
   trans_class->sink_event = GST_DEBUG_FUNCPTR (gst_tensor_op_sink_event);
   trans_class->set_caps = GST_DEBUG_FUNCPTR (gst_tensor_op_set_caps);
-  trans_class->transform_size
-      = GST_DEBUG_FUNCPTR (gst_tensor_op_transform_size);
+  trans_class->transform_size = GST_DEBUG_FUNCPTR (gst_tn_transform_size);
   trans_class->decide_allocation
       = GST_DEBUG_FUNCPTR (gst_tensor_op_decide_allocation);
   trans_class->propose_allocation

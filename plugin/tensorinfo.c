@@ -628,3 +628,13 @@ gst_tn_transform_query_any_tensor (GstBaseTransformClass *parent,
   gst_caps_unref (caps);
   return TRUE;
 }
+
+gboolean
+gst_tn_transform_size (GstBaseTransform *trans, GstPadDirection direction,
+    GstCaps *caps, gsize size, GstCaps *othercaps, gsize *othersize)
+{
+  GstTnInfo info;
+
+  return gst_tn_info_from_caps (&info, othercaps, NULL)
+         && gst_tn_info_size (&info, othersize);
+}

@@ -65,6 +65,12 @@ gboolean gst_tn_caps_refusal_is_new (GstCaps **last, GstCaps *caps);
  * Takes ownership of caps. */
 GstCaps *gst_tn_caps_filter (GstCaps *caps, GstCaps *filter);
 
+/* A GstBaseTransform transform_size function for elements whose buffers
+ * are dense tensors: othersize is the bytes of othercaps' tensor. */
+gboolean gst_tn_transform_size (GstBaseTransform *trans,
+    GstPadDirection direction, GstCaps *caps, gsize size, GstCaps *othercaps,
+    gsize *othersize);
+
 /* A GstBaseTransform query function: parent's answer, and for a CAPS
  * query on the sink pad the tensor structures of its template appended
  * last (filtered as the query asks).  Upstream that is free still fixates
