@@ -227,6 +227,8 @@ ew_rdiv_binade_ok (float c, float zh, float zl, int e)
 #define EW_VOP_sub(x, v, k) _mm256_sub_ps (x, v)
 #define EW_VOP_mul(x, v, k) _mm256_mul_ps (x, v)
 #define EW_VOP_div(x, v, k) ew_vdiv (x, &(k))
+#define EW_VOP_divb(x, v, k)                                                   \
+  _mm256_fmadd_ps (x, (k).zh, _mm256_mul_ps (x, (k).zl))
 #define EW_VOP_nop(x, v, k) (x)
 /* max (0, y) is y < 0 ? 0 : y, NaN and -0 included (vmaxps returns its
  * second operand unless the first is greater). */
@@ -277,41 +279,72 @@ tn_ew_rdiv_checks (void)
   return atomic_load (&rdiv_checks);
 }
 
-void
-tn_ew_rdiv_plan (tn_ew_rdiv *p, float c)
+/* Proves (zh, zl) for c into p: the binades from emin up where RN (x zl)
+ * is normal (or zl is 0) and |q| at least 2^-125, and the run of w of
+ * them the per-vector test takes, below 2^(ec + 126) where q cannot
+ * overflow. */
+static bool
+rdiv_try (tn_ew_rdiv *p, float c, float zh, float zl)
 {
-  float zh = 1 / c, zl;
-  int ec, elo, ehi, w = 1, s;
+  int ec = ilogb (c), elo, ehi, w = 1, s;
 
-  memset (p, 0, sizeof *p);
-  if (!atomic_load (&rdiv_allowed)
-      || tn_ew_resolve (TN_EWISE_IMPL_AUTO) != TN_EWISE_IMPL_AVX2
-      || fpclassify (c) != FP_NORMAL || fpclassify (zh) != FP_NORMAL)
-    return;
-  /* 1 - c zh is exact in double; a zl off by an ulp would only fail the
-   * check. */
-  zl = (float) ((1.0 - (double) c * zh) / c);
-  /* The binades e of x where RN (x zl) is normal (or zl is 0), |q| is at
-   * least 2^-125 and below 2^126. */
-  ec = ilogb (c);
   elo = ec - 124 > -126 ? ec - 124 : -126;
   if (zl != 0 && -126 - ilogb (zl) > elo)
     elo = -126 - ilogb (zl);
   ehi = ec + 125 < 127 ? ec + 125 : 127;
   if (elo > ehi)
-    return;
+    return false;
   while (2 * w <= ehi - elo + 1)
     w *= 2;
   s = -w / 2;
   s = s < elo ? elo : s > ehi + 1 - w ? ehi + 1 - w : s;
   p->zh = zh;
   p->zl = zl;
+  p->emin = elo;
+  p->same = zl == 0 || (zl < 0) == (zh < 0);
   p->lo = (uint32_t) (s + 127) << 23;
   p->mask = ~(((uint32_t) w << 23) - 1) & 0x7fffffffu;
-  atomic_fetch_add (&rdiv_checks, 1);
 #if EW_HAVE_AVX2
   p->fast = ew_rdiv_binade_ok (c, zh, zl, s);
 #endif
+  return p->fast;
+}
+
+void
+tn_ew_rdiv_plan (tn_ew_rdiv *p, float c)
+{
+  float zh = 1 / c;
+  tn_ew_rdiv alt;
+
+  memset (p, 0, sizeof *p);
+  if (!atomic_load (&rdiv_allowed)
+      || tn_ew_resolve (TN_EWISE_IMPL_AUTO) != TN_EWISE_IMPL_AVX2
+      || fpclassify (c) != FP_NORMAL || fpclassify (zh) != FP_NORMAL)
+    return;
+  atomic_fetch_add (&rdiv_checks, 1);
+  /* 1 - c zh is exact in double; a zl off by an ulp would only fail the
+   * check. */
+  if (rdiv_try (p, c, zh, (float) ((1.0 - (double) c * zh) / c)) && p->same)
+    return;
+  /* zh one ulp nearer 0 than RN (1/c) leaves a rest of its sign, so that
+   * ±inf and -0 need no test (for about 19 divisors in 20 one of the two
+   * pairs passes and has one sign). */
+  memset (&alt, 0, sizeof alt);
+  zh = nextafterf (zh, 0);
+  if (rdiv_try (&alt, c, zh, (float) ((1.0 - (double) c * zh) / c))
+      && (alt.same || !p->fast))
+    *p = alt;
+}
+
+void
+tn_ew_rdiv_bare (tn_ew_rdiv *p, int emin, bool specials)
+{
+  /* Above the per-vector run the quotient may overflow: scaling x by 2^k
+   * scales RN (x zl) and both exact quotients alike, and a quotient that
+   * agrees with x / c with an unbounded exponent overflows with it.  That
+   * needs RN (x zl) finite for every finite x: |zl| < 1/2. */
+  p->bare = p->fast && emin >= p->emin && (!specials || p->same)
+            && (p->zl == 0 || ilogb (p->zl) < -1);
 }
 
 /* Which loops divide by a scalar, and so may take EW_VRUN on AVX2. */
@@ -328,12 +361,26 @@ tn_ew_rdiv_plan (tn_ew_rdiv *p, float c)
 #define EW_VDIV_HOOK_avx2(T, S, op1, op2, tail, c1, c2)                        \
   EW_VDIV_HOOK_##T (S, op1, op2, tail, c1, c2)
 #define EW_VDIV_HOOK_double(S, op1, op2, tail, c1, c2)
+/* Bare divisions, "divb", skip the test per vector. */
+#define EW_BARE_add add
+#define EW_BARE_sub sub
+#define EW_BARE_mul mul
+#define EW_BARE_div divb
+#define EW_BARE_nop nop
+#define EW_divb_FLOAT EW_div_FLOAT
+#define EW_VRUN_X(...) EW_VRUN (__VA_ARGS__)
 #define EW_VDIV_HOOK_float(S, op1, op2, tail, c1, c2)                          \
-  if ((EW_ISDIV_##op1 || EW_ISDIV_##op2)                                       \
-      && (!EW_ISDIV_##op1 || ((const tn_ew_scalars *) ov)->div[0].fast)        \
-      && (!EW_ISDIV_##op2 || ((const tn_ew_scalars *) ov)->div[1].fast)) {     \
-    EW_VRUN (S, op1, op2, tail, c1, c2, (const tn_ew_scalars *) ov);           \
-    return;                                                                    \
+  if (EW_ISDIV_##op1 || EW_ISDIV_##op2) {                                      \
+    const tn_ew_rdiv *r_ = ((const tn_ew_scalars *) ov)->div;                  \
+    if ((!EW_ISDIV_##op1 || r_[0].bare) && (!EW_ISDIV_##op2 || r_[1].bare)) {  \
+      EW_VRUN_X (S, EW_BARE_##op1, EW_BARE_##op2, tail, c1, c2,                \
+          (const tn_ew_scalars *) ov);                                         \
+      return;                                                                  \
+    }                                                                          \
+    if ((!EW_ISDIV_##op1 || r_[0].fast) && (!EW_ISDIV_##op2 || r_[1].fast)) {  \
+      EW_VRUN (S, op1, op2, tail, c1, c2, (const tn_ew_scalars *) ov);         \
+      return;                                                                  \
+    }                                                                          \
   }
 /* The one-step kernels: only float div, the others expand to nothing. */
 #define EW_SDIV_HOOK_gen(op, F, T)

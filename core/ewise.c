@@ -3,6 +3,7 @@
 #include "ewise.h"
 
 #include <inttypes.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -540,6 +541,31 @@ is_relu_on (const ew_pstep *ps, tn_dtype t)
   return ps && ps->op == TN_EW_RELU && ps->in == t;
 }
 
+/* The least binade of x + a (or x - a) when it is not 0, for every float
+ * x: near a both are multiples of half an ulp of a, far from it the sum
+ * is large.  x_emin when a is 0 (the sum is x), INT_MIN when a is not
+ * finite. */
+static int
+sum_emin (const ew_pstep *ps, int x_emin)
+{
+  float a;
+  int e;
+
+  memcpy (&a, ps->scalar.c.b, sizeof a);
+  if (!isfinite (a))
+    return INT_MIN;
+  if (a == 0)
+    return x_emin;
+  e = ilogb (a) - 24;
+  return e < -149 ? -149 : e;
+}
+
+static bool
+adds (const ew_pstep *ps)
+{
+  return ps->op == TN_EW_ADD || ps->op == TN_EW_SUB;
+}
+
 /* Neighbouring arithmetic steps with scalar operands on float32/float64
  * run as one loop (tn_ew_pair_kernel), and so does a cast from a small
  * integer type to float32 with up to two such steps after it
@@ -568,13 +594,18 @@ fuse_pairs (tn_ewise *p, tn_ewise_impl impl)
       if (f) {
         m.op = na > 0 ? s[1]->op : TN_EW_MUL; /* not CAST: a kernel */
         m.mode = OPND_SCALAR;
+        /* A division sees small integers, or those plus a: neither inf
+         * nor -0. */
         if (na > 0) {
           memcpy (m.scalar.c.b, s[1]->scalar.c.b, 4);
           m.scalar.div[0] = s[1]->scalar.div[0];
+          tn_ew_rdiv_bare (&m.scalar.div[0], 0, false);
         }
         if (na > 1) {
           memcpy (m.scalar.c.b + 4, s[2]->scalar.c.b, 4);
           m.scalar.div[1] = s[2]->scalar.div[0];
+          if (adds (s[1]))
+            tn_ew_rdiv_bare (&m.scalar.div[1], sum_emin (s[1], 0), false);
         }
         used = 1 + na + relu;
       }
@@ -586,6 +617,9 @@ fuse_pairs (tn_ewise *p, tn_ewise_impl impl)
       if (f) {
         memcpy (m.scalar.c.b + m.rsize, s[1]->scalar.c.b, m.rsize);
         m.scalar.div[1] = s[1]->scalar.div[0];
+        /* "sub:a,div:c" never divides a tiny number unless a is tiny. */
+        if (adds (s[0]) && s[0]->in == TN_FLOAT32)
+          tn_ew_rdiv_bare (&m.scalar.div[1], sum_emin (s[0], INT_MIN), true);
         used = 2 + relu;
       }
     }
@@ -595,6 +629,16 @@ fuse_pairs (tn_ewise *p, tn_ewise_impl impl)
     i += used;
   }
   p->nsteps = j;
+}
+
+int
+tn_ew_bare_divisions (const tn_ewise *p)
+{
+  int i, n = 0;
+
+  for (i = 0; i < p->nsteps; i++)
+    n += p->steps[i].scalar.div[0].bare + p->steps[i].scalar.div[1].bare;
+  return n;
 }
 
 static void

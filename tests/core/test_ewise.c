@@ -1023,15 +1023,26 @@ test_div_plan (void)
     g_assert_cmpuint (tn_ew_rdiv_checks (), ==, n0);
     return;
   }
-  /* 1/127.5 = 0x1.0101...p-7, rounded up at the 23rd bit; zl is the
-   * rest.  Binades from max (ec - 124, -126 - ilogb (zl)) = -94 to 127,
-   * the widest power-of-two run centred on 1: [-64, 64). */
+  /* 1/127.5 = 2/255 = 0x1.010101...p-7: RN (1/c) = 0x1.010102p-7 leaves
+   * a negative rest, so the plan takes the float below, 0x1.0101p-7, and
+   * the rest 2^-31 * 256/255 rounded, 0x1.010102p-31: one sign.  Binades
+   * from max (ec - 124, -126 - ilogb (zl)) = -95 up; the test per vector
+   * takes the widest power-of-two run centred on 1: [-64, 64). */
   tn_ew_rdiv_plan (&p, 127.5f);
   g_assert_true (p.fast);
-  g_assert_cmpfloat (p.zh, ==, 0x1.010102p-7f);
-  g_assert_cmpfloat (p.zl, ==, -0x1.fdfdfep-32f);
+  g_assert_true (p.same);
+  g_assert_cmpfloat (p.zh, ==, 0x1.0101p-7f);
+  g_assert_cmpfloat (p.zl, ==, 0x1.010102p-31f);
+  g_assert_cmpint (p.emin, ==, -95);
   g_assert_cmphex (p.lo, ==, 63u << 23);
   g_assert_cmphex (p.mask, ==, 0x40000000u);
+  /* float (1/3) rounds up, 1/c rounds to 3 with a negative rest, and the
+   * float below 3 fails: the pair of two signs is kept. */
+  tn_ew_rdiv_plan (&p, 1.0f / 3.0f);
+  g_assert_true (p.fast);
+  g_assert_false (p.same);
+  g_assert_cmpfloat (p.zh, ==, 3.0f);
+  g_assert_cmpfloat (p.zl, <, 0.0f);
   /* A power of two: zl = 0, binades [-123, 126]. */
   tn_ew_rdiv_plan (&p, 2.0f);
   g_assert_true (p.fast);
@@ -1044,19 +1055,19 @@ test_div_plan (void)
   g_assert_true (p.fast);
   g_assert_cmphex (p.lo, ==, 63u << 23);
   g_assert_cmphex (p.mask, ==, 0x60000000u);
-  g_assert_cmpuint (tn_ew_rdiv_checks (), ==, n0 + 3);
+  g_assert_cmpuint (tn_ew_rdiv_checks (), ==, n0 + 4);
   /* c or 1/c not normal: refused without a check. */
   for (gsize i = 0; i < G_N_ELEMENTS (refused); i++) {
     tn_ew_rdiv_plan (&p, refused[i]);
     g_assert_false (p.fast);
   }
-  g_assert_cmpuint (tn_ew_rdiv_checks (), ==, n0 + 3);
+  g_assert_cmpuint (tn_ew_rdiv_checks (), ==, n0 + 4);
 
   /* The pinned failing divisor: checked, refused, and by the C library's
    * fmaf some x in [1, 2) indeed comes out wrong. */
   tn_ew_rdiv_plan (&p, DIV_FAILING);
   g_assert_false (p.fast);
-  g_assert_cmpuint (tn_ew_rdiv_checks (), ==, n0 + 4);
+  g_assert_cmpuint (tn_ew_rdiv_checks (), ==, n0 + 5);
   zh = 1 / DIV_FAILING;
   zl = (float) ((1.0 - (double) DIV_FAILING * zh) / DIV_FAILING);
   for (guint32 m = 0; m < (1u << 23) && !differs; m++) {
@@ -1183,7 +1194,7 @@ static void
 test_div_cast_pairs (void)
 {
   static const float cs[]
-      = { 127.5f, 255.0f, 3.0f, 0.1f, -7.0f, 1e-30f, DIV_FAILING };
+      = { 127.5f, 255.0f, 3.0f, 0.1f, -7.0f, 1e-30f, DIV_FAILING, 1.0f / 3.0f };
   const gsize n = 65536 + 5;
   guint16 *src = g_new (guint16, n);
   float *got = g_new (float, n), *want = g_new (float, n);
@@ -1226,6 +1237,104 @@ test_div_cast_pairs (void)
   g_free (src);
   g_free (got);
   g_free (want);
+}
+
+/* A division that sees only numbers its plan proved runs without the
+ * test per vector ("bare"): after adding or subtracting an a that is not
+ * tiny (x - a is then 0 or at least half an ulp of a), or on small
+ * integers.  Which chains get it, then the bits of x - a over c against
+ * the C division: a sample of every binade, every mantissa of the binade
+ * of a (where x - a comes nearest 0), a and its neighbours, specials. */
+static void
+test_div_bare (void)
+{
+  static const struct {
+    const char *ops;
+    tn_dtype t;
+    int bare;
+  } which[] = {
+    { "sub:127.5,div:127.5,relu", TN_FLOAT32, 1 },
+    { "add:-3,div:7", TN_FLOAT32, 1 },
+    /* 127.5 proves binades from -95 up: 2^(-71 - 24) is the least. */
+    { "sub:0x1p-71,div:127.5", TN_FLOAT32, 1 },
+    { "sub:0x1p-72,div:127.5", TN_FLOAT32, 0 },
+    { "sub:0,div:127.5", TN_FLOAT32, 0 },
+    /* zh and zl of two signs: inf - a would come out NaN. */
+    { "sub:1,div:0.3333333432674408", TN_FLOAT32, 0 },
+    /* zl near 2^92: x zl can overflow. */
+    { "sub:1,div:2.5e-37", TN_FLOAT32, 0 },
+    { "mul:2,div:127.5", TN_FLOAT32, 0 },
+    { "div:127.5", TN_FLOAT32, 0 },
+    { "div:127.5,sub:1", TN_FLOAT32, 0 },
+    { "sub:127.5,div:127.5", TN_FLOAT64, 0 },
+    { "cast:float32,sub:127.5,div:127.5", TN_UINT8, 1 },
+    { "cast:float32,div:255", TN_UINT8, 1 },
+    /* From integers no inf: two signs will do. */
+    { "cast:float32,sub:1,div:0.3333333432674408", TN_INT16, 1 },
+    { "cast:float32,mul:2,div:3", TN_UINT8, 0 },
+    { "cast:float32,div:3,div:7", TN_INT8, 1 },
+  };
+  static const struct {
+    float a, c;
+    guint stride; /* over the binade of a */
+  } cases[] = { { 127.5f, 127.5f, 1 }, { 0x1p-71f, 127.5f, 1 },
+    { -3.0f, 7.0f, 5 }, { 3e38f, 0.1f, 5 }, { 1.5f, -2.5f, 5 },
+    { 1.0f, 1e-3f, 5 }, { -255.0f, 3.0f, 5 }, { 1e-20f, 10.0f, 5 } };
+  const gboolean avx2 = have_avx2_fma ();
+  const gsize cap = (1u << 23) + 256 * 8500 + G_N_ELEMENTS (div_specials) + 4;
+  float *x = g_new (float, cap), *want = g_new (float, cap);
+  float *got = g_new (float, cap);
+
+  tn_ewise_set_impl (TN_EWISE_IMPL_AUTO);
+  for (gsize k = 0; k < G_N_ELEMENTS (which); k++) {
+    int64_t n = 64;
+    tn_ewise *p = compile_ok (which[k].ops, which[k].t, &n, 1);
+    int want_bare = avx2 ? which[k].bare : 0;
+
+    if (tn_ew_bare_divisions (p) != want_bare)
+      g_error ("%s on %s: %d bare divisions, expected %d", which[k].ops,
+          tn_dtype_name (which[k].t), tn_ew_bare_divisions (p), want_bare);
+    tn_ewise_free (p);
+  }
+  for (gsize k = 0; k < G_N_ELEMENTS (cases); k++) {
+    const float a = cases[k].a, c = cases[k].c;
+    const guint32 sa = f32_bits (a) & 0x80000000u;
+    const guint32 ea = (guint32) (ilogb (a) + 127);
+    gsize n = 0;
+    char ops[3][128];
+    int64_t dims;
+    tn_ewise *p;
+
+    for (guint32 ef = 0; ef < 256; ef++)
+      for (guint32 m = ef * 7; m < (1u << 23); m += 997)
+        x[n++] = f32_of (((m * 0x9e3779b1u) >> 31) << 31 | ef << 23 | m);
+    for (guint32 m = 0; m < (1u << 23); m += cases[k].stride)
+      x[n++] = f32_of (sa | ea << 23 | m);
+    for (gsize i = 0; i < G_N_ELEMENTS (div_specials); i++)
+      x[n++] = f32_of (div_specials[i]);
+    x[n++] = a;
+    x[n++] = nextafterf (a, INFINITY);
+    x[n++] = nextafterf (a, -INFINITY);
+    x[n++] = -a;
+    g_snprintf (ops[0], sizeof ops[0], "sub:%.17g,div:%.17g", a, c);
+    g_snprintf (ops[1], sizeof ops[1], "sub:%.17g,div:%.17g,relu", a, c);
+    g_snprintf (ops[2], sizeof ops[2], "add:%.17g,div:%.17g", -a, c);
+    dims = (int64_t) n;
+    p = compile_ok (ops[0], TN_FLOAT32, &dims, 1);
+    g_assert_cmpint (tn_ew_bare_divisions (p), ==, avx2 ? 1 : 0);
+    tn_ewise_free (p);
+    for (int o = 0; o < 3; o++) {
+      for (gsize i = 0; i < n; i++) {
+        float q = (o == 2 ? x[i] + -a : x[i] - a) / c;
+
+        want[i] = o == 1 && q < 0 ? 0.0f : q;
+      }
+      div_check_chain (ops[o], TN_FLOAT32, x, got, want, n, "auto");
+    }
+  }
+  g_free (x);
+  g_free (want);
+  g_free (got);
 }
 
 /* float64 keeps its division: random bit patterns of every exponent, and
@@ -1303,6 +1412,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ewise/div-zeros", test_div_zeros);
   g_test_add_func ("/ewise/div-float32", test_div_float32);
   g_test_add_func ("/ewise/div-cast-pairs", test_div_cast_pairs);
+  g_test_add_func ("/ewise/div-bare", test_div_bare);
   g_test_add_func ("/ewise/div-float64", test_div_float64);
   return g_test_run ();
 }
