@@ -27,6 +27,18 @@ bench_median (double *v, size_t n)
   return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
+double
+bench_ratio (const double *a, const double *b, size_t n)
+{
+  double *r = malloc (n * sizeof *r), m;
+
+  for (size_t i = 0; i < n; i++)
+    r[i] = a[i] / b[i];
+  m = bench_median (r, n);
+  free (r);
+  return m;
+}
+
 void
 bench_sink (const void *p)
 {

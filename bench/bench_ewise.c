@@ -351,11 +351,22 @@ static void __attribute__ ((noinline)) fused_chain (float *a, size_t n)
   }
 }
 
+static void
+fill_bytes (float *a, long n)
+{
+  for (long i = 0; i < n; i++)
+    a[i] = (float) (i % 256);
+}
+
 /* Three steps against one: blocked, the chain is still one pass. */
+#define CHAIN_RUNS 31
 static void
 bench_chain (Peer *np, long n)
 {
-  double t1[RUNS], td[RUNS], t3[RUNS], tv[RUNS], tf[RUNS], tn[RUNS];
+  double t1[CHAIN_RUNS], td[CHAIN_RUNS], t3[CHAIN_RUNS], tv[CHAIN_RUNS];
+  double tf[CHAIN_RUNS], tn[CHAIN_RUNS], r1, rd, rv;
+  double l1[CHAIN_RUNS], l3[CHAIN_RUNS];
+  tn_ewise *ps1, *ps3;
   float *a = aligned_alloc (64, n * sizeof (float));
   tn_ewise *p1 = compile ("sub:127.5", TN_FLOAT32, n);
   tn_ewise *pd = compile ("div:127.5", TN_FLOAT32, n);
@@ -367,11 +378,11 @@ bench_chain (Peer *np, long n)
   pv = compile ("sub:127.5,div:127.5,relu", TN_FLOAT32, n);
   tn_ew_rdiv_allow (true);
 
-  for (long i = 0; i < n; i++)
-    a[i] = (float) (i % 256);
-  /* Each run starts with the next contender: whoever follows NumPy's
-   * process finds the caches cold, and no one should always be that. */
-  for (int i = 0; i < RUNS; i++) {
+  /* Each round starts with the next contender: whoever follows NumPy's
+   * process finds the caches cold, and no one should always be that.
+   * Every run starts from the same bytes, so that none meets the zeros
+   * or tiny values another one left (the division tests its input). */
+  for (int i = 0; i < CHAIN_RUNS; i++) {
     tn_ewise *const ps[4] = { p1, pd, p3, pv };
     double *const ts[5] = { t1, td, t3, tv, tf };
 
@@ -379,12 +390,15 @@ bench_chain (Peer *np, long n)
       int k = (i + j) % 5;
       double t0;
 
+      fill_bytes (a, n);
       if (k < 4) {
         tn_ewise_run (ps[k], a, a, 1);
+        fill_bytes (a, n);
         t0 = bench_now ();
         tn_ewise_run (ps[k], a, a, 1);
       } else {
         fused_chain (a, n);
+        fill_bytes (a, n);
         t0 = bench_now ();
         fused_chain (a, n);
       }
@@ -393,27 +407,56 @@ bench_chain (Peer *np, long n)
     }
     tn[i] = peer_run (np, "chain", n);
   }
-  m1 = bench_median (t1, RUNS);
-  md = bench_median (td, RUNS);
-  m3 = bench_median (t3, RUNS);
-  mv = bench_median (tv, RUNS);
-  mf = bench_median (tf, RUNS);
+  /* The arithmetic alone: the same chains over 4096 items that stay in
+   * L1, scaled to n; in place and again, so the items settle at values
+   * that take no slow path (0 after the chain, -127.5 k after sub). */
+  ps1 = compile ("sub:127.5", TN_FLOAT32, 4096);
+  ps3 = compile ("sub:127.5,div:127.5,relu", TN_FLOAT32, 4096);
+  for (int i = 0; i < CHAIN_RUNS; i++) {
+    tn_ewise *const ps[2] = { ps1, ps3 };
+    double *const ts[2] = { l1, l3 };
+
+    for (int k = 0; k < 2; k++) {
+      double t0;
+
+      fill_bytes (a, 4096);
+      tn_ewise_run (ps[k], a, a, 1);
+      t0 = bench_now ();
+      for (int r = 0; r < 1024; r++)
+        tn_ewise_run (ps[k], a, a, 1);
+      bench_sink (a);
+      ts[k][i] = (bench_now () - t0) * n / (4096.0 * 1024);
+    }
+  }
+  r1 = bench_ratio (t3, t1, CHAIN_RUNS);
+  rd = bench_ratio (t3, td, CHAIN_RUNS);
+  rv = bench_ratio (t3, tv, CHAIN_RUNS);
+  m1 = bench_median (t1, CHAIN_RUNS);
+  md = bench_median (td, CHAIN_RUNS);
+  m3 = bench_median (t3, CHAIN_RUNS);
+  mv = bench_median (tv, CHAIN_RUNS);
+  mf = bench_median (tf, CHAIN_RUNS);
   printf ("sub:127.5,div:127.5,relu, float32 in place, %ldM items: %.3f ms; "
           "sub:127.5 %.3f ms, div:127.5 %.3f ms, the chain with vdivps "
           "%.3f ms, hand-fused C loop %.3f ms",
       n >> 20, 1e3 * m3, 1e3 * m1, 1e3 * md, 1e3 * mv, 1e3 * mf);
   if (tn[0] > 0)
-    printf (", NumPy (3 passes) %.3f ms", 1e3 * bench_median (tn, RUNS));
-  printf ("\n  chain/sub %.2f (target <= 1.30), chain/div %.2f, "
-          "chain/vdivps chain %.2f (vdivps chain/sub %.2f), chain/fused %.2f",
-      m3 / m1, m3 / md, m3 / mv, mv / m1, m3 / mf);
+    printf (", NumPy (3 passes) %.3f ms", 1e3 * bench_median (tn, CHAIN_RUNS));
+  printf ("\n  per round: chain/sub %.2f (target <= 1.30), chain/div %.2f, "
+          "chain/vdivps chain %.2f; of medians: chain/fused %.2f",
+      r1, rd, rv, m3 / mf);
   if (tn[0] > 0)
-    printf (", chain/NumPy %.2f", m3 / bench_median (tn, RUNS));
-  printf ("\n");
+    printf (", chain/NumPy %.2f", m3 / bench_median (tn, CHAIN_RUNS));
+  printf ("\n  arithmetic alone (4096 items in L1, scaled): chain %.3f ms, "
+          "sub %.3f ms; chain at %ldM / chain in L1 %.2f\n",
+      1e3 * bench_median (l3, CHAIN_RUNS), 1e3 * bench_median (l1, CHAIN_RUNS),
+      n >> 20, m3 / bench_median (l3, CHAIN_RUNS));
   tn_ewise_free (p1);
   tn_ewise_free (pd);
   tn_ewise_free (p3);
   tn_ewise_free (pv);
+  tn_ewise_free (ps1);
+  tn_ewise_free (ps3);
   free (a);
 }
 
