@@ -357,7 +357,10 @@ tn_ew_rdiv_bare (tn_ew_rdiv *p, int emin, bool specials)
    * scales RN (x zl) and both exact quotients alike, and a quotient that
    * agrees with x / c with an unbounded exponent overflows with it.  That
    * needs RN (x zl) finite for every finite x: |zl| < 1/2. */
-  p->bare = p->fast && emin >= p->emin && (!specials || p->same)
+  bool zero_ok = p->same || p->zh > 0; /* +0 zh + RN (+0 zl) is +0 */
+  bool inf_ok = p->same && p->zl != 0;
+
+  p->bare = p->fast && emin >= p->emin && zero_ok && (!specials || inf_ok)
             && (p->zl == 0 || ilogb (p->zl) < -1);
 }
 

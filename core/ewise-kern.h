@@ -40,16 +40,17 @@ typedef enum { TN_EW_FOREACH_OP (TN_EW_ENUM) TN_EW_NOPS } tn_ew_op;
 
 /* Division by a float32 scalar c in the AVX2 kernels, as
  * fma (x, zh, RN (x zl)) with zh ~ 1/c, zl ~ 1/c - zh, where that was
- * proven to give the bits of x / c: for |x| from 2^emin up, ±0 and NaN;
- * also ±inf and -0 when zh and zl have one sign.  Without bare, each
- * vector is tested for |x| in [2^s, 2^(s + w)) (w a power of two) and
- * divided with vdivps if not; fast false: always vdivps. */
+ * proven to give the bits of x / c: for |x| from 2^emin up and NaN; for
+ * +0 when zh and zl have one sign or zh > 0; for -0 and ±inf when they
+ * have one sign and zl is not 0 (inf times 0 is NaN).  Without bare,
+ * each vector is tested for |x| in [2^s, 2^(s + w)) (w a power of two)
+ * and divided with vdivps if not; fast false: always vdivps. */
 typedef struct {
   float zh, zl;
   uint32_t lo, mask; /* 2^s as bits; the bits above w binades, no sign */
   int emin;
   bool fast;
-  bool same; /* zh and zl of one sign */
+  bool same; /* zh and zl of one sign (or zl 0) */
   bool bare; /* no test per vector: every input is proven */
 } tn_ew_rdiv;
 
@@ -69,8 +70,8 @@ typedef struct {
  * normal, or without AVX2+FMA. */
 void tn_ew_rdiv_plan (tn_ew_rdiv *p, float c);
 /* Drops the test per vector when every input the division will see is
- * ±0, NaN or at least 2^emin in magnitude, and with specials (±inf or -0
- * possible) only if the plan has zh and zl of one sign. */
+ * +0, NaN or at least 2^emin in magnitude, or with specials also ±inf or
+ * -0, and the plan gets those right (see tn_ew_rdiv). */
 void tn_ew_rdiv_bare (tn_ew_rdiv *p, int emin, bool specials);
 /* How many divisions of p's steps are bare (tests). */
 int tn_ew_bare_divisions (const tn_ewise *p);

@@ -594,8 +594,8 @@ fuse_pairs (tn_ewise *p, tn_ewise_impl impl)
       if (f) {
         m.op = na > 0 ? s[1]->op : TN_EW_MUL; /* not CAST: a kernel */
         m.mode = OPND_SCALAR;
-        /* A division sees small integers, or those plus a: neither inf
-         * nor -0. */
+        /* A division sees small integers, or those plus a: +0 but
+         * neither inf nor -0. */
         if (na > 0) {
           memcpy (m.scalar.c.b, s[1]->scalar.c.b, 4);
           m.scalar.div[0] = s[1]->scalar.div[0];
