@@ -266,6 +266,16 @@ expect_eos (GstHarness *h)
   fail ("no EOS");
 }
 
+/* EOS goes through with no error on the bus; then the element stops. */
+static void
+eos_stop (Mm *m)
+{
+  push_eos (m->a);
+  expect_eos (m->a);
+  fail_if (bus_error (m));
+  mm_stop (m);
+}
+
 /* ---------------------------------------------------------- tests --- */
 
 /* A linear layer y = x W + b from weights and bias files, per type. */
@@ -298,10 +308,7 @@ GST_START_TEST (test_weights_types)
           GST_FLOW_OK);
       pull_check (m.a, &want, cases[i].t, 1, k);
     }
-    push_eos (m.a);
-    expect_eos (m.a);
-    fail_if (bus_error (&m));
-    mm_stop (&m);
+    eos_stop (&m);
   }
   g_free (a.v);
   g_free (want.v);
@@ -426,10 +433,7 @@ GST_START_TEST (test_pairing)
   push_eos (m.b);
   gst_harness_push (m.a, buffer_of (&a, TN_FLOAT32, 3, 3));
   pull_check (m.a, &want, TN_FLOAT32, 6, 3);
-  push_eos (m.a);
-  expect_eos (m.a);
-  fail_if (bus_error (&m));
-  mm_stop (&m);
+  eos_stop (&m);
   g_free (a.v);
   g_free (b.v);
   g_free (want.v);
@@ -607,6 +611,27 @@ rows_of (const Golden *g, int64_t rows)
   return r;
 }
 
+/* A linear layer on sink_0 alone: matmul_lin's weights and bias. */
+static void
+lin_new (Mm *m)
+{
+  mm_new (m, FALSE);
+  set_file (m->e, "weights", "matmul_lin_w_float32.npy");
+  set_file (m->e, "bias", "matmul_lin_bias_float32.npy");
+}
+
+/* Pushes the float32 buffers k0 .. k1 - 1 of a on h and checks that each
+ * comes out as want's. */
+static void
+push_pull (GstHarness *h, const Golden *a, const Golden *want, gint k0, gint k1)
+{
+  for (gint k = k0; k < k1; k++) {
+    fail_unless_equals_int (
+        gst_harness_push (h, buffer_of (a, TN_FLOAT32, 1, k)), GST_FLOW_OK);
+    pull_check (h, want, TN_FLOAT32, 1, k);
+  }
+}
+
 /* With weights, the buffers after the one that negotiates are multiplied
  * on the pushing thread; a serialized event, a reconfigure from
  * downstream and new caps each go through the aggregator in order, and
@@ -618,17 +643,11 @@ GST_START_TEST (test_direct_path)
   Trace t;
   Mm m;
 
-  mm_new (&m, FALSE);
-  set_file (m.e, "weights", "matmul_lin_w_float32.npy");
-  set_file (m.e, "bias", "matmul_lin_bias_float32.npy");
+  lin_new (&m);
   mm_start (&m);
   trace_start (&t, &m);
   gst_harness_set_src_caps (m.a, caps_of (&a, TN_FLOAT32));
-  for (gint k = 0; k < 3; k++) {
-    fail_unless_equals_int (
-        gst_harness_push (m.a, buffer_of (&a, TN_FLOAT32, 1, k)), GST_FLOW_OK);
-    pull_check (m.a, &want, TN_FLOAT32, 1, k);
-  }
+  push_pull (m.a, &a, &want, 0, 3);
   trace_check (&t, "cstbb");
   fail_unless (gst_harness_push_event (
       m.a, gst_event_new_custom (GST_EVENT_CUSTOM_DOWNSTREAM,
@@ -639,22 +658,13 @@ GST_START_TEST (test_direct_path)
   /* downstream asks to renegotiate: the task does it, same caps */
   fail_unless (
       gst_harness_push_upstream_event (m.a, gst_event_new_reconfigure ()));
-  for (gint k = 4; k < 6; k++) {
-    gst_harness_push (m.a, buffer_of (&a, TN_FLOAT32, 1, k));
-    pull_check (m.a, &want, TN_FLOAT32, 1, k);
-  }
+  push_pull (m.a, &a, &want, 4, 6);
   trace_check (&t, "cstbbebtb");
   /* new A dims: new output caps, then direct again */
   gst_harness_set_src_caps (m.a, caps_of (&a2, TN_FLOAT32));
-  for (gint k = 6; k < 8; k++) {
-    gst_harness_push (m.a, buffer_of (&a2, TN_FLOAT32, 1, k));
-    pull_check (m.a, &want2, TN_FLOAT32, 1, k);
-  }
+  push_pull (m.a, &a2, &want2, 6, 8);
   trace_check (&t, "cstbbebtbctb");
-  push_eos (m.a);
-  expect_eos (m.a);
-  fail_if (bus_error (&m));
-  mm_stop (&m);
+  eos_stop (&m);
   trace_free (&t);
   g_free (a.v);
   g_free (want.v);
@@ -671,30 +681,18 @@ GST_START_TEST (test_direct_flush)
   Trace t;
   Mm m;
 
-  mm_new (&m, FALSE);
-  set_file (m.e, "weights", "matmul_lin_w_float32.npy");
-  set_file (m.e, "bias", "matmul_lin_bias_float32.npy");
+  lin_new (&m);
   mm_start (&m);
   trace_start (&t, &m);
   gst_harness_set_src_caps (m.a, caps_of (&a, TN_FLOAT32));
-  for (gint k = 0; k < 2; k++) {
-    gst_harness_push (m.a, buffer_of (&a, TN_FLOAT32, 1, k));
-    pull_check (m.a, &want, TN_FLOAT32, 1, k);
-  }
+  push_pull (m.a, &a, &want, 0, 2);
   fail_unless (gst_harness_push_event (m.a, gst_event_new_flush_start ()));
   fail_unless (gst_harness_push_event (m.a, gst_event_new_flush_stop (TRUE)));
   gst_segment_init (&seg, GST_FORMAT_TIME);
   fail_unless (gst_harness_push_event (m.a, gst_event_new_segment (&seg)));
-  for (gint k = 5; k < 7; k++) {
-    fail_unless_equals_int (
-        gst_harness_push (m.a, buffer_of (&a, TN_FLOAT32, 1, k)), GST_FLOW_OK);
-    pull_check (m.a, &want, TN_FLOAT32, 1, k);
-  }
+  push_pull (m.a, &a, &want, 5, 7);
   trace_check (&t, "cstbfsbb");
-  push_eos (m.a);
-  expect_eos (m.a);
-  fail_if (bus_error (&m));
-  mm_stop (&m);
+  eos_stop (&m);
   trace_free (&t);
   g_free (a.v);
   g_free (want.v);
@@ -709,15 +707,10 @@ GST_START_TEST (test_direct_short_buffer)
   Golden a = golden ("matmul_lin_a.npy"), want = golden ("matmul_lin_out.npy");
   Mm m;
 
-  mm_new (&m, FALSE);
-  set_file (m.e, "weights", "matmul_lin_w_float32.npy");
-  set_file (m.e, "bias", "matmul_lin_bias_float32.npy");
+  lin_new (&m);
   mm_start (&m);
   gst_harness_set_src_caps (m.a, caps_of (&a, TN_FLOAT32));
-  for (gint k = 0; k < 2; k++) {
-    gst_harness_push (m.a, buffer_of (&a, TN_FLOAT32, 1, k));
-    pull_check (m.a, &want, TN_FLOAT32, 1, k);
-  }
+  push_pull (m.a, &a, &want, 0, 2);
   fail_unless_equals_int (
       gst_harness_push (m.a, gst_buffer_new_allocate (NULL, 20, NULL)),
       GST_FLOW_ERROR);
@@ -746,9 +739,7 @@ GST_START_TEST (test_direct_signals)
   Trace t;
   Mm m;
 
-  mm_new (&m, FALSE);
-  set_file (m.e, "weights", "matmul_lin_w_float32.npy");
-  set_file (m.e, "bias", "matmul_lin_bias_float32.npy");
+  lin_new (&m);
   pad = gst_element_get_static_pad (m.e, "sink_0");
   g_object_set (pad, "emit-signals", TRUE, NULL);
   g_signal_connect (
@@ -757,10 +748,7 @@ GST_START_TEST (test_direct_signals)
   mm_start (&m);
   trace_start (&t, &m);
   gst_harness_set_src_caps (m.a, caps_of (&a, TN_FLOAT32));
-  for (gint k = 0; k < 4; k++) {
-    gst_harness_push (m.a, buffer_of (&a, TN_FLOAT32, 1, k));
-    pull_check (m.a, &want, TN_FLOAT32, 1, k);
-  }
+  push_pull (m.a, &a, &want, 0, 4);
   trace_check (&t, "cstttt");
   push_eos (m.a);
   expect_eos (m.a);
@@ -783,9 +771,7 @@ GST_START_TEST (test_gap)
   Golden a = golden ("matmul_lin_a.npy"), want = golden ("matmul_lin_out.npy");
   Mm m;
 
-  mm_new (&m, FALSE);
-  set_file (m.e, "weights", "matmul_lin_w_float32.npy");
-  set_file (m.e, "bias", "matmul_lin_bias_float32.npy");
+  lin_new (&m);
   mm_start (&m);
   gst_harness_set_src_caps (m.a, caps_of (&a, TN_FLOAT32));
   gst_harness_push (m.a, buffer_of (&a, TN_FLOAT32, 1, 0));
@@ -794,10 +780,7 @@ GST_START_TEST (test_gap)
       gst_harness_push_event (m.a, gst_event_new_gap (GST_SECOND, GST_SECOND)));
   gst_harness_push (m.a, buffer_of (&a, TN_FLOAT32, 1, 2));
   pull_check (m.a, &want, TN_FLOAT32, 1, 2);
-  push_eos (m.a);
-  expect_eos (m.a);
-  fail_if (bus_error (&m));
-  mm_stop (&m);
+  eos_stop (&m);
   g_free (a.v);
   g_free (want.v);
   tn_check_no_outstanding ();
