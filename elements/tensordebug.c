@@ -27,13 +27,13 @@
  *  [3. 4. 5.]]
  * ]|
  *
- * Strided tensors are read where they are: tensordebug reads the layout
- * meta, so in the ALLOCATION query it keeps the meta when downstream
- * offers it, and offers it itself when nothing downstream answers the
- * query (a fakesink or appsink).  When downstream answers without the
- * meta, it cannot read strides and tensordebug does not claim otherwise
- * for it: upstream then makes the tensor dense, as it would without
- * tensordebug in the pipeline.
+ * Strided tensors are printed as they are, but tensordebug passes every
+ * buffer on, so whatever reads after it reads the same buffer: it answers
+ * the ALLOCATION query with downstream's answer, never adding the layout
+ * meta itself.  A view reaches tensordebug only when everything after it
+ * reads the meta too; before a filesink, appsink or gdppay (which answer
+ * nothing, meaning "dense only") upstream makes the tensor dense, exactly
+ * as it would without tensordebug in the pipeline.
  *
  * #GstTensorDebugger:output chooses where the text goes: standard output
  * (g_print), standard error (g_printerr), or the GStreamer log at INFO
@@ -167,24 +167,6 @@ gst_tensor_debugger_set_caps (
     return FALSE;
   }
   self->have_info = TRUE;
-  return TRUE;
-}
-
-/* Keeps downstream's answer; offers the meta only when nobody downstream
- * answered, since then this element is the last one to read the tensor. */
-static gboolean
-gst_tensor_debugger_propose_allocation (
-    GstBaseTransform *trans, GstQuery *decide_query, GstQuery *query)
-{
-  GType api = GST_TN_LAYOUT_META_API_TYPE;
-
-  if (GST_BASE_TRANSFORM_CLASS (gst_tensor_debugger_parent_class)
-          ->propose_allocation (trans, decide_query, query))
-    return TRUE;
-  if (!gst_query_find_allocation_meta (query, api, NULL))
-    gst_query_add_allocation_meta (query, api, NULL);
-  GST_DEBUG_OBJECT (trans, "nothing downstream answered the allocation "
-                           "query; offering the layout meta");
   return TRUE;
 }
 
@@ -484,8 +466,6 @@ gst_tensor_debugger_class_init (GstTensorDebuggerClass *klass)
 
   trans_class->start = GST_DEBUG_FUNCPTR (gst_tensor_debugger_start);
   trans_class->set_caps = GST_DEBUG_FUNCPTR (gst_tensor_debugger_set_caps);
-  trans_class->propose_allocation
-      = GST_DEBUG_FUNCPTR (gst_tensor_debugger_propose_allocation);
   trans_class->transform_ip
       = GST_DEBUG_FUNCPTR (gst_tensor_debugger_transform_ip);
 }

@@ -535,8 +535,9 @@ GST_START_TEST (test_allocation_forwarded)
 
 GST_END_TEST;
 
-/* fakesink does not answer the query: tensordebug is the last reader and
- * offers the meta, so a strided tensor reaches it without a copy. */
+/* fakesink does not answer the query, which means "dense only" (it may
+ * dump the bytes): tensordebug passes its buffers on to it, so it must not
+ * offer the meta on fakesink's behalf either. */
 GST_START_TEST (test_allocation_last_reader)
 {
   GstHarness *h = gst_harness_new_parse ("tensordebug ! fakesink");
@@ -546,8 +547,8 @@ GST_START_TEST (test_allocation_last_reader)
   gst_harness_set_src_caps_str (h, s);
   g_free (s);
   q = allocation_query ();
-  fail_unless (gst_pad_peer_query (h->srcpad, q));
-  fail_unless_equals_int (count_layout_metas (q), 1);
+  gst_pad_peer_query (h->srcpad, q);
+  fail_unless_equals_int (count_layout_metas (q), 0);
   gst_query_unref (q);
   gst_harness_teardown (h);
   tn_check_no_outstanding ();
