@@ -1,0 +1,54 @@
+/* Glue every element of the plugin shares.
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "tnelement.h"
+
+gboolean
+gst_tn_element_is_running (GstElement *element)
+{
+  GstState cur, next;
+
+  GST_OBJECT_LOCK (element);
+  cur = GST_STATE (element);
+  next = GST_STATE_NEXT (element);
+  GST_OBJECT_UNLOCK (element);
+  return cur >= GST_STATE_PAUSED || next >= GST_STATE_PAUSED;
+}
+
+gboolean
+gst_tn_element_property_error (GstElement *element, const gchar *property,
+    const gchar *text, const gchar *why)
+{
+  GST_ELEMENT_ERROR (element, RESOURCE, SETTINGS,
+      ("%s: %s=\"%s\" cannot be used: %s", GST_OBJECT_NAME (element), property,
+          text ? text : "", why),
+      (NULL));
+  return FALSE;
+}
+
+void
+gst_tn_element_property_warning (GstElement *element, const gchar *property,
+    const gchar *text, const gchar *why, const gchar *kept)
+{
+  GST_ELEMENT_WARNING (element, RESOURCE, SETTINGS,
+      ("%s: %s=\"%s\" cannot be used: %s; keeping %s=\"%s\"",
+          GST_OBJECT_NAME (element), property, text ? text : "", why, property,
+          kept ? kept : ""),
+      (NULL));
+}
+
+gboolean
+gst_tn_element_property_settable (
+    GstElement *element, GParamSpec *pspec, const GValue *value)
+{
+  gchar *str;
+
+  if (!gst_tn_element_is_running (element))
+    return TRUE;
+  str = g_strdup_value_contents (value);
+  g_warning ("%s: property '%s' can only change in the NULL or READY state; "
+             "ignoring %s=%s",
+      GST_OBJECT_NAME (element), pspec->name, pspec->name, str);
+  g_free (str);
+  return FALSE;
+}
