@@ -33,6 +33,7 @@
 #include <string.h>
 
 #include "elements.h"
+#include "tnelement.h"
 #include "plugin/gsttensor.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_npy_enc_debug);
@@ -303,6 +304,7 @@ static void
 gst_npy_enc_init (GstNpyEnc *self)
 {
   self->sinkpad = gst_pad_new_from_static_template (&sink_template, "sink");
+  gst_tn_pad_accept_intersect (self->sinkpad);
   gst_pad_set_chain_function (
       self->sinkpad, GST_DEBUG_FUNCPTR (gst_npy_enc_chain));
   gst_pad_set_event_function (

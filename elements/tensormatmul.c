@@ -68,6 +68,7 @@
 #include "core/npy.h"
 #include "core/parallel.h"
 #include "elements.h"
+#include "tnelement.h"
 #include "plugin/gsttensor.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_tensor_matmul_debug);
@@ -463,7 +464,10 @@ gst_tensor_matmul_decide_allocation (GstAggregator *agg, GstQuery *query)
         ("Cannot size the output buffers of the product."), (NULL));
     return FALSE;
   }
-  return gst_tn_decide_allocation (query, caps, MAX (size, 1));
+  /* The helper posts the error: returning FALSE alone leaves GstAggregator
+   * with a warning and no output, and the pipeline waits forever. */
+  return gst_tn_element_decide_allocation (
+      GST_ELEMENT (self), query, MAX (size, 1));
 }
 
 /* We read the layout meta: strided tensors are welcome on both inputs. */
@@ -493,6 +497,7 @@ gst_tensor_matmul_create_new_pad (GstAggregator *agg, GstPadTemplate *templ,
   }
   pad = g_object_new (GST_TYPE_AGGREGATOR_PAD, "name", "sink_1", "direction",
       GST_PAD_SINK, "template", templ, NULL);
+  gst_tn_pad_accept_intersect (GST_PAD (pad));
   self->pad_b = pad;
   GST_OBJECT_UNLOCK (self);
   return pad;
@@ -929,6 +934,7 @@ gst_tensor_matmul_init (GstTensorMatmul *self)
   self->pad_a = g_object_new (GST_TYPE_AGGREGATOR_PAD, "name", "sink_0",
       "direction", GST_PAD_SINK, "template", templ, NULL);
   gst_object_unref (templ);
+  gst_tn_pad_accept_intersect (GST_PAD (self->pad_a));
   self->agg_chain = GST_PAD_CHAINFUNC (self->pad_a);
   gst_pad_set_chain_function (
       GST_PAD (self->pad_a), GST_DEBUG_FUNCPTR (gst_tensor_matmul_chain_a));

@@ -52,3 +52,9 @@ gst_tn_element_property_settable (
   g_free (str);
   return FALSE;
 }
+
+void
+gst_tn_pad_accept_intersect (GstPad *pad)
+{
+  GST_OBJECT_FLAG_SET (pad, GST_PAD_FLAG_ACCEPT_INTERSECT);
+}

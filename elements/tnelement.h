@@ -29,6 +29,15 @@ void gst_tn_element_property_warning (GstElement *element,
 gboolean gst_tn_element_property_settable (
     GstElement *element, GParamSpec *pspec, const GValue *value);
 
+/* Makes a sink pad accept caps that intersect what it can take, instead
+ * of GStreamer's default subset check: minimal caps such as
+ * "tensor/x-raw,type=float32,dims=<3,4>" leave out dims-order and
+ * framerate, which then take their defaults (row-major, no framerate),
+ * whereas a subset check against a template that lists those fields
+ * refuses them with a bare not-negotiated.  GstBaseTransform already
+ * intersects; every other sink pad of the plugin calls this. */
+void gst_tn_pad_accept_intersect (GstPad *pad);
+
 G_END_DECLS
 
 #endif

@@ -1014,6 +1014,118 @@ GST_START_TEST (test_properties)
 }
 GST_END_TEST;
 
+/* Hand-written caps name type and dims only (no dims-order, no
+ * framerate): both inputs accept them, with the defaults row-major and no
+ * framerate, and the product is the golden one. */
+GST_START_TEST (test_minimal_caps)
+{
+  Golden a = golden ("matmul_lin_a.npy"), want = golden ("matmul_lin_out.npy");
+  gchar *dims = g_strdup_printf ("<%" G_GINT64_FORMAT ", %" G_GINT64_FORMAT ">",
+      a.info.dims[0], a.info.dims[1]);
+  gchar *caps = g_strdup_printf ("tensor/x-raw,type=float32,dims=%s", dims);
+  GstHarness *h;
+  Mm m;
+
+  lin_new (&m);
+  h = gst_harness_new_with_element (m.e, "sink_0", "src");
+  gst_harness_set_src_caps_str (h, caps);
+  fail_unless_equals_int (
+      gst_harness_push (h, buffer_of (&a, TN_FLOAT32, 1, 0)), GST_FLOW_OK);
+  {
+    GstBuffer *b = gst_harness_pull (h);
+    GstCaps *oc = gst_pad_get_current_caps (h->sinkpad);
+    GstTnInfo info;
+    GstMapInfo map;
+
+    fail_unless (gst_tn_info_from_caps (&info, oc, NULL));
+    fail_unless (gst_tn_info_equal (&info, &want.info)); /* no framerate */
+    fail_unless (gst_buffer_map (b, &map, GST_MAP_READ));
+    fail_unless_equals_int64 (map.size, count (&want.info) * 4);
+    fail_unless (memcmp (map.data, want.v, map.size) == 0);
+    gst_buffer_unmap (b, &map);
+    gst_buffer_unref (b);
+    gst_caps_unref (oc);
+  }
+  gst_harness_teardown (h);
+  gst_bus_set_flushing (m.bus, TRUE);
+  gst_object_unref (m.bus);
+  gst_object_unref (m.e);
+  g_free (caps);
+  g_free (dims);
+  g_free (a.v);
+  g_free (want.v);
+  tn_check_no_outstanding ();
+}
+GST_END_TEST;
+
+/* An output no buffer pool can hold (40000 x 40000 float32, 6.4 GB) is an
+ * element error that gives the size, not a warning and a pipeline that
+ * waits forever. */
+GST_START_TEST (test_output_too_large)
+{
+  gchar *dir = g_dir_make_tmp ("tnmm-XXXXXX", NULL);
+  gchar *w = g_build_filename (dir, "w.npy", NULL), *desc, *text;
+  /* float32 <1, 40000> of zeros: a header and 160000 bytes */
+  const gchar hdr[] = "{'descr': '<f4', 'fortran_order': False, "
+                      "'shape': (1, 40000), }";
+  GString *file = g_string_new_len ("\x93NUMPY\x01\x00", 8);
+  GstElement *p;
+  GstMessage *msg;
+  GstBus *bus;
+  guint16 hlen;
+
+  hlen = (guint16) (((10 + sizeof hdr - 1 + 1 + 63) / 64) * 64 - 10);
+  g_string_append_len (file, (const gchar *) &hlen, 2);
+  g_string_append (file, hdr);
+  while (file->len < 10u + hlen - 1)
+    g_string_append_c (file, ' ');
+  g_string_append_c (file, '\n');
+  g_string_set_size (file, file->len + 160000);
+  memset (file->str + 10 + hlen, 0, 160000);
+  fail_unless (g_file_set_contents (w, file->str, file->len, NULL));
+  desc = g_strdup_printf ("tensorsrc num-buffers=1 ! "
+                          "tensor/x-raw,type=float32,dims=<40000,1> ! "
+                          "tensormatmul weights=%s ! fakesink",
+      w);
+  p = gst_parse_launch (desc, NULL);
+  fail_unless (p != NULL);
+  bus = gst_element_get_bus (p);
+  gst_element_set_state (p, GST_STATE_PLAYING);
+  msg = gst_bus_timed_pop_filtered (
+      bus, 20 * GST_SECOND, GST_MESSAGE_ERROR | GST_MESSAGE_EOS);
+  fail_unless (msg != NULL, "no error and no EOS within 20 s: a stall");
+  fail_unless_equals_int (GST_MESSAGE_TYPE (msg), GST_MESSAGE_ERROR);
+  gst_message_unref (msg);
+  gst_element_set_state (p, GST_STATE_NULL);
+  /* the message, once more, from a second run on a fresh bus */
+  gst_element_set_state (p, GST_STATE_PLAYING);
+  text = tn_pop_text (bus, GST_MESSAGE_ERROR);
+  while (text == NULL) {
+    msg = gst_bus_timed_pop_filtered (bus, 20 * GST_SECOND, GST_MESSAGE_ERROR);
+    fail_unless (msg != NULL);
+    {
+      GError *err = NULL;
+
+      gst_message_parse_error (msg, &err, NULL);
+      text = g_strdup (err->message);
+      g_error_free (err);
+    }
+    gst_message_unref (msg);
+  }
+  tn_assert_contains (text, "6400000000 bytes");
+  gst_element_set_state (p, GST_STATE_NULL);
+  g_free (text);
+  gst_object_unref (bus);
+  gst_object_unref (p);
+  g_unlink (w);
+  g_rmdir (dir);
+  g_string_free (file, TRUE);
+  g_free (desc);
+  g_free (w);
+  g_free (dir);
+}
+GST_END_TEST;
+
 static Suite *
 tensormatmul_suite (void)
 {
@@ -1037,6 +1149,8 @@ tensormatmul_suite (void)
   tcase_add_test (tc, test_start_errors);
   tcase_add_test (tc, test_short_buffer);
   tcase_add_test (tc, test_properties);
+  tcase_add_test (tc, test_minimal_caps);
+  tcase_add_test (tc, test_output_too_large);
   return s;
 }
 
