@@ -2,6 +2,7 @@
  * golden files, in place versus copy (data pointers), the tee case,
  * n-threads 1 versus 2, broadcasting .npy operands, strided input,
  * negotiation both ways and every error with its message. */
+#include <glib/gstdio.h>
 #include <string.h>
 
 #include <gst/base/gstbasetransform.h>
@@ -127,8 +128,8 @@ GST_START_TEST (test_properties)
   g_object_get (e, "ops", &ops, NULL);
   fail_unless_equals_string (ops, "sub:127.5, div:127.5");
   g_free (ops);
-  /* The shorthand replaces ops, in either order. */
-  g_object_set (e, "value", "2", "op", "mul", NULL);
+  /* ops unset (NULL or ""): the shorthand, in either order, makes it. */
+  g_object_set (e, "ops", NULL, "value", "2", "op", "mul", NULL);
   g_object_get (e, "ops", &ops, "op", &op, "value", &value, NULL);
   fail_unless_equals_string (ops, "mul:2");
   fail_unless_equals_string (op, "mul");
@@ -136,60 +137,192 @@ GST_START_TEST (test_properties)
   g_free (ops);
   g_free (op);
   g_free (value);
-  /* ops again clears the shorthand. */
+  /* Both ways at once is refused when the element starts (test_conflict);
+   * the values stay as set. */
   g_object_set (e, "ops", "relu", NULL);
-  g_object_get (e, "op", &op, "value", &value, NULL);
-  fail_unless (op == NULL && value == NULL);
+  g_object_get (e, "ops", &ops, "op", &op, "value", &value, NULL);
+  fail_unless_equals_string (ops, "relu");
+  fail_unless_equals_string (op, "mul");
+  fail_unless_equals_string (value, "2");
+  g_free (ops);
+  g_free (op);
+  g_free (value);
   gst_object_unref (e);
   tn_check_no_outstanding ();
 }
 
 GST_END_TEST;
 
-static GString *warnings;
-
-static gboolean
-record_warning (const gchar *domain, GLogLevelFlags level, const gchar *msg,
-    gpointer user_data)
-{
-  g_string_append_printf (warnings, "%s\n", msg);
-  return TRUE;
-}
-
-/* A chain that does not parse is refused with a warning that says why;
- * the old one stays. */
-GST_START_TEST (test_bad_property_values)
+/* The state change to PAUSED of a tensorop whose settings are those
+ * property values fails; the error text, which must name the element, the
+ * property and the text (g_free it). */
+static gchar *
+start_fails (const gchar *prop1, const gchar *val1, const gchar *prop2,
+    const gchar *val2)
 {
   GstElement *e = gst_element_factory_make ("tensorop", "t");
-  GstCheckLogFilter *f;
-  gchar *ops, *op;
+  GstBus *bus = gst_bus_new ();
+  gchar *text, *bad;
 
-  warnings = g_string_new (NULL);
-  f = gst_check_add_log_filter (NULL, G_LOG_LEVEL_WARNING,
-      g_regex_new (".*", 0, 0, NULL), record_warning, NULL, NULL);
-  g_object_set (e, "ops", "add:1", NULL);
+  gst_element_set_bus (e, bus);
+  g_object_set (e, prop1, val1, NULL);
+  if (prop2)
+    g_object_set (e, prop2, val2, NULL);
+  fail_unless_equals_int (
+      gst_element_set_state (e, GST_STATE_PAUSED), GST_STATE_CHANGE_FAILURE);
+  text = tn_pop_text (bus, GST_MESSAGE_ERROR);
+  fail_unless (text != NULL, "%s=%s: no error", prop1, val1);
+  gst_element_set_state (e, GST_STATE_NULL);
+  gst_bus_set_flushing (bus, TRUE);
+  gst_object_unref (bus);
+  gst_object_unref (e);
+  bad = g_strdup_printf ("t: %s=\"%s\" cannot be used: ",
+      prop2 && g_strcmp0 (prop1, "ops") != 0 ? prop2 : prop1,
+      prop2 && g_strcmp0 (prop1, "ops") != 0 ? val2 : val1);
+  tn_assert_contains (text, bad);
+  g_free (bad);
+  return text;
+}
+
+/* A value that cannot be used is stored as set (reading it back gives it)
+ * and is an element error when the element starts, never a passthrough:
+ * a typo, an unknown cast type, a missing, directory, corrupt or complex
+ * .npy operand, too many steps. */
+GST_START_TEST (test_bad_property_values)
+{
+  gchar *dir = g_dir_make_tmp ("tnop-XXXXXX", NULL);
+  gchar *bad = g_build_filename (dir, "bad.npy", NULL);
+  gchar *cplx = g_build_filename (dir, "c.npy", NULL);
+  GstElement *e = gst_element_factory_make ("tensorop", "t");
+  const gchar chdr[] = "\x93NUMPY\x01\x00\x76\x00{'descr': '<c8', "
+                       "'fortran_order': False, 'shape': (1,), }";
+  GString *many = g_string_new ("add:1");
+  gchar *text, *ops, *arg;
+
   g_object_set (e, "ops", "add:1,frobnicate", NULL);
   g_object_get (e, "ops", &ops, NULL);
+  fail_unless_equals_string (ops, "add:1,frobnicate");
+  g_free (ops);
+  gst_object_unref (e);
+
+  text = start_fails ("ops", "mull:2", NULL, NULL);
+  tn_assert_contains (text, "step 1 of 1 ('mull') is not a known step");
+  g_free (text);
+  text = start_fails ("ops", "add", NULL, NULL);
+  tn_assert_contains (text, "needs one operand");
+  g_free (text);
+  text = start_fails ("ops", "cast:float128", NULL, NULL);
+  tn_assert_contains (text, "float128");
+  g_free (text);
+  text = start_fails ("ops", "sub:/no/such/file.npy", NULL, NULL);
+  tn_assert_contains (text, "cannot open '/no/such/file.npy'");
+  g_free (text);
+  arg = g_strdup_printf ("sub:%s", dir);
+  text = start_fails ("ops", arg, NULL, NULL);
+  tn_assert_contains (text, dir);
+  g_free (text);
+  g_free (arg);
+  fail_unless (g_file_set_contents (bad, "not a numpy file", -1, NULL));
+  arg = g_strdup_printf ("sub:%s", bad);
+  text = start_fails ("ops", arg, NULL, NULL);
+  tn_assert_contains (text, bad);
+  g_free (text);
+  g_free (arg);
+  {
+    GString *c = g_string_new_len (chdr, sizeof chdr - 1);
+
+    while (c->len < 127)
+      g_string_append_c (c, ' ');
+    g_string_append_c (c, '\n');
+    g_string_append_len (c, "\0\0\0\0\0\0\0\0", 8);
+    fail_unless (g_file_set_contents (cplx, c->str, c->len, NULL));
+    g_string_free (c, TRUE);
+  }
+  arg = g_strdup_printf ("mul:%s", cplx);
+  text = start_fails ("ops", arg, NULL, NULL);
+  tn_assert_contains (text, "c8");
+  g_free (text);
+  g_free (arg);
+  for (gint i = 0; i < 300; i++)
+    g_string_append (many, ",add:1");
+  text = start_fails ("ops", many->str, NULL, NULL);
+  tn_assert_contains (text, "steps");
+  g_free (text);
+  text = start_fails ("op", "plus", NULL, NULL);
+  tn_assert_contains (text, "'plus' is not a step; the steps are add, sub");
+  g_free (text);
+  g_string_free (many, TRUE);
+  g_unlink (bad);
+  g_unlink (cplx);
+  g_rmdir (dir);
+  g_free (bad);
+  g_free (cplx);
+  g_free (dir);
+  tn_check_no_outstanding ();
+}
+
+GST_END_TEST;
+
+static gchar *run_launch (const gchar *desc, gchar **from);
+
+/* ops together with op/value: the last one set does not win silently;
+ * the element refuses to start, naming both. */
+GST_START_TEST (test_conflict)
+{
+  gchar *text = start_fails ("ops", "add:1", "op", "mul");
+
+  tn_assert_contains (text, "t: ops=\"add:1\" cannot be used: op=\"mul\" "
+                            "value=\"\" is set too; set either ops or op "
+                            "and value");
+  g_free (text);
+  text = start_fails ("value", "2", "ops", "add:1");
+  tn_assert_contains (text, "value=\"2\" is set too");
+  g_free (text);
+  text = run_launch ("tensorsrc num-buffers=1 ! tensor/x-raw,type=float32,"
+                     "dims=<3> ! tensorop ops=add:1 op=mul value=2 ! fakesink",
+      NULL);
+  tn_assert_contains (text, "ops=\"add:1\" cannot be used: op=\"mul\"");
+  g_free (text);
+  tn_check_no_outstanding ();
+}
+
+GST_END_TEST;
+
+/* While running, a bad value is refused with a warning on the bus that
+ * names it and the chain kept, and the chain in use goes on; a shorthand
+ * set half (op, then value) waits for the other half without a warning. */
+GST_START_TEST (test_bad_value_while_running)
+{
+  const gfloat in[3] = { 1, 2, 4 }, add1[3] = { 2, 3, 5 },
+               mul2[3] = { 2, 4, 8 };
+  GstBuffer *out;
+  gchar *text, *ops;
+  Op o;
+
+  op_new (&o, "add:1", "float32", "<3>");
+  out = gst_harness_push_and_pull (o.h, buffer_of (in, sizeof in));
+  assert_floats (out, add1, 3);
+  gst_buffer_unref (out);
+  g_object_set (o.e, "ops", "add:1,frobnicate", NULL);
+  text = tn_pop_text (o.bus, GST_MESSAGE_WARNING);
+  tn_assert_contains (text, "op: ops=\"add:1,frobnicate\" cannot be used: "
+                            "step 2 of 2 ('frobnicate') is not a known step");
+  tn_assert_contains (text, "keeping ops=\"add:1\"");
+  g_free (text);
+  g_object_get (o.e, "ops", &ops, NULL);
   fail_unless_equals_string (ops, "add:1");
   g_free (ops);
-  tn_assert_contains (warnings->str, "t: ops=\"add:1,frobnicate\" is refused, "
-                                     "keeping ops=\"add:1\"");
-  tn_assert_contains (
-      warnings->str, "step 2 of 2 ('frobnicate') is not a known step");
-  g_string_truncate (warnings, 0);
-  g_object_set (e, "ops", "sub:/no/such/file.npy", NULL);
-  tn_assert_contains (warnings->str, "cannot open '/no/such/file.npy'");
-  g_string_truncate (warnings, 0);
-  g_object_set (e, "op", "add", NULL);
-  g_object_set (e, "op", "plus", NULL);
-  g_object_get (e, "op", &op, NULL);
-  fail_unless_equals_string (op, "add");
-  g_free (op);
-  tn_assert_contains (warnings->str, "t: op=\"plus\" is not a step, keeping "
-                                     "op=\"add\"; the steps are add, sub");
-  gst_check_remove_log_filter (f);
-  g_string_free (warnings, TRUE);
-  gst_object_unref (e);
+  out = gst_harness_push_and_pull (o.h, buffer_of (in, sizeof in));
+  assert_floats (out, add1, 3);
+  gst_buffer_unref (out);
+  g_object_set (o.e, "ops", NULL, NULL);
+  g_object_set (o.e, "op", "mul", NULL);
+  fail_unless (tn_pop_text (o.bus, GST_MESSAGE_WARNING) == NULL);
+  g_object_set (o.e, "value", "2", NULL);
+  out = gst_harness_push_and_pull (o.h, buffer_of (in, sizeof in));
+  assert_floats (out, mul2, 3);
+  gst_buffer_unref (out);
+  op_free (&o);
   tn_check_no_outstanding ();
 }
 
@@ -869,7 +1002,7 @@ GST_START_TEST (test_shorthand)
     fail_unless_equals_int (
         gst_element_set_state (e, GST_STATE_PAUSED), GST_STATE_CHANGE_FAILURE);
     text = tn_pop_text (bus, GST_MESSAGE_ERROR);
-    tn_assert_contains (text, "value is \"2\" but op is not set");
+    tn_assert_contains (text, "op: value=\"2\" cannot be used: op is not set");
     g_free (text);
     gst_element_set_state (e, GST_STATE_NULL);
     g_object_set (e, "op", "div", "value", NULL, NULL);
@@ -1025,6 +1158,8 @@ tensorop_suite (void)
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_properties);
   tcase_add_test (tc, test_bad_property_values);
+  tcase_add_test (tc, test_conflict);
+  tcase_add_test (tc, test_bad_value_while_running);
   tcase_add_test (tc, test_in_place);
   tcase_add_test (tc, test_copy_when_shared);
   tcase_add_test (tc, test_normalise_uint8);
