@@ -47,13 +47,30 @@
  * wake-ups cost far more than the product. Events and caps changes still
  * pass through the aggregator, in order.
  *
- * ## Example launch line
+ * ## Example launch lines
  * |[
+ * gst-launch-1.0 tensorsrc pattern=normal seed=1 num-buffers=1 \
+ *     ! "tensor/x-raw,type=float32,dims=<6,5>" ! npyenc \
+ *     ! filesink location=w.npy
+ * gst-launch-1.0 tensorsrc pattern=fill value=0.5 num-buffers=1 \
+ *     ! "tensor/x-raw,type=float32,dims=<5>" ! npyenc \
+ *     ! filesink location=b.npy
  * gst-launch-1.0 tensorsrc pattern=arange num-buffers=3 \
  *     ! "tensor/x-raw,type=float32,dims=<4,6>" \
  *     ! tensormatmul weights=w.npy bias=b.npy ! tensordebug ! fakesink
  * ]|
- * A linear layer y = x·W + b with W of dims <6,5> and b of dims <5>.
+ * The first two lines write random weights W of dims <6,5> and a bias b
+ * of dims <5>; the third applies the linear layer y = x·W + b to three
+ * <4,6> tensors: float32 <4,5>.
+ * |[
+ * gst-launch-1.0 tensorsrc pattern=arange num-buffers=2 \
+ *     ! "tensor/x-raw,type=float32,dims=<3,4>" ! tee name=t \
+ *     t. ! queue ! m.sink_0 \
+ *     t. ! queue ! m.sink_1 \
+ *     tensormatmul name=m transpose-b=true ! tensordebug ! fakesink
+ * ]|
+ * B from a second stream: each <3,4> tensor times its own transpose,
+ * paired by timestamp: float32 <3,3>.
  */
 
 #ifdef HAVE_CONFIG_H
@@ -896,12 +913,8 @@ gst_tensor_matmul_class_init (GstTensorMatmulClass *klass)
       element_class, &src_template, GST_TYPE_AGGREGATOR_PAD);
   gst_element_class_set_static_metadata (element_class, "Tensor matmul",
       "Filter/Converter/Tensor",
-      "Matrix product of tensors with NumPy matmul semantics (rank 1, "
-      "batch broadcasting, transposes, bias), B from a second stream or a "
-      ".npy file. Example (w.npy of dims <6,5>, b.npy of dims <5>): "
-      "gst-launch-1.0 tensorsrc pattern=arange num-buffers=3 ! "
-      "\"tensor/x-raw,type=float32,dims=<4,6>\" ! tensormatmul "
-      "weights=w.npy bias=b.npy ! tensordebug ! fakesink",
+      "Matrix product of a tensor stream with NumPy matmul semantics, B from "
+      "a .npy file or a second stream",
       "gst-tensor developers");
 
   element_class->release_pad

@@ -85,6 +85,7 @@
 
 #include "core/reduce.h"
 #include "elements.h"
+#include "tnelement.h"
 #include "plugin/gsttensor.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_tensor_reduce_debug);
@@ -119,6 +120,7 @@ struct _GstTensorReduce {
   tn_reduce_op op;
   tn_axes axes;
   gchar *axes_text;
+  gchar *axes_error; /* why axes_text cannot be used, or NULL */
   gboolean keepdims;
   gint ddof;
   guint n_threads;
@@ -682,6 +684,10 @@ gst_tensor_reduce_changed (GstTensorReduce *self)
   gst_base_transform_reconfigure_src (GST_BASE_TRANSFORM (self));
 }
 
+/* A list that does not parse is stored as set and reported when the
+ * element starts; while running, it is refused with a warning and the
+ * axes in use stay (reducing every axis instead would be a wrong answer
+ * that looks right). */
 static void
 gst_tensor_reduce_set_axes (GstTensorReduce *self, const gchar *text)
 {
@@ -690,22 +696,51 @@ gst_tensor_reduce_set_axes (GstTensorReduce *self, const gchar *text)
   gchar *old;
 
   if (tn_axes_parse (&axes, text, &e) < 0) {
+    if (gst_tn_element_is_running (GST_ELEMENT (self))) {
+      GST_OBJECT_LOCK (self);
+      old = g_strdup (self->axes_text);
+      GST_OBJECT_UNLOCK (self);
+      gst_tn_element_property_warning (
+          GST_ELEMENT (self), "axes", text, e.msg, old);
+      g_free (old);
+      return;
+    }
     GST_OBJECT_LOCK (self);
-    old = g_strdup (self->axes_text);
+    g_free (self->axes_text);
+    self->axes_text = g_strdup (text ? text : "");
+    g_free (self->axes_error);
+    self->axes_error = g_strdup (e.msg);
     GST_OBJECT_UNLOCK (self);
-    GST_ELEMENT_WARNING (self, RESOURCE, SETTINGS,
-        ("Ignoring axes=\"%s\": %s Keeping axes=\"%s\".", text ? text : "",
-            e.msg, old),
-        (NULL));
-    g_free (old);
     return;
   }
   GST_OBJECT_LOCK (self);
   self->axes = axes;
   g_free (self->axes_text);
   self->axes_text = g_strdup (text ? text : "");
+  g_clear_pointer (&self->axes_error, g_free);
   GST_OBJECT_UNLOCK (self);
   gst_tensor_reduce_changed (self);
+}
+
+static gboolean
+gst_tensor_reduce_start (GstBaseTransform *trans)
+{
+  GstTensorReduce *self = GST_TENSOR_REDUCE (trans);
+  gchar *text = NULL, *error = NULL;
+  gboolean ok = TRUE;
+
+  GST_OBJECT_LOCK (self);
+  if (self->axes_error) {
+    text = g_strdup (self->axes_text);
+    error = g_strdup (self->axes_error);
+  }
+  GST_OBJECT_UNLOCK (self);
+  if (error)
+    ok = gst_tn_element_property_error (
+        GST_ELEMENT (self), "axes", text, error);
+  g_free (text);
+  g_free (error);
+  return ok;
 }
 
 static void
@@ -782,6 +817,7 @@ gst_tensor_reduce_finalize (GObject *object)
   GstTensorReduce *self = GST_TENSOR_REDUCE (object);
 
   g_free (self->axes_text);
+  g_free (self->axes_error);
   gst_caps_replace (&self->refused, NULL);
   G_OBJECT_CLASS (gst_tensor_reduce_parent_class)->finalize (object);
 }
@@ -818,8 +854,9 @@ gst_tensor_reduce_class_init (GstTensorReduceClass *klass)
    * The axes to reduce, comma-separated; a negative axis counts from the
    * end (-1 is the last).  Empty (the default) reduces every axis.  Each
    * entry must lie in -8..7 and, once the input rank r is known, in
-   * -r..r-1, and no axis may be named twice.  A malformed list is ignored
-   * with a warning message on the bus and the old value kept.
+   * -r..r-1, and no axis may be named twice.  A list that does not parse
+   * is an error when the element starts (while it runs: a warning, and
+   * the axes in use stay).
    */
   g_object_class_install_property (gobject_class, PROP_AXES,
       g_param_spec_string ("axes", "Axes",
@@ -864,10 +901,8 @@ gst_tensor_reduce_class_init (GstTensorReduceClass *klass)
   gst_element_class_add_static_pad_template (element_class, &src_template);
   gst_element_class_set_static_metadata (element_class, "Tensor reduce",
       "Filter/Tensor",
-      "Reduces tensors along axes: sum, mean, prod, min, max, argmin, argmax, "
-      "l2, var, std, deterministic to the bit. Example: gst-launch-1.0 "
-      "tensorsrc ! \"tensor/x-raw,type=uint8,dims=<480,640,3>\" ! "
-      "tensorreduce op=mean axes=0,1 ! tensordebug ! fakesink",
+      "Reduces tensors along axes (sum, mean, prod, min, max, argmin, argmax, "
+      "l2, var, std), the same bits on any thread count",
       "gst-tensor developers");
 
   gst_type_mark_as_plugin_api (GST_TYPE_TENSOR_REDUCE_OP, 0);
@@ -886,6 +921,7 @@ gst_tensor_reduce_class_init (GstTensorReduceClass *klass)
   trans_class->prepare_output_buffer
       = GST_DEBUG_FUNCPTR (gst_tensor_reduce_prepare_output_buffer);
   trans_class->transform = GST_DEBUG_FUNCPTR (gst_tensor_reduce_transform);
+  trans_class->start = GST_DEBUG_FUNCPTR (gst_tensor_reduce_start);
   trans_class->stop = GST_DEBUG_FUNCPTR (gst_tensor_reduce_stop);
 }
 

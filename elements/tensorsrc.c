@@ -890,11 +890,9 @@ gst_tensor_src_class_init (GstTensorSrcClass *klass)
   gst_element_class_add_static_pad_template (element_class, &src_template);
   gst_element_class_set_static_metadata (element_class, "Tensor source",
       "Source/Tensor",
-      "Emits tensors of zeros, ones, a constant, an arange, or uniform or "
-      "normal noise from a counter-based generator (same seed, same bits); "
-      "dtype, dims and framerate come from the downstream caps. Example: "
-      "gst-launch-1.0 tensorsrc pattern=uniform seed=7 num-buffers=2 ! "
-      "\"tensor/x-raw,type=float32,dims=<2,3>\" ! tensordebug ! fakesink",
+      "Emits tensors of a pattern or of reproducible noise, of the dtype, "
+      "dims and framerate downstream caps ask for (float32 <1> at 30/1 when "
+      "they leave them open)",
       "gst-tensor developers");
 
   gst_type_mark_as_plugin_api (GST_TYPE_TENSOR_SRC_PATTERN, 0);

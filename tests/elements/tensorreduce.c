@@ -308,36 +308,95 @@ GST_START_TEST (test_properties)
 
 GST_END_TEST;
 
-/* A malformed axes list is refused with a warning and the old value is
- * kept. */
+/* A malformed axes list is stored as set and fails the state change to
+ * PAUSED with an error naming the element, the property, the text and
+ * why; reducing every axis instead would be a wrong answer that looks
+ * right.  Each list of the issue's probe, then a good list again. */
 GST_START_TEST (test_bad_axes)
 {
-  GstElement *e = gst_element_factory_make ("tensorreduce", NULL);
+  static const struct {
+    const gchar *axes, *why;
+  } bad[] = {
+    { "0,x", "axes '0,x' is not a comma-separated list of integers: entry 2 "
+             "is 'x'." },
+    { "9", "axes '9': entry 1 is axis 9, outside -8..7 (a tensor has at most "
+           "8 axes)." },
+    { "one", "entry 1 is 'one'" },
+    { "1;0", "'1;0'" },
+    { "1x", "'1x'" },
+    { "a", "'a'" },
+    { "0,,1", "'0,,1'" },
+    { "1.0", "'1.0'" },
+    { "9999999999999", "9999999999999" },
+  };
+  GstElement *e = gst_element_factory_make ("tensorreduce", "r");
   GstBus *bus = gst_bus_new ();
-  gchar *axes;
+  gchar *axes, *text, *want;
 
   gst_element_set_bus (e, bus);
-  g_object_set (e, "axes", "1", NULL);
-  g_object_set (e, "axes", "0,x", NULL);
-  assert_text (tn_pop_text (bus, GST_MESSAGE_WARNING),
-      "Ignoring axes=\"0,x\": axes '0,x' is not a comma-separated list of "
-      "integers: entry 2 is 'x'. Keeping axes=\"1\".");
-  g_object_get (e, "axes", &axes, NULL);
-  fail_unless_equals_string (axes, "1");
-  g_free (axes);
-  g_object_set (e, "axes", "9", NULL);
-  assert_text (tn_pop_text (bus, GST_MESSAGE_WARNING),
-      "Ignoring axes=\"9\": axes '9': entry 1 is axis 9, outside -8..7 (a "
-      "tensor has at most 8 axes). Keeping axes=\"1\".");
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++) {
+    g_object_set (e, "axes", "1", NULL);
+    g_object_set (e, "axes", bad[i].axes, NULL);
+    g_object_get (e, "axes", &axes, NULL);
+    fail_unless_equals_string (axes, bad[i].axes);
+    g_free (axes);
+    fail_unless (tn_pop_text (bus, GST_MESSAGE_WARNING) == NULL);
+    fail_unless_equals_int (
+        gst_element_set_state (e, GST_STATE_PAUSED), GST_STATE_CHANGE_FAILURE);
+    text = tn_pop_text (bus, GST_MESSAGE_ERROR);
+    want = g_strdup_printf ("r: axes=\"%s\" cannot be used: ", bad[i].axes);
+    tn_assert_contains (text, want);
+    tn_assert_contains (text, bad[i].why);
+    g_free (want);
+    g_free (text);
+    gst_element_set_state (e, GST_STATE_NULL);
+  }
   g_object_set (e, "axes", NULL, NULL);
   g_object_get (e, "axes", &axes, NULL);
   fail_unless_equals_string (axes, "");
   g_free (axes);
-  fail_unless (tn_pop_text (bus, GST_MESSAGE_WARNING) == NULL);
+  fail_unless_equals_int (
+      gst_element_set_state (e, GST_STATE_PAUSED), GST_STATE_CHANGE_SUCCESS);
+  gst_element_set_state (e, GST_STATE_NULL);
+  fail_unless (tn_pop_text (bus, GST_MESSAGE_ERROR) == NULL);
   gst_element_set_bus (e, NULL);
   gst_bus_set_flushing (bus, TRUE);
   gst_object_unref (bus);
   gst_object_unref (e);
+}
+
+GST_END_TEST;
+
+/* While running, a malformed list is a warning that names it and keeps
+ * the axes in use: the next buffer is still reduced along them. */
+GST_START_TEST (test_bad_axes_while_running)
+{
+  const gfloat in[6] = { 1, 2, 3, 4, 5, 6 }, rows[2] = { 6, 15 };
+  GstHarness *h = gst_harness_new ("tensorreduce");
+  GstBus *bus = gst_bus_new ();
+  GstBuffer *out;
+  GstMapInfo map;
+  gchar *text, *caps = tn_tensor_caps ("float32", "<2, 3>");
+
+  gst_element_set_bus (h->element, bus);
+  g_object_set (h->element, "axes", "1", NULL);
+  gst_harness_set_src_caps_str (h, caps);
+  g_object_set (h->element, "axes", "1x", NULL);
+  text = tn_pop_text (bus, GST_MESSAGE_WARNING);
+  tn_assert_contains (text, "axes=\"1x\" cannot be used: ");
+  tn_assert_contains (text, "keeping axes=\"1\"");
+  g_free (text);
+  out = gst_harness_push_and_pull (h, gst_buffer_new_memdup (in, sizeof in));
+  fail_unless (gst_buffer_map (out, &map, GST_MAP_READ));
+  fail_unless_equals_int64 (map.size, sizeof rows);
+  fail_unless (memcmp (map.data, rows, sizeof rows) == 0);
+  gst_buffer_unmap (out, &map);
+  gst_buffer_unref (out);
+  gst_harness_teardown (h);
+  gst_bus_set_flushing (bus, TRUE);
+  gst_object_unref (bus);
+  g_free (caps);
+  tn_check_no_outstanding ();
 }
 
 GST_END_TEST;
@@ -1013,6 +1072,7 @@ tensorreduce_suite (void)
   tcase_add_test (tc, test_golden_ddof);
   tcase_add_test (tc, test_properties);
   tcase_add_test (tc, test_bad_axes);
+  tcase_add_test (tc, test_bad_axes_while_running);
   tcase_add_test (tc, test_strided_and_pool);
   tcase_add_test (tc, test_propose_allocation);
   tcase_add_test (tc, test_threads_bit_identical);

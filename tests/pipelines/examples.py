@@ -1,0 +1,75 @@
+#!/usr/bin/python3
+"""Runs every example launch line of every element's documentation.
+
+An example is a |[ ... ]| block of a SECTION:element-* comment in
+elements/*.c whose first line starts with gst-launch-1.0.  Its lines run in
+order, as printed, in one fresh folder (an example may first write the
+files the next line reads), each under a time limit; any exit status but 0
+fails the example.  Usage: examples.py SOURCE_ROOT
+"""
+import os
+import pathlib
+import re
+import subprocess
+import sys
+import tempfile
+
+TIMEOUT = 60
+
+
+def blocks(path):
+    """The launch-line blocks of one source file: (line number, [commands])."""
+    text = path.read_text()
+    for m in re.finditer(r"\|\[\n(.*?)\]\|", text, re.S):
+        lines = [re.sub(r"^\s*\* ?", "", l) for l in m.group(1).splitlines()]
+        lines = [l for l in lines if l.strip()]
+        if not lines or not lines[0].startswith("gst-launch-1.0"):
+            continue
+        cmds, cur = [], ""
+        for l in lines:
+            cur += l.rstrip("\\").rstrip() + " " if l.endswith("\\") else l
+            if not l.endswith("\\"):
+                cmds.append(cur.strip())
+                cur = ""
+        yield text.count("\n", 0, m.start()) + 1, cmds
+
+
+def main():
+    root = pathlib.Path(sys.argv[1])
+    passed = failed = 0
+    for src in sorted((root / "elements").glob("*.c")):
+        for line, cmds in blocks(src):
+            where = f"{src.name}:{line}"
+            with tempfile.TemporaryDirectory() as tmp:
+                for cmd in cmds:
+                    if "..." in cmd:
+                        print(f"FAIL {where}: not runnable as printed: {cmd}")
+                        failed += 1
+                        break
+                    # -q: the output is not checked here, only that it runs;
+                    # the element suites check the values.
+                    run = cmd.replace("gst-launch-1.0 ", "gst-launch-1.0 -q ", 1)
+                    try:
+                        r = subprocess.run(["bash", "-c", run], cwd=tmp,
+                                           stdout=subprocess.DEVNULL,
+                                           stderr=subprocess.PIPE,
+                                           timeout=TIMEOUT, text=True)
+                        ok, why = r.returncode == 0, r.stderr.strip()[-600:]
+                    except subprocess.TimeoutExpired:
+                        ok, why = False, f"still running after {TIMEOUT} s"
+                    if not ok:
+                        print(f"FAIL {where}: {cmd}\n  {why}")
+                        failed += 1
+                        break
+                else:
+                    print(f"ok   {where}: {len(cmds)} line(s)")
+                    passed += 1
+    print(f"examples: {passed} passed, {failed} failed")
+    if passed == 0:
+        print("no example found: the parser or the sources changed")
+        return 1
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
