@@ -59,6 +59,7 @@
 #include "core/parallel.h"
 #include "core/random.h"
 #include "elements.h"
+#include "tnelement.h"
 #include "plugin/gsttensor.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_tensor_src_debug);
@@ -188,32 +189,29 @@ gst_tensor_src_set_property (
     self->step = g_value_get_double (value);
     break;
   case PROP_LOW:
-    /* The pair must stay a non-empty interval at every moment: a bad
-     * value is refused here rather than failing the stream later. */
-    v = g_value_get_double (value);
-    if (v < self->high) {
-      self->low = v;
-    } else {
-      gdouble high = self->high, old = self->low;
-
-      GST_OBJECT_UNLOCK (self);
-      g_warning ("%s: low %.17g is not below high %.17g; keeping low "
-                 "%.17g (to raise both, set high first).",
-          GST_OBJECT_NAME (self), v, high, old);
-      return;
-    }
-    break;
   case PROP_HIGH:
+    /* Stopped, the pair may pass through an empty interval while it is
+     * set in either order: start() checks it.  Running, it must stay a
+     * non-empty interval at every moment. */
     v = g_value_get_double (value);
-    if (v > self->low) {
-      self->high = v;
+    if ((prop_id == PROP_LOW ? v < self->high : v > self->low)
+        || !GST_TN_ELEMENT_IS_RUNNING (self)) {
+      *(prop_id == PROP_LOW ? &self->low : &self->high) = v;
     } else {
-      gdouble low = self->low, old = self->high;
+      gchar *text = g_strdup_printf ("%.17g", v);
+      gchar *why = g_strdup_printf (prop_id == PROP_LOW
+                                        ? "low must be below high=%.17g"
+                                        : "high must be above low=%.17g",
+          prop_id == PROP_LOW ? self->high : self->low);
+      gchar *kept = g_strdup_printf (
+          "%.17g", prop_id == PROP_LOW ? self->low : self->high);
 
       GST_OBJECT_UNLOCK (self);
-      g_warning ("%s: high %.17g is not above low %.17g; keeping high "
-                 "%.17g (to lower both, set low first).",
-          GST_OBJECT_NAME (self), v, low, old);
+      gst_tn_element_property_warning (
+          GST_ELEMENT (self), pspec->name, text, why, kept);
+      g_free (text);
+      g_free (why);
+      g_free (kept);
       return;
     }
     break;
@@ -453,10 +451,26 @@ gst_tensor_src_start (GstBaseSrc *bsrc)
 {
   GstTensorSrc *self = GST_TENSOR_SRC (bsrc);
 
+  gboolean empty;
+  gdouble low, high;
+
   GST_OBJECT_LOCK (self);
   self->n = 0;
   self->have_info = FALSE;
+  low = self->low;
+  high = self->high;
+  empty = self->pattern == GST_TENSOR_SRC_UNIFORM && !(low < high);
   GST_OBJECT_UNLOCK (self);
+  if (empty) {
+    gchar *text = g_strdup_printf ("%.17g", low);
+    gchar *why = g_strdup_printf (
+        "low must be below high=%.17g: [low, high) is empty", high);
+
+    gst_tn_element_property_error (GST_ELEMENT (self), "low", text, why);
+    g_free (text);
+    g_free (why);
+    return FALSE;
+  }
   return TRUE;
 }
 
@@ -761,8 +775,7 @@ gst_tensor_src_class_init (GstTensorSrcClass *klass)
       g_param_spec_enum ("pattern", "Pattern",
           "What the tensors hold: zeros, ones, fill (every item is value), "
           "arange (item i of the flattened tensor is start + i*step), "
-          "uniform (in [low, high)) or normal (mean, stddev). "
-          "Default zeros",
+          "uniform (in [low, high)) or normal (mean, stddev)",
           GST_TYPE_TENSOR_SRC_PATTERN, DEFAULT_PATTERN, flags));
 
   /**
@@ -774,7 +787,7 @@ gst_tensor_src_class_init (GstTensorSrcClass *klass)
       g_param_spec_double ("value", "Value",
           "pattern=fill: every item, cast to the dtype (saturating; "
           "integers truncate toward zero: 300 is 255 in uint8, -1.5 is -1 "
-          "in int16). Any double, infinities included; default 0",
+          "in int16); infinities allowed",
           -INFINITY, INFINITY, DEFAULT_VALUE, flags));
 
   /**
@@ -785,8 +798,7 @@ gst_tensor_src_class_init (GstTensorSrcClass *klass)
   g_object_class_install_property (gobject_class, PROP_START,
       g_param_spec_double ("start", "Start",
           "pattern=arange: item 0; item i is start + i*step computed in "
-          "float64, then cast to the dtype (saturating). Any double; "
-          "default 0",
+          "float64, then cast to the dtype (saturating)",
           -INFINITY, INFINITY, DEFAULT_START, flags));
 
   /**
@@ -798,35 +810,32 @@ gst_tensor_src_class_init (GstTensorSrcClass *klass)
   g_object_class_install_property (gobject_class, PROP_STEP,
       g_param_spec_double ("step", "Step",
           "pattern=arange: increment between consecutive items of the "
-          "flattened (row-major) tensor. Any double; default 1",
+          "flattened (row-major) tensor",
           -INFINITY, INFINITY, DEFAULT_STEP, flags));
 
   /**
    * GstTensorSrc:low:
    *
-   * Inclusive lower bound of pattern=uniform.  A value that is not below
-   * #GstTensorSrc:high is refused with a warning and the old one kept.
+   * Inclusive lower bound of pattern=uniform.  With pattern=uniform, a
+   * low that is not below #GstTensorSrc:high is an error when the element
+   * starts (while it runs, a warning that keeps the old value); the two
+   * may be set in any order.
    */
   g_object_class_install_property (gobject_class, PROP_LOW,
       g_param_spec_double ("low", "Low",
-          "pattern=uniform: inclusive lower bound; must stay below high, "
-          "else a warning and the old value is kept (to raise both, set "
-          "high first). Integer dtypes draw every integer of "
-          "[ceil(low), ceil(high)) equally often. Finite; default 0",
+          "pattern=uniform: inclusive lower bound, below high. Integer dtypes "
+          "draw every integer of [ceil(low), ceil(high)) equally often",
           -G_MAXDOUBLE, G_MAXDOUBLE, DEFAULT_LOW, flags));
 
   /**
    * GstTensorSrc:high:
    *
-   * Exclusive upper bound of pattern=uniform.  A value that is not above
-   * #GstTensorSrc:low is refused with a warning and the old one kept.
+   * Exclusive upper bound of pattern=uniform, above #GstTensorSrc:low.
    */
   g_object_class_install_property (gobject_class, PROP_HIGH,
       g_param_spec_double ("high", "High",
-          "pattern=uniform: exclusive upper bound; must stay above low, "
-          "else a warning and the old value is kept (to lower both, set "
-          "low first). Finite; default 1",
-          -G_MAXDOUBLE, G_MAXDOUBLE, DEFAULT_HIGH, flags));
+          "pattern=uniform: exclusive upper bound, above low", -G_MAXDOUBLE,
+          G_MAXDOUBLE, DEFAULT_HIGH, flags));
 
   /**
    * GstTensorSrc:mean:
@@ -836,7 +845,7 @@ gst_tensor_src_class_init (GstTensorSrcClass *klass)
   g_object_class_install_property (gobject_class, PROP_MEAN,
       g_param_spec_double ("mean", "Mean",
           "pattern=normal: mean; values are computed in float64 and cast "
-          "to the dtype (integers truncate toward zero). Finite; default 0",
+          "to the dtype (integers truncate toward zero)",
           -G_MAXDOUBLE, G_MAXDOUBLE, DEFAULT_MEAN, flags));
 
   /**
@@ -846,9 +855,8 @@ gst_tensor_src_class_init (GstTensorSrcClass *klass)
    */
   g_object_class_install_property (gobject_class, PROP_STDDEV,
       g_param_spec_double ("stddev", "Standard deviation",
-          "pattern=normal: standard deviation, 0 (every item is mean) or "
-          "more, finite; default 1",
-          0, G_MAXDOUBLE, DEFAULT_STDDEV, flags));
+          "pattern=normal: standard deviation (0: every item is mean)", 0,
+          G_MAXDOUBLE, DEFAULT_STDDEV, flags));
 
   /**
    * GstTensorSrc:seed:
@@ -859,7 +867,7 @@ gst_tensor_src_class_init (GstTensorSrcClass *klass)
       g_param_spec_uint64 ("seed", "Seed",
           "uniform and normal: key of the Philox4x32-10 generator; buffer n "
           "is the same bits for the same seed on every run and after any "
-          "seek. 0 to 18446744073709551615; default 0",
+          "seek",
           0, G_MAXUINT64, DEFAULT_SEED, flags));
 
   /**
@@ -870,7 +878,7 @@ gst_tensor_src_class_init (GstTensorSrcClass *klass)
   g_object_class_install_property (gobject_class, PROP_N_THREADS,
       g_param_spec_int ("n-threads", "Threads",
           "Threads that fill a tensor of more than 65536 items (0: one per "
-          "core); the bits are the same for any number. 0 to 64; default 0",
+          "core); the bits are the same for any number",
           0, 64, DEFAULT_N_THREADS, flags));
 
   /**
@@ -881,8 +889,7 @@ gst_tensor_src_class_init (GstTensorSrcClass *klass)
   g_object_class_install_property (gobject_class, PROP_IS_LIVE,
       g_param_spec_boolean ("is-live", "Is live",
           "Produce buffers at the pace of the clock (when the framerate is "
-          "not 0/1) instead of as fast as downstream takes them. "
-          "Default false",
+          "not 0/1) instead of as fast as downstream takes them",
           DEFAULT_IS_LIVE,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS
               | GST_PARAM_MUTABLE_READY));

@@ -6,13 +6,12 @@
 gboolean
 gst_tn_element_is_running (GstElement *element)
 {
-  GstState cur, next;
+  gboolean running;
 
   GST_OBJECT_LOCK (element);
-  cur = GST_STATE (element);
-  next = GST_STATE_NEXT (element);
+  running = GST_TN_ELEMENT_IS_RUNNING (element);
   GST_OBJECT_UNLOCK (element);
-  return cur >= GST_STATE_PAUSED || next >= GST_STATE_PAUSED;
+  return running;
 }
 
 gboolean

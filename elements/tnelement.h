@@ -7,7 +7,10 @@
 G_BEGIN_DECLS
 
 /* Whether element is in PAUSED or PLAYING, or on its way there: a property
- * value that cannot be used then must not replace the one in use. */
+ * value that cannot be used then must not replace the one in use.  The
+ * macro is for callers that hold the object lock already. */
+#define GST_TN_ELEMENT_IS_RUNNING(e)                                           \
+  (GST_STATE (e) >= GST_STATE_PAUSED || GST_STATE_NEXT (e) >= GST_STATE_PAUSED)
 gboolean gst_tn_element_is_running (GstElement *element);
 
 /* For a stored property value that cannot be used, from the state change

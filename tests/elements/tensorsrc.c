@@ -933,14 +933,14 @@ GST_START_TEST (test_properties)
   g_object_get (src, "n-threads", &num_buffers, NULL);
   fail_unless_equals_int (num_buffers, 0);
 
-  /* high must exceed low: the refused value and both bounds are named. */
-  expect_refused (src, NULL, "low", "5", "low 5", "high 1", "keeping low 0");
-  expect_refused (src, NULL, "low", "1", "low 1", "high 1", "keeping low 0");
-  expect_refused (
-      src, NULL, "high", "-1", "high -1", "low 0", "keeping high 1");
-  g_object_set (src, "high", 10.0, "low", 5.0, NULL);
+  /* Stopped, low and high may be set in either order (start() checks
+   * the pair: test_empty_interval). */
+  g_object_set (src, "low", 5.0, "high", 10.0, NULL);
   g_object_get (src, "low", &low, "high", &high, NULL);
   fail_unless (low == 5 && high == 10);
+  g_object_set (src, "high", 3.0, "low", 2.0, NULL);
+  g_object_get (src, "low", &low, "high", &high, NULL);
+  fail_unless (low == 2 && high == 3);
   /* Out of the param spec's range: GLib refuses with the number. */
   expect_refused (src, "GLib-GObject", "stddev", "-1", "-1", "stddev", NULL);
   expect_refused (src, "GLib-GObject", "low", "-inf", "inf", "low", NULL);
@@ -963,6 +963,59 @@ GST_START_TEST (test_properties)
   g_object_get (src, "pattern", &pattern, NULL);
   fail_unless_equals_int (pattern, 3);
   gst_object_unref (src);
+  tn_check_no_outstanding ();
+}
+
+GST_END_TEST;
+
+/* An empty [low, high) for pattern=uniform stops the pipeline when it
+ * starts, naming the element, both bounds and why; while running, a value
+ * that would empty it is a warning that keeps the old one. */
+GST_START_TEST (test_empty_interval)
+{
+  GstElement *p = gst_parse_launch ("tensorsrc name=s pattern=uniform low=5 "
+                                    "high=3 num-buffers=1 ! fakesink",
+      NULL);
+  GstBus *bus = gst_element_get_bus (p);
+  GstHarness *h;
+  GstElement *src;
+  gchar *text;
+  gdouble low;
+
+  fail_unless_equals_int (
+      gst_element_set_state (p, GST_STATE_PAUSED), GST_STATE_CHANGE_FAILURE);
+  text = tn_pop_text (bus, GST_MESSAGE_ERROR);
+  tn_assert_contains (text, "s: low=\"5\" cannot be used: low must be below "
+                            "high=3: [low, high) is empty");
+  g_free (text);
+  gst_element_set_state (p, GST_STATE_NULL);
+  /* the same bounds for another pattern do not matter */
+  src = gst_bin_get_by_name (GST_BIN (p), "s");
+  gst_util_set_object_arg (G_OBJECT (src), "pattern", "zeros");
+  gst_object_unref (src);
+  fail_unless (
+      gst_element_set_state (p, GST_STATE_PAUSED) != GST_STATE_CHANGE_FAILURE);
+  gst_element_set_state (p, GST_STATE_NULL);
+  gst_object_unref (bus);
+  gst_object_unref (p);
+
+  h = start (
+      "pattern=uniform low=0 high=1", "tensor/x-raw,type=float32,dims=<8>", 1);
+  src = harness_src (h);
+  bus = gst_bus_new ();
+  gst_element_set_bus (src, bus);
+  gst_buffer_unref (gst_harness_pull (h));
+  g_object_set (src, "low", 2.0, NULL);
+  text = tn_pop_text (bus, GST_MESSAGE_WARNING);
+  tn_assert_contains (text, "low=\"2\" cannot be used: low must be below "
+                            "high=1; keeping low=\"0\"");
+  g_free (text);
+  g_object_get (src, "low", &low, NULL);
+  fail_unless (low == 0);
+  gst_object_unref (src);
+  gst_harness_teardown (h);
+  gst_bus_set_flushing (bus, TRUE);
+  gst_object_unref (bus);
   tn_check_no_outstanding ();
 }
 
@@ -1022,6 +1075,7 @@ tensorsrc_suite (void)
   tcase_add_test (tc, test_live);
   tcase_add_test (tc, test_shapes);
   tcase_add_test (tc, test_properties);
+  tcase_add_test (tc, test_empty_interval);
   tcase_add_test (tc, test_change_while_playing);
   return s;
 }
