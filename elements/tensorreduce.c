@@ -845,8 +845,12 @@ gst_tensor_reduce_class_init (GstTensorReduceClass *klass)
    * std.  Default: sum.  Changing it while playing renegotiates.
    */
   g_object_class_install_property (gobject_class, PROP_OP,
-      g_param_spec_enum ("op", "Op", "The reduction", GST_TYPE_TENSOR_REDUCE_OP,
-          DEFAULT_OP, flags));
+      g_param_spec_enum ("op", "Op",
+          "The reduction. Result types: sum and prod of float16/bfloat16 "
+          "give float32, of bool and signed ints int64, of unsigned ints "
+          "uint64; mean, l2, var and std of bool and ints give float64; min "
+          "and max keep the type; argmin and argmax give int64",
+          GST_TYPE_TENSOR_REDUCE_OP, DEFAULT_OP, flags));
 
   /**
    * GstTensorReduce:axes:
