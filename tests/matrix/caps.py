@@ -1,0 +1,109 @@
+# Caps matrix (issue 11, point 3 and "A caps matrix test").
+#
+# Every element that takes tensor/x-raw, fed from an appsrc (gstpy.py) whose
+# caps are hand-written: with type and dims only, and with each optional
+# field (dims-order, framerate), it works and gives NumPy's answer; with a
+# wrong field it fails with a message from the element that refuses, naming
+# what it refused (never a bare not-negotiated).  tensorsrc, a source, is
+# given the same caps by a capsfilter.
+#
+# x.raw holds one float32 <3, 4> tensor (arange); gstpy.py pushes it twice.
+{
+'files': {
+    'x.raw': "raw(np.arange(12, dtype=np.float32))",
+    'x1.raw': "raw(np.arange(1, dtype=np.float32))",
+    'w42.npy': "np.arange(8, dtype=np.float32).reshape(4, 2)",
+},
+'product': [
+  {
+    'axes': [
+      [  # the elements, with what they make of two buffers of x
+        {'id': 'tensordebug', 'el': 'tensordebug output=log', 'n': 'tensordebug0',
+         'y': 'np.stack([x, x])'},
+        {'id': 'tensorop', 'el': 'tensorop ops=add:1', 'n': 'tensorop0',
+         'y': 'np.stack([x + 1, x + 1])'},
+        {'id': 'tensorview', 'el': 'tensorview ops=transpose', 'n': 'tensorview0',
+         'y': 'np.stack([x.T, x.T])'},
+        {'id': 'tensorreduce', 'el': 'tensorreduce axes=0', 'n': 'tensorreduce0',
+         'y': 'np.stack([x.sum(0), x.sum(0)])'},
+        {'id': 'tensormatmul', 'el': 'tensormatmul weights=@DIR@/w42.npy', 'n': 'tensormatmul0',
+         'y': 'np.stack([x @ w, x @ w])'},
+        {'id': 'npyenc', 'el': 'npyenc', 'n': 'npyenc0',
+         'y': 'np.frombuffer(npy(x) * 2, np.uint8)'},
+        {'id': 'tensorconvert', 'el': 'tensorconvert', 'n': 'tensorconvert0',
+         'y': 'np.stack([x, x])'},
+      ],
+      [  # caps that must work
+        {'id': 'minimal', 'caps': 'tensor/x-raw,type=float32,dims=<3,4>'},
+        {'id': 'dims-order', 'caps': 'tensor/x-raw,type=float32,dims=<3,4>,dims-order=row-major'},
+        {'id': 'framerate', 'caps': 'tensor/x-raw,type=float32,dims=<3,4>,framerate=30/1'},
+        {'id': 'both', 'caps': 'tensor/x-raw,type=float32,dims=<3,4>,dims-order=row-major,framerate=30/1'},
+      ],
+    ],
+    'case': {'name': '{id0}.{id1}', 'batch': '{id0}',
+             'py': 'appsrc caps={caps} format=time ! {el} ! appsink name=@SINK@',
+             'pyargs': ['--feed', '@DIR@/x.raw', '--repeat', '2'],
+             'expect': 'ok',
+             'array': "(lambda x, w: {y})(np.arange(12, dtype=np.float32).reshape(3, 4), "
+                      "np.arange(8, dtype=np.float32).reshape(4, 2))",
+             'issue': 'issue 11.3: every optional field has a default'},
+  },
+  {
+    'axes': [
+      [
+        {'id': 'tensordebug', 'el': 'tensordebug output=log', 'n': 'tensordebug0'},
+        {'id': 'tensorop', 'el': 'tensorop ops=add:1', 'n': 'tensorop0'},
+        {'id': 'tensorview', 'el': 'tensorview ops=transpose', 'n': 'tensorview0'},
+        {'id': 'tensorreduce', 'el': 'tensorreduce', 'n': 'tensorreduce0'},
+        {'id': 'tensormatmul', 'el': 'tensormatmul weights=@DIR@/w42.npy', 'n': 'tensormatmul0'},
+        {'id': 'npyenc', 'el': 'npyenc', 'n': 'npyenc0'},
+        {'id': 'tensorconvert', 'el': 'tensorconvert', 'n': 'tensorconvert0'},
+      ],
+      [  # caps that are wrong, and the word the refusal must name
+        {'id': 'bad-type', 'caps': 'tensor/x-raw,type=float33,dims=<3,4>', 'w': 'float33'},
+        {'id': 'no-type', 'caps': 'tensor/x-raw,dims=<3,4>', 'w': 'type'},
+        {'id': 'no-dims', 'caps': 'tensor/x-raw,type=float32', 'w': 'dims'},
+        {'id': 'negative-extent', 'caps': 'tensor/x-raw,type=float32,dims=<-3,4>', 'w': '-3'},
+        {'id': 'rank9', 'caps': 'tensor/x-raw,type=float32,dims=<1,1,1,1,1,1,1,1,1>', 'w': 'dims'},
+        {'id': 'column-major', 'caps': 'tensor/x-raw,type=float32,dims=<3,4>,dims-order=column-major', 'w': 'column-major'},
+        {'id': 'framerate-string', 'caps': 'tensor/x-raw,type=float32,dims=<3,4>,framerate=(string)abc', 'w': 'framerate'},
+      ],
+    ],
+    'case': {'name': '{id0}.{id1}',
+             'py': 'appsrc caps={caps} format=time ! {el} ! appsink name=@SINK@',
+             'pyargs': ['--feed', '@DIR@/x.raw'],
+             'expect': 'error', 'words': ['{n}', '{w}'],
+             'issue': 'issue 11.3: which element refused what and why'},
+  },
+  {
+    # tensorsrc: the same caps from a capsfilter
+    'axes': [
+      [{'id': 'tensorsrc'}],
+      [
+        {'id': 'minimal', 'caps': 'tensor/x-raw,type=float32,dims=<3,4>', 'e': 'ok'},
+        {'id': 'dims-order', 'caps': 'tensor/x-raw,type=float32,dims=<3,4>,dims-order=row-major', 'e': 'ok'},
+        {'id': 'framerate', 'caps': 'tensor/x-raw,type=float32,dims=<3,4>,framerate=30/1', 'e': 'ok'},
+      ],
+    ],
+    'case': {'name': 'tensorsrc.{id1}', 'batch': 'src',
+             'launch': 'tensorsrc pattern=arange num-buffers=2 ! {caps} ! filesink location=@OUT@',
+             'expect': 'ok', 'array': 'np.stack([np.arange(12, dtype=np.float32).reshape(3, 4)] * 2)'},
+  },
+  {
+    'axes': [
+      [{'id': 'tensorsrc'}],
+      [
+        {'id': 'bad-type', 'caps': 'tensor/x-raw,type=float33,dims=<3,4>', 'w': 'float33'},
+        {'id': 'negative-extent', 'caps': 'tensor/x-raw,type=float32,dims=<-3,4>', 'w': '-3'},
+        {'id': 'rank9', 'caps': 'tensor/x-raw,type=float32,dims=<1,1,1,1,1,1,1,1,1>', 'w': 'dims'},
+        {'id': 'column-major', 'caps': 'tensor/x-raw,type=float32,dims=<3,4>,dims-order=column-major', 'w': 'column-major'},
+        {'id': 'framerate-string', 'caps': 'tensor/x-raw,type=float32,dims=<3,4>,framerate=(string)abc', 'w': 'framerate'},
+      ],
+    ],
+    'case': {'name': 'tensorsrc.{id1}',
+             'launch': 'tensorsrc num-buffers=1 ! {caps} ! fakesink',
+             'expect': 'error', 'words': ['tensorsrc0', '{w}'],
+             'issue': 'issue 11.3: which element refused what and why'},
+  },
+],
+}

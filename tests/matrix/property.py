@@ -1,0 +1,167 @@
+# Property matrix (issue 11, point 2 and "A property matrix test"; issue 12
+# points 3 and 4 share it).
+#
+# Every string and enum property of every element (gst-inspect-1.0 of the
+# build: tensorsrc pattern; tensordebug output; tensorop op, value, ops;
+# tensorreduce op, axes; tensormatmul weights, bias, start-time-selection;
+# tensorview ops; npydec framerate, a fraction written as text; npyenc and
+# tensorconvert have none) with a malformed value: gst-launch-1.0 exits
+# non-zero and the ERROR line names the element, the property and the
+# offending text.  An enum value GStreamer's parser refuses is named
+# by the factory ("tensorsrc"), a value the element refuses by the instance
+# ("tensorop0: ops=\"mull:2\" cannot be used: ...", elements/tnelement.h).
+#
+# In launch lines, a value '""' is the empty string.  An empty enum value
+# is not tested: GStreamer's parser reads "" as the enum's value 0 and the
+# element never sees it.
+{
+'files': {
+    'adir': "mkdir()",
+    'corrupt.npy': "b'\\x93NUMPZ\\x01\\x00' + b'not a header' * 8",
+    'trunc.npy': "npy(np.ones((3, 4), np.float32))[:100]",
+    'complex.npy': "np.arange(6, dtype=np.complex64).reshape(2, 3)",
+    'str.npy': "np.array(['abc', 'de'])",
+    'shape4.npy': "np.ones(4, np.float32)",
+    'w34.npy': "np.ones((3, 4), np.float32)",
+    'w54.npy': "np.ones((5, 4), np.float32)",
+    'wu64.npy': "np.ones((3, 4), np.uint64)",
+    'b7.npy': "np.ones(7, np.float32)",
+},
+'product': [
+  {
+    'axes': [
+      [  # value, what the error must name (besides element and property)
+        {'id': 'pattern-typo', 'l': 'tensorsrc pattern=zeroes num-buffers=1 ! fakesink', 'w': ['tensorsrc', 'pattern', 'zeroes']},
+        {'id': 'pattern-range', 'l': 'tensorsrc pattern=9 num-buffers=1 ! fakesink', 'w': ['tensorsrc', 'pattern', '9']},
+        {'id': 'pattern-case', 'l': 'tensorsrc pattern=ZEROS num-buffers=1 ! fakesink', 'w': ['tensorsrc', 'pattern', 'ZEROS']},
+        {'id': 'output-typo', 'l': 'tensorsrc num-buffers=1 ! tensor/x-raw,type=float32,dims=<2,3> ! tensordebug output=stdoutt ! fakesink', 'w': ['tensordebug', 'output', 'stdoutt']},
+        {'id': 'output-range', 'l': 'tensorsrc num-buffers=1 ! tensor/x-raw,type=float32,dims=<2,3> ! tensordebug output=3 ! fakesink', 'w': ['tensordebug', 'output', '3']},
+        {'id': 'reduce-op-typo', 'l': 'tensorsrc num-buffers=1 ! tensor/x-raw,type=float32,dims=<2,3> ! tensorreduce op=summ ! fakesink', 'w': ['tensorreduce', 'op', 'summ']},
+        {'id': 'reduce-op-range', 'l': 'tensorsrc num-buffers=1 ! tensor/x-raw,type=float32,dims=<2,3> ! tensorreduce op=10 ! fakesink', 'w': ['tensorreduce', 'op', '10']},
+        {'id': 'start-time-selection-typo', 'l': 'tensorsrc num-buffers=1 ! tensor/x-raw,type=float32,dims=<2,3> ! tensormatmul weights=@DIR@/w34.npy start-time-selection=zeroo ! fakesink', 'w': ['tensormatmul', 'start-time-selection', 'zeroo']},
+        {'id': 'npydec-framerate-text', 'l': 'filesrc location=@DIR@/w34.npy ! npydec framerate=abc ! fakesink', 'w': ['npydec', 'framerate', 'abc']},
+      ],
+    ],
+    'case': {'name': 'parse.{id0}', 'launch': '{l}', 'expect': 'error', 'words': '{w}',
+             'issue': 'issue 11: gst-launch exits non-zero naming element, property, text'},
+  },
+  {
+    # tensorreduce axes (issue 11.2, issue 12.3): on a float32 <2, 3>
+    'axes': [
+      [
+        {'id': 'one'}, {'id': '1;0'}, {'id': '1x'}, {'id': 'a'}, {'id': '0,,1'},
+        {'id': '1.0'}, {'id': '9999999999999'}, {'id': '2'}, {'id': '-3'},
+        {'id': '0,0'}, {'id': '0,'}, {'id': ' 0 1'},
+      ],
+    ],
+    'case': {'name': 'tensorreduce.axes={id0}',
+             'launch': 'tensorsrc num-buffers=1 ! tensor/x-raw,type=float32,dims=<2,3> ! tensorreduce \'axes="{id0}"\' ! fakesink',
+             'expect': 'error', 'words': ['tensorreduce0', 'axes', '{id0}'],
+             'issue': 'issue 12.3 / 11.2: an unusable axes is an error, not every axis'},
+  },
+  {
+    # tensorop ops (issue 11.2, issue 12.4): on a float32 <2, 3>
+    'axes': [
+      [
+        {'id': 'typo', 'v': 'mull:2'},
+        {'id': 'bare-add', 'v': 'add'},
+        {'id': 'bare-cast', 'v': 'cast'},
+        {'id': 'cast-float128', 'v': 'cast:float128'},
+        {'id': 'number-text', 'v': 'add:abc'},
+        {'id': 'trailing-comma', 'v': 'add:1,'},
+        {'id': 'only-comma', 'v': ','},
+        {'id': 'extra-arg', 'v': 'add:1:2'},
+        {'id': 'clamp-one-arg', 'v': 'clamp:1'},
+        {'id': 'neg-arg', 'v': 'neg:1'},
+        {'id': 'too-many-steps', 'v': 'neg,neg,neg,neg,neg,neg,neg,neg,neg,neg,neg,neg,neg,neg,neg,neg,neg,neg,neg,neg,neg,neg,neg,neg,neg,neg,neg,neg,neg,neg,neg,neg,neg,neg,neg,neg,neg,neg,neg,neg,neg,neg,neg,neg,neg,neg,neg,neg,neg,neg,neg,neg,neg,neg,neg,neg,neg,neg,neg,neg,neg,neg,neg,neg,neg', 'w': 'neg,neg'},
+        {'id': 'missing-npy', 'v': 'add:@DIR@/missing.npy', 'w': 'missing.npy'},
+        {'id': 'directory', 'v': 'add:@DIR@/adir', 'w': 'adir'},
+        {'id': 'corrupt-npy', 'v': 'mul:@DIR@/corrupt.npy', 'w': 'corrupt.npy'},
+        {'id': 'truncated-npy', 'v': 'mul:@DIR@/trunc.npy', 'w': 'trunc.npy'},
+        {'id': 'complex-npy', 'v': 'add:@DIR@/complex.npy', 'w': 'complex.npy'},
+        {'id': 'string-npy', 'v': 'add:@DIR@/str.npy', 'w': 'str.npy'},
+        {'id': 'wrong-shape-npy', 'v': 'add:@DIR@/shape4.npy', 'w': 'shape4.npy'},
+      ],
+    ],
+    'defaults': {'w': '{v}'},
+    'case': {'name': 'tensorop.ops.{id0}',
+             'launch': 'tensorsrc num-buffers=1 ! tensor/x-raw,type=float32,dims=<2,3> ! tensorop \'ops="{v}"\' ! fakesink',
+             'expect': 'error', 'words': ['tensorop0', 'ops', '{w}'],
+             'issue': 'issue 12.4 / 11.2: an unusable ops is an error, never a passthrough'},
+  },
+  {
+    # tensorview ops (issue 11.2): on a float32 <2, 3>
+    'axes': [
+      [
+        {'id': 'unknown-step', 'v': 'flop:0'},
+        {'id': 'permute-repeat', 'v': 'permute:0:0'},
+        {'id': 'permute-range', 'v': 'permute:0:5'},
+        {'id': 'permute-short', 'v': 'permute:0'},
+        {'id': 'slice-axis', 'v': 'slice:9:0:1'},
+        {'id': 'slice-step0', 'v': 'slice:0:0:2:0'},
+        {'id': 'slice-text', 'v': 'slice:0:a:2'},
+        {'id': 'select-range', 'v': 'select:0:99'},
+        {'id': 'reshape-count', 'v': 'reshape:5:5'},
+        {'id': 'reshape-two-minus1', 'v': 'reshape:-1:-1'},
+        {'id': 'broadcast-mismatch', 'v': 'broadcast:7'},
+        {'id': 'squeeze-not-1', 'v': 'squeeze:0'},
+        {'id': 'expand-range', 'v': 'expand:9'},
+        {'id': 'transpose-arg', 'v': 'transpose:1'},
+        {'id': 'only-comma', 'v': ','},
+        {'id': 'too-many-steps', 'v': 'reshape:2:3,reshape:2:3,reshape:2:3,reshape:2:3,reshape:2:3,reshape:2:3,reshape:2:3,reshape:2:3,reshape:2:3,reshape:2:3,reshape:2:3,reshape:2:3,reshape:2:3,reshape:2:3,reshape:2:3,reshape:2:3,reshape:2:3,reshape:2:3,reshape:2:3,reshape:2:3,reshape:2:3,reshape:2:3,reshape:2:3,reshape:2:3,reshape:2:3,reshape:2:3,reshape:2:3,reshape:2:3,reshape:2:3,reshape:2:3,reshape:2:3,reshape:2:3,reshape:2:3,reshape:2:3,reshape:2:3,reshape:2:3,reshape:2:3,reshape:2:3,reshape:2:3,reshape:2:3,reshape:2:3,reshape:2:3,reshape:2:3,reshape:2:3,reshape:2:3,reshape:2:3,reshape:2:3,reshape:2:3,reshape:2:3,reshape:2:3,reshape:2:3,reshape:2:3,reshape:2:3,reshape:2:3,reshape:2:3,reshape:2:3,reshape:2:3,reshape:2:3,reshape:2:3,reshape:2:3,reshape:2:3,reshape:2:3,reshape:2:3,reshape:2:3,reshape:2:3', 'w': 'reshape:2:3,reshape'},
+      ],
+    ],
+    'defaults': {'w': '{v}'},
+    'case': {'name': 'tensorview.ops.{id0}',
+             'launch': 'tensorsrc num-buffers=1 ! tensor/x-raw,type=float32,dims=<2,3> ! tensorview \'ops="{v}"\' ! fakesink',
+             'expect': 'error', 'words': ['tensorview0', 'ops', '{w}'],
+             'issue': 'issue 11.2: the parse error, not "could not link"'},
+  },
+  {
+    # tensorop op and value (issue 11.2, 12.4)
+    'axes': [
+      [
+        {'id': 'op-typo', 'p': 'op=mull value=2', 'w': ['op', 'mull']},
+        {'id': 'op-without-value', 'p': 'op=add', 'w': ['op', 'add']},
+        {'id': 'value-without-op', 'p': 'value=2', 'w': ['value', '2']},
+        {'id': 'value-text', 'p': 'op=add value=abc', 'w': ['value', 'abc']},
+        {'id': 'value-missing-npy', 'p': 'op=add value=@DIR@/missing.npy', 'w': ['value', 'missing.npy']},
+        {'id': 'value-directory', 'p': 'op=mul value=@DIR@/adir', 'w': ['value', 'adir']},
+        {'id': 'value-complex-npy', 'p': 'op=mul value=@DIR@/complex.npy', 'w': ['value', 'complex.npy']},
+        {'id': 'op-empty', 'p': '\'op=""\' value=1', 'w': ['op', '""']},
+        {'id': 'op-and-ops', 'p': 'op=add value=1 ops=mul:2', 'w': ['op', 'ops']},
+        {'id': 'ops-and-op', 'p': 'ops=mul:2 op=add value=1', 'w': ['op', 'ops']},
+      ],
+    ],
+    'case': {'name': 'tensorop.{id0}',
+             'launch': 'tensorsrc num-buffers=1 ! tensor/x-raw,type=float32,dims=<2,3> ! tensorop {p} ! fakesink',
+             'expect': 'error', 'words': ['tensorop0', '{w}'],
+             'issue': 'issue 11.2 / 12.4: op/value refused by name; op with ops conflict'},
+  },
+  {
+    # tensormatmul weights and bias (a float32 <2, 3> stream; weights <3, 4>)
+    'axes': [
+      [
+        {'id': 'weights-missing', 'p': 'weights=@DIR@/missing.npy', 'w': ['weights', 'missing.npy']},
+        {'id': 'weights-empty', 'p': '\'weights=""\'', 'w': ['weights', '""']},
+        {'id': 'weights-directory', 'p': 'weights=@DIR@/adir', 'w': ['weights', 'adir']},
+        {'id': 'weights-corrupt', 'p': 'weights=@DIR@/corrupt.npy', 'w': ['weights', 'corrupt.npy']},
+        {'id': 'weights-truncated', 'p': 'weights=@DIR@/trunc.npy', 'w': ['weights', 'trunc.npy']},
+        {'id': 'weights-complex', 'p': 'weights=@DIR@/complex.npy', 'w': ['weights', 'complex.npy']},
+        {'id': 'weights-string', 'p': 'weights=@DIR@/str.npy', 'w': ['weights', 'str.npy']},
+        {'id': 'weights-wrong-shape', 'p': 'weights=@DIR@/w54.npy', 'w': ['5']},
+        {'id': 'weights-wrong-dtype', 'p': 'weights=@DIR@/wu64.npy', 'w': ['uint64']},
+        {'id': 'bias-missing', 'p': 'weights=@DIR@/w34.npy bias=@DIR@/missing.npy', 'w': ['bias', 'missing.npy']},
+        {'id': 'bias-directory', 'p': 'weights=@DIR@/w34.npy bias=@DIR@/adir', 'w': ['bias', 'adir']},
+        {'id': 'bias-complex', 'p': 'weights=@DIR@/w34.npy bias=@DIR@/complex.npy', 'w': ['bias', 'complex.npy']},
+        {'id': 'bias-wrong-shape', 'p': 'weights=@DIR@/w34.npy bias=@DIR@/b7.npy', 'w': ['bias', '7']},
+        {'id': 'bias-empty', 'p': 'weights=@DIR@/w34.npy \'bias=""\'', 'w': ['bias', '""']},
+      ],
+    ],
+    'case': {'name': 'tensormatmul.{id0}',
+             'launch': 'tensorsrc num-buffers=1 ! tensor/x-raw,type=float32,dims=<2,3> ! tensormatmul {p} ! fakesink',
+             'expect': 'error', 'words': ['tensormatmul0', '{w}'],
+             'issue': 'issue 11: weights/bias files that cannot be used'},
+  },
+],
+}

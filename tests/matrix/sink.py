@@ -1,0 +1,107 @@
+# Sink matrix (issue 11, point 1 and "A sink matrix test").
+#
+# Every element that can emit a view (axis 0), through every element that
+# passes buffers on (axis 1), into every sink that does not read the layout
+# meta (axis 2): the bytes at the sink are NumPy's dense C-order array.
+# Then the positive side: with a consumer that reads the meta (tensorreduce)
+# after the same passthroughs, the producer copies nothing (bytes-copied 0)
+# and the reduction is still NumPy's.
+#
+# x is one tensor; every producer emits nbuf of them.  acc is the dtype
+# tensorreduce's sum gives for x's dtype.
+{
+'files': {
+    # int16 <3,4,5> stored in Fortran order: npydec emits a strided view
+    'fortran.npy': "fortran(np.arange(60, dtype=np.int16).reshape(3, 4, 5))",
+    # two RGB frames 5 wide, 3 high: rows padded to 16 bytes with 0xEE
+    'rgb5x3.raw': "raw(np.concatenate([np.pad(np.arange(45, dtype=np.uint8)"
+                  ".reshape(3, 15), ((0, 0), (0, 1)), constant_values=0xEE)] * 2))",
+},
+'product': [
+  {
+    'axes': [
+      [  # producers of views
+        {'id': 'permute', 'src': 'tensorsrc pattern=arange num-buffers=2 ! tensor/x-raw,type=int16,dims=<2,3,4> ! tensorview name=@V@ ops=permute:2:0:1',
+         'x': 'np.arange(24, dtype=np.int16).reshape(2, 3, 4).transpose(2, 0, 1)', 'nbuf': '2', 'acc': 'np.int64'},
+        {'id': 'transpose', 'src': 'tensorsrc pattern=arange num-buffers=2 ! tensor/x-raw,type=float32,dims=<3,5> ! tensorview name=@V@ ops=transpose',
+         'x': 'np.arange(15, dtype=np.float32).reshape(3, 5).T', 'nbuf': '2', 'acc': 'np.float32'},
+        {'id': 'slice', 'src': 'tensorsrc pattern=arange num-buffers=2 ! tensor/x-raw,type=int32,dims=<3,7> ! tensorview name=@V@ ops=slice:1:1:7:2',
+         'x': 'np.arange(21, dtype=np.int32).reshape(3, 7)[:, 1:7:2]', 'nbuf': '2', 'acc': 'np.int64'},
+        {'id': 'select', 'src': 'tensorsrc pattern=arange num-buffers=2 ! tensor/x-raw,type=uint8,dims=<2,3,4> ! tensorview name=@V@ ops=select:1:1',
+         'x': 'np.arange(24, dtype=np.uint8).reshape(2, 3, 4)[:, 1]', 'nbuf': '2', 'acc': 'np.uint64'},
+        {'id': 'broadcast', 'src': 'tensorsrc pattern=arange num-buffers=2 ! tensor/x-raw,type=float64,dims=<3,1> ! tensorview name=@V@ ops=broadcast:2:3:4',
+         'x': 'np.broadcast_to(np.arange(3, dtype=np.float64).reshape(3, 1), (2, 3, 4))', 'nbuf': '2', 'acc': 'np.float64'},
+        {'id': 'expand', 'src': 'tensorsrc pattern=arange num-buffers=2 ! tensor/x-raw,type=int16,dims=<4,3> ! tensorview name=@V@ ops=slice:0:0:4:2,expand:1',
+         'x': 'np.arange(12, dtype=np.int16).reshape(4, 3)[0:4:2][:, None]', 'nbuf': '2', 'acc': 'np.int64'},
+        {'id': 'rgb-padded', 'src': 'filesrc location=@DIR@/rgb5x3.raw ! rawvideoparse format=rgb width=5 height=3 framerate=1/1 ! tensorconvert name=@V@',
+         'x': 'np.arange(45, dtype=np.uint8).reshape(3, 5, 3)', 'nbuf': '2', 'acc': 'np.uint64'},
+        {'id': 'npy-fortran', 'src': 'filesrc location=@DIR@/fortran.npy ! npydec',
+         'x': 'np.arange(60, dtype=np.int16).reshape(3, 4, 5)', 'nbuf': '1', 'acc': 'np.int64'},
+      ],
+      [  # what may stand between
+        {'id': 'none', 'mid': ''},
+        {'id': 'tensordebug', 'mid': '! tensordebug output=log'},
+        {'id': 'identity', 'mid': '! identity'},
+        {'id': 'queue', 'mid': '! queue'},
+        {'id': 'tee', 'mid': '! tee'},
+        {'id': 'capsfilter', 'mid': '! capsfilter caps=tensor/x-raw'},
+        {'id': 'tensorop-empty', 'mid': '! tensorop'},
+        {'id': 'tensorop-add0', 'mid': '! tensorop ops=add:0'},
+        {'id': 'tensorview-empty', 'mid': '! tensorview'},
+        {'id': 'debug-queue-debug', 'mid': '! tensordebug output=log ! queue ! tensordebug output=log'},
+      ],
+      [  # sinks that read dense tensors only
+        {'id': 'filesink', 'launch': '{src} {mid} ! filesink location=@OUT@'},
+        {'id': 'multifilesink', 'launch': '{src} {mid} ! multifilesink location=@OUT@.%05d', 'collect': 'multifile'},
+        {'id': 'gdppay', 'launch': '{src} {mid} ! gdppay ! filesink location=@OUT@.gdp',
+         'then': 'filesrc location=@OUT@.gdp ! gdpdepay ! filesink location=@OUT@',
+         'needs': ['gdppay', 'gdpdepay']},
+        {'id': 'appsink', 'py': '{src} {mid} ! appsink name=@SINK@'},
+      ],
+    ],
+    'case': {'name': '{id0}.{id1}.{id2}', 'batch': '{id1}.{id2}',
+             'expect': 'ok', 'array': 'np.stack([{x}] * {nbuf})',
+             'issue': 'issue 11.1'},
+  },
+  {
+    # the positive side: a consumer that reads the meta after the same
+    # passthroughs; nothing copied (tensorop ops=add:0 reads dense tensors
+    # only, so it is left out)
+    'axes': [
+      [  # the producers above that count what they copy (bytes-copied)
+        {'id': 'permute', 'src': 'tensorsrc pattern=arange num-buffers=2 ! tensor/x-raw,type=int16,dims=<2,3,4> ! tensorview name=@V@ ops=permute:2:0:1',
+         'x': 'np.arange(24, dtype=np.int16).reshape(2, 3, 4).transpose(2, 0, 1)', 'nbuf': '2', 'acc': 'np.int64'},
+        {'id': 'transpose', 'src': 'tensorsrc pattern=arange num-buffers=2 ! tensor/x-raw,type=float32,dims=<3,5> ! tensorview name=@V@ ops=transpose',
+         'x': 'np.arange(15, dtype=np.float32).reshape(3, 5).T', 'nbuf': '2', 'acc': 'np.float32'},
+        {'id': 'slice', 'src': 'tensorsrc pattern=arange num-buffers=2 ! tensor/x-raw,type=int32,dims=<3,7> ! tensorview name=@V@ ops=slice:1:1:7:2',
+         'x': 'np.arange(21, dtype=np.int32).reshape(3, 7)[:, 1:7:2]', 'nbuf': '2', 'acc': 'np.int64'},
+        {'id': 'select', 'src': 'tensorsrc pattern=arange num-buffers=2 ! tensor/x-raw,type=uint8,dims=<2,3,4> ! tensorview name=@V@ ops=select:1:1',
+         'x': 'np.arange(24, dtype=np.uint8).reshape(2, 3, 4)[:, 1]', 'nbuf': '2', 'acc': 'np.uint64'},
+        {'id': 'broadcast', 'src': 'tensorsrc pattern=arange num-buffers=2 ! tensor/x-raw,type=float64,dims=<3,1> ! tensorview name=@V@ ops=broadcast:2:3:4',
+         'x': 'np.broadcast_to(np.arange(3, dtype=np.float64).reshape(3, 1), (2, 3, 4))', 'nbuf': '2', 'acc': 'np.float64'},
+        {'id': 'expand', 'src': 'tensorsrc pattern=arange num-buffers=2 ! tensor/x-raw,type=int16,dims=<4,3> ! tensorview name=@V@ ops=slice:0:0:4:2,expand:1',
+         'x': 'np.arange(12, dtype=np.int16).reshape(4, 3)[0:4:2][:, None]', 'nbuf': '2', 'acc': 'np.int64'},
+        {'id': 'rgb-padded', 'src': 'filesrc location=@DIR@/rgb5x3.raw ! rawvideoparse format=rgb width=5 height=3 framerate=1/1 ! tensorconvert name=@V@',
+         'x': 'np.arange(45, dtype=np.uint8).reshape(3, 5, 3)', 'nbuf': '2', 'acc': 'np.uint64'},
+      ],
+      [
+        {'id': 'none', 'mid': ''},
+        {'id': 'tensordebug', 'mid': '! tensordebug output=log'},
+        {'id': 'identity', 'mid': '! identity'},
+        {'id': 'queue', 'mid': '! queue'},
+        {'id': 'tee', 'mid': '! tee'},
+        {'id': 'capsfilter', 'mid': '! capsfilter caps=tensor/x-raw'},
+        {'id': 'tensorop-empty', 'mid': '! tensorop'},
+        {'id': 'tensorview-empty', 'mid': '! tensorview'},
+      ],
+    ],
+    'case': {'name': 'zerocopy.{id0}.{id1}',
+             'py': '{src} {mid} ! tensorreduce axes=0 ! appsink name=@SINK@',
+             'pyargs': ['--prop', '@V@.bytes-copied'], 'batch': '{id1}',
+             'expect': 'ok',
+             'array': 'np.stack([np.sum({x}, axis=0, dtype={acc})] * {nbuf})',
+             'check': "props.get('@V@.bytes-copied') == 0",
+             'issue': 'issue 11: a consumer that reads the meta: zero bytes copied'},
+  },
+],
+}

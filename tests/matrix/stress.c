@@ -1,0 +1,180 @@
+/* State-change stress (issue 12, "Keep the probes"): a few hundred
+ * NULL/READY/PAUSED/PLAYING transitions, in an order drawn from a fixed
+ * seed, with a flushing seek whenever a pipeline is PAUSED or PLAYING, over
+ * pipelines of every element.  Every transition must complete (no FAILURE,
+ * no ASYNC that does not end within 10 s), no element may post an error,
+ * and the teardown must leave nothing alive: CI runs this under ASan with
+ * GST_TRACERS=leaks.  The time is bounded (STRESS_SECONDS, default 45)
+ * as well as the count (STRESS_ROUNDS per pipeline, default 100). */
+#include <glib/gstdio.h>
+#include <gst/check/gstcheck.h>
+#include <stdio.h>
+#include <string.h>
+
+static gchar *dir, *npy_rows, *npy_w;
+
+static void
+write_npy (const gchar *path, const gchar *shape, gint n, gfloat value)
+{
+  gchar h[128];
+  gint len = g_snprintf (h, sizeof h,
+      "{'descr': '<f4', 'fortran_order': False, 'shape': %s, }", shape);
+  gint pad = 64 - (10 + len + 1) % 64, i;
+  FILE *f = fopen (path, "wb");
+
+  fail_unless (f != NULL);
+  fwrite ("\x93NUMPY\x01\x00", 1, 8, f);
+  fputc ((len + pad + 1) & 0xff, f);
+  fputc ((len + pad + 1) >> 8, f);
+  fwrite (h, 1, len, f);
+  for (i = 0; i < pad; i++)
+    fputc (' ', f);
+  fputc ('\n', f);
+  for (i = 0; i < n; i++) {
+    gfloat v = value + i;
+    fwrite (&v, sizeof v, 1, f);
+  }
+  fclose (f);
+}
+
+/* Posts nothing worse than a warning, or fails the test naming the
+ * pipeline and the error. */
+static void
+check_bus (GstElement *pipe, const gchar *desc)
+{
+  GstMessage *msg;
+
+  while ((msg = gst_bus_pop_filtered (GST_ELEMENT_BUS (pipe),
+              GST_MESSAGE_ERROR)) != NULL) {
+    GError *err = NULL;
+    gchar *dbg = NULL;
+
+    gst_message_parse_error (msg, &err, &dbg);
+    fail ("%s: error from %s: %s (%s)", desc,
+        GST_OBJECT_NAME (GST_MESSAGE_SRC (msg)), err->message,
+        GST_STR_NULL (dbg));
+  }
+  /* drop everything else so the bus does not grow */
+  gst_bus_set_flushing (GST_ELEMENT_BUS (pipe), TRUE);
+  gst_bus_set_flushing (GST_ELEMENT_BUS (pipe), FALSE);
+}
+
+static guint
+stress_one (const gchar *desc, GRand *rand, gint rounds, gint64 deadline,
+    guint *seeks)
+{
+  static const GstState states[] = { GST_STATE_NULL, GST_STATE_READY,
+    GST_STATE_PAUSED, GST_STATE_PLAYING };
+  GstElement *pipe = gst_parse_launch (desc, NULL);
+  guint done = 0;
+  gint i;
+
+  fail_unless (pipe != NULL, "could not build %s", desc);
+  for (i = 0; i < rounds && g_get_monotonic_time () < deadline; i++) {
+    GstState want = states[g_rand_int_range (rand, 0, 4)], got;
+    GstStateChangeReturn r = gst_element_set_state (pipe, want);
+
+    fail_unless (r != GST_STATE_CHANGE_FAILURE, "%s: set_state %s failed",
+        desc, gst_element_state_get_name (want));
+    r = gst_element_get_state (pipe, &got, NULL, 10 * GST_SECOND);
+    fail_unless (r != GST_STATE_CHANGE_FAILURE && r != GST_STATE_CHANGE_ASYNC,
+        "%s: %s did not complete within 10 s (%s)", desc,
+        gst_element_state_get_name (want), gst_element_state_change_return_get_name (r));
+    if (r == GST_STATE_CHANGE_SUCCESS)
+      fail_unless (got == want, "%s: reached %s, not %s", desc,
+          gst_element_state_get_name (got), gst_element_state_get_name (want));
+    done++;
+    if (want >= GST_STATE_PAUSED) {
+      /* a source that cannot seek (npydec, live sources) may refuse: the
+       * seek must not break the pipeline either way */
+      if (gst_element_seek_simple (pipe, GST_FORMAT_TIME,
+              GST_SEEK_FLAG_FLUSH | GST_SEEK_FLAG_KEY_UNIT, 0))
+        (*seeks)++;
+      r = gst_element_get_state (pipe, NULL, NULL, 10 * GST_SECOND);
+      fail_unless (r != GST_STATE_CHANGE_FAILURE && r != GST_STATE_CHANGE_ASYNC,
+          "%s: no preroll within 10 s after a flushing seek", desc);
+    }
+    check_bus (pipe, desc);
+  }
+  fail_unless (gst_element_set_state (pipe, GST_STATE_NULL)
+               == GST_STATE_CHANGE_SUCCESS);
+  check_bus (pipe, desc);
+  gst_object_unref (pipe);
+  return done;
+}
+
+GST_START_TEST (test_state_stress)
+{
+  const gchar *e_rounds = g_getenv ("STRESS_ROUNDS");
+  const gchar *e_secs = g_getenv ("STRESS_SECONDS");
+  gint rounds = e_rounds ? atoi (e_rounds) : 100;
+  gint secs = e_secs ? atoi (e_secs) : 45;
+  gint64 deadline = g_get_monotonic_time () + (gint64) secs * G_USEC_PER_SEC;
+  GRand *rand = g_rand_new_with_seed (12);
+  guint total = 0, seeks = 0, k;
+  gchar *descs[6];
+
+  dir = g_dir_make_tmp ("tn-stress-XXXXXX", NULL);
+  npy_rows = g_build_filename (dir, "rows.npy", NULL);
+  npy_w = g_build_filename (dir, "w.npy", NULL);
+  write_npy (npy_rows, "(64, 4)", 256, 0.0f);
+  write_npy (npy_w, "(4, 3)", 12, 1.0f);
+
+  descs[0] = g_strdup ("tensorsrc pattern=uniform seed=3"
+                       " ! tensor/x-raw,type=float32,dims=<16,8>,framerate=100/1"
+                       " ! tensorop ops=mul:2,add:1 ! tensorview ops=transpose"
+                       " ! tensordebug output=log ! tensorreduce axes=0"
+                       " ! fakesink sync=true");
+  descs[1] = g_strdup_printf ("filesrc location=%s ! npydec split=true"
+                              " framerate=30/1 ! tensorop ops=neg"
+                              " ! tensordebug output=log ! fakesink",
+      npy_rows);
+  descs[2] = g_strdup_printf ("tensorsrc pattern=arange"
+                              " ! tensor/x-raw,type=float32,dims=<2,4>,framerate=50/1"
+                              " ! tensormatmul weights=%s ! npyenc ! fakesink",
+      npy_w);
+  descs[3] = g_strdup ("videotestsrc ! video/x-raw,format=RGB,width=5,height=3"
+                       " ! tensorconvert ! tensorview ops=permute:2:0:1"
+                       " ! tensorreduce op=mean ! fakesink");
+  descs[4] = g_strdup ("audiotestsrc ! audio/x-raw,format=F32LE,rate=8000"
+                       " ! tensorconvert frames=64 ! tensorop ops=pow:2"
+                       " ! tensorconvert ! fakesink");
+  descs[5] = g_strdup ("tensorsrc ! tensor/x-raw,type=uint8,dims=<3,5,4>,framerate=25/1"
+                       " ! tee name=t t. ! queue ! tensorview ops=slice:1:0:5:2"
+                       " ! fakesink t. ! queue ! tensorop ops=cast:float32"
+                       " ! fakesink");
+
+  for (k = 0; k < G_N_ELEMENTS (descs); k++) {
+    guint n = stress_one (descs[k], rand, rounds, deadline, &seeks);
+
+    g_print ("stress: %u transitions: %s\n", n, descs[k]);
+    total += n;
+    g_free (descs[k]);
+  }
+  g_print ("stress: %u transitions and %u flushing seeks in all\n", total,
+      seeks);
+  fail_unless (total >= 200, "only %u transitions within %d s", total, secs);
+
+  g_rand_free (rand);
+  g_unlink (npy_rows);
+  g_unlink (npy_w);
+  g_rmdir (dir);
+  g_free (npy_rows);
+  g_free (npy_w);
+  g_free (dir);
+}
+GST_END_TEST;
+
+static Suite *
+stress_suite (void)
+{
+  Suite *s = suite_create ("stress");
+  TCase *tc = tcase_create ("stress");
+
+  tcase_set_timeout (tc, 300);
+  tcase_add_test (tc, test_state_stress);
+  suite_add_tcase (s, tc);
+  return s;
+}
+
+GST_CHECK_MAIN (stress);
