@@ -8,6 +8,7 @@
 
 #include "half-private.h"
 #include "half.h"
+#include "parallel.h"
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -313,11 +314,12 @@ cast_f32_bf16 (uint16_t *d, const float *s, size_t n)
     d[i] = tn_f32_to_bf16_inline (s[i]);
 }
 
-void
-tn_cast (void *dst, tn_dtype dt, const void *src, tn_dtype st, size_t n)
+/* Under the IEEE environment (parallel.h): a caller's DAZ would read a
+ * subnormal float32 as 0 (bfloat16 -> bool gave False) and its FTZ would
+ * flush float32 results of float64 values below 2^-126. */
+static void
+cast_ieee (void *dst, tn_dtype dt, const void *src, tn_dtype st, size_t n)
 {
-  if (n == 0 || !tn_dtype_valid ((int) dt) || !tn_dtype_valid ((int) st))
-    return;
   /* Same dtype: the bits are the value (a NaN keeps its payload), except
    * bool, whose nonzero bytes become 1. */
   if (dt == st && st != TN_BOOL) {
@@ -346,26 +348,52 @@ tn_cast (void *dst, tn_dtype dt, const void *src, tn_dtype st, size_t n)
     cast_from[st](dst, dt, src, n);
 }
 
-/* An invalid dtype reads as NaN and is never written. */
+void
+tn_cast (void *dst, tn_dtype dt, const void *src, tn_dtype st, size_t n)
+{
+  tn_fpenv env;
+
+  if (n == 0 || !tn_dtype_valid ((int) dt) || !tn_dtype_valid ((int) st))
+    return;
+  env = tn_fpenv_enter ();
+  cast_ieee (dst, dt, src, st, n);
+  tn_fpenv_leave (env);
+}
+
+/* An invalid dtype reads as NaN and is never written.  Both run under
+ * the IEEE environment: DAZ would widen a float32 subnormal to 0, FTZ
+ * would flush a float64 that narrows to a float32 subnormal. */
 double
 tn_get_f64 (const void *p, tn_dtype t)
 {
+  tn_fpenv env = tn_fpenv_enter ();
   tn_val v = load (p, t);
+  double r;
 
   switch (v.k) {
   case TN_KIND_FLOAT:
-    return v.f;
+    r = v.f;
+    break;
   case TN_KIND_INT:
-    return (double) (int64_t) v.u;
+    r = (double) (int64_t) v.u;
+    break;
   default:
-    return (double) v.u;
+    r = (double) v.u;
+    break;
   }
+  TN_FPENV_PIN (r);
+  tn_fpenv_leave (env);
+  return r;
 }
 
 void
 tn_set_f64 (void *p, tn_dtype t, double v)
 {
+  tn_fpenv env = tn_fpenv_enter ();
+
+  TN_FPENV_PIN (v);
   store (p, t, mkval (TN_KIND_FLOAT, 0, v));
+  tn_fpenv_leave (env);
 }
 
 /* Formatting. */
@@ -397,7 +425,7 @@ format_float (char *buf, size_t cap, double x, tn_dtype t)
 {
   char sci[40], digits[24], out[64];
   const char *mant;
-  int p, exp10, nd, i, len = 0;
+  int p, exp10, nd, i, len = 0, zero;
   double ax = fabs (x);
 
   if (isnan (x))
@@ -423,9 +451,19 @@ format_float (char *buf, size_t cap, double x, tn_dtype t)
     nd--;
   digits[nd] = '\0';
 
+  /* Zero by its digits, which printf takes from the bits: under DAZ a
+   * subnormal compares equal to 0 (tn_format_item sets the IEEE
+   * environment; this stays right without it). */
+  zero = nd == 1 && digits[0] == '0';
   if (signbit (x))
     out[len++] = '-';
-  if (ax == 0 || (ax >= 1e-4 && ax < 1e16)) {
+  /* NumPy compares the value: 1e-4 <= |x| < 1e16 prints positionally.
+   * The shortest digits of such a value have exp10 in [-4, 16] (1e-4 and
+   * 1e16 are short decimals, and rounding is monotonic), so the second
+   * test changes nothing under IEEE; it bounds the zeros and digits
+   * written into out[] by construction (a float64 subnormal taken for 0
+   * once wrote 314 zeros into it). */
+  if (zero || (ax >= 1e-4 && ax < 1e16 && exp10 >= -4 && exp10 <= 16)) {
     if (exp10 < 0) {
       len += sprintf (out + len, "0.");
       for (i = 0; i < -exp10 - 1; i++)
@@ -451,23 +489,35 @@ format_float (char *buf, size_t cap, double x, tn_dtype t)
   return snprintf (buf, cap, "%s", out);
 }
 
-/* Returns what snprintf would: the full length, even when cap cut it. */
+/* Returns what snprintf would: the full length, even when cap cut it.
+ * Under the IEEE environment: the shortest digits compare what strtod
+ * reads back with the item, and DAZ would call any two subnormals equal
+ * (5.1e-315 printed as "5e-315"). */
 int
 tn_format_item (char *buf, size_t cap, const void *p, tn_dtype t)
 {
+  tn_fpenv env;
   tn_val v;
+  int n;
 
   if (!tn_dtype_valid ((int) t))
     return snprintf (buf, cap, "?");
+  env = tn_fpenv_enter ();
   v = load (p, t);
   switch (v.k) {
   case TN_KIND_BOOL:
-    return snprintf (buf, cap, v.u ? "True" : "False");
+    n = snprintf (buf, cap, v.u ? "True" : "False");
+    break;
   case TN_KIND_INT:
-    return snprintf (buf, cap, "%lld", (long long) (int64_t) v.u);
+    n = snprintf (buf, cap, "%lld", (long long) (int64_t) v.u);
+    break;
   case TN_KIND_UINT:
-    return snprintf (buf, cap, "%llu", (unsigned long long) v.u);
+    n = snprintf (buf, cap, "%llu", (unsigned long long) v.u);
+    break;
   default:
-    return format_float (buf, cap, v.f, t);
+    n = format_float (buf, cap, v.f, t);
+    break;
   }
+  tn_fpenv_leave (env);
+  return n;
 }

@@ -74,9 +74,13 @@ tn_parallel_bounds (
   *end = *begin + size < n ? *begin + size : n;
 }
 
+/* Run by the caller and by every worker that joins: each sets the IEEE
+ * environment (parallel.h) for the chunks it runs, whatever MXCSR it
+ * inherited, so a chunk's bits never depend on its thread. */
 static void
 work (job *j)
 {
+  tn_fpenv env = tn_fpenv_enter ();
   int64_t c, b, e;
 
   while ((c = atomic_fetch_add (&j->next, 1)) < j->nchunks) {
@@ -88,6 +92,7 @@ work (job *j)
       pthread_mutex_unlock (&lock);
     }
   }
+  tn_fpenv_leave (env);
 }
 
 static void *

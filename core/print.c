@@ -31,6 +31,7 @@
 
 #include "cast.h"
 #include "half.h"
+#include "parallel.h"
 
 /* ------------------------------------------------------------------ */
 /* printf/strtod under the "C" locale: a host application that calls
@@ -248,8 +249,8 @@ TN_FOREACH_DTYPE (STATS_ROW)
 static const stats_row_fn stats_rows[TN_NDTYPES]
     = { TN_FOREACH_DTYPE (STATS_ENTRY) };
 
-int
-tn_stats_compute (tn_stats *s, const void *base, const tn_view *v, tn_err *e)
+static int
+stats_compute (tn_stats *s, const void *base, const tn_view *v, tn_err *e)
 {
   stats_acc a;
   int64_t count, idx[TN_MAX_RANK] = { 0 }, off;
@@ -311,6 +312,17 @@ tn_stats_compute (tn_stats *s, const void *base, const tn_view *v, tn_err *e)
     s->min = s->max = NAN;
   }
   return 0;
+}
+
+/* The extremes compare floats: under DAZ every subnormal would be 0. */
+int
+tn_stats_compute (tn_stats *s, const void *base, const tn_view *v, tn_err *e)
+{
+  tn_fpenv env = tn_fpenv_enter ();
+  int r = stats_compute (s, base, v, e);
+
+  tn_fpenv_leave (env);
+  return r;
 }
 
 int
@@ -926,6 +938,7 @@ tn_print_array (const void *base, const tn_view *v, const tn_print_opts *opts,
   int64_t count;
   int i, summarise;
   locale_t old;
+  tn_fpenv env;
 
   if (len)
     *len = 0;
@@ -966,6 +979,9 @@ tn_print_array (const void *base, const tn_view *v, const tn_print_opts *opts,
     }
   }
 
+  /* The shortest digits and the scientific/positional choice compare
+   * floats: they need IEEE subnormals (parallel.h). */
+  env = tn_fpenv_enter ();
   old = c_locale_enter ();
   if (count == 0) {
     sb_put (&c.out, "[]", 2);
@@ -1002,6 +1018,7 @@ tn_print_array (const void *base, const tn_view *v, const tn_print_opts *opts,
     }
   }
   c_locale_leave (old);
+  tn_fpenv_leave (env);
   free (c.cache);
 
   if (c.out.oom) {

@@ -9,6 +9,7 @@
 #include "core/cast.h"
 #include "core/half-private.h"
 #include "core/half.h"
+#include "ftz.h"
 
 /* A loaded C-order little-endian .npy file. */
 typedef struct {
@@ -561,6 +562,91 @@ test_format_roundtrip (void)
   }
 }
 
+/* With flush-to-zero and denormals-are-zero set on the calling thread (as
+ * GStreamer's pitch element leaves them), every subnormal still formats
+ * as NumPy's repr writes it (values from numpy 1.24), a 64-byte buffer
+ * holds it (5e-315 once wrote 314 zeros into the formatter's out[64]),
+ * and the caller's MXCSR comes back unchanged. */
+static void
+test_format_ftz (void)
+{
+  static const struct {
+    tn_dtype t;
+    guint64 bits;
+    const char *want;
+  } c[] = {
+    { TN_FLOAT64, 0x3c521103, "5e-315" },
+    { TN_FLOAT64, 0x16b9f4d3cd47, "1.2345678901234e-310" },
+    { TN_FLOAT64, 0x8000000000000001, "-5e-324" },
+    { TN_FLOAT64, 0xfffffffffffff, "2.225073858507201e-308" },
+    { TN_FLOAT32, 0x1, "1e-45" },
+    { TN_FLOAT32, 0x7fffff, "1.1754942e-38" },
+    { TN_FLOAT32, 0x116c2, "1e-40" },
+    /* 2^-133: one digit reads back as it in bfloat16 */
+    { TN_BFLOAT16, 0x1, "9e-41" },
+  };
+  unsigned int old = tn_test_ftz_on ();
+  char buf[64];
+  gsize k;
+
+  for (k = 0; k < G_N_ELEMENTS (c); k++) {
+    int n;
+
+    memset (buf, 'x', sizeof buf);
+    n = tn_format_item (buf, sizeof buf, &c[k].bits, c[k].t);
+    if (strcmp (buf, c[k].want) != 0 || n != (int) strlen (c[k].want))
+      g_error ("%s 0x%" G_GINT64_MODIFIER "x under FTZ/DAZ formatted as "
+               "\"%s\" (%d), expected \"%s\"",
+          tn_dtype_name (c[k].t), c[k].bits, buf, n, c[k].want);
+    g_assert_cmphex (tn_mxcsr_get () & ~TN_MXCSR_FLAGS, ==,
+        (old | TN_TEST_FTZ_DAZ) & ~TN_MXCSR_FLAGS);
+  }
+  /* A cut buffer still returns the full length, as snprintf does. */
+  g_assert_cmpint (tn_format_item (buf, 4, &c[0].bits, TN_FLOAT64), ==, 6);
+  g_assert_cmpstr (buf, ==, "5e-");
+  tn_test_ftz_restore (old);
+}
+
+/* The same flags must not change a cast, tn_get_f64 or tn_set_f64: DAZ
+ * would read the float32 subnormal 2^-149 as 0 (to bool: False), FTZ
+ * would flush 1e-40 narrowed to float32 (bits 0x116c2, numpy's). */
+static void
+test_cast_ftz (void)
+{
+  const guint32 tiny = 0x1, f1e40 = 0x116c2;
+  const guint64 d1e40 = 0x37a16c262777579c;   /* 1e-40 */
+  const guint64 d_f1e40 = 0x37a16c2000000000; /* float32 1e-40 widened */
+  const guint64 d_tiny = 0x36a0000000000000;  /* 2^-149 */
+  unsigned int old = tn_test_ftz_on ();
+  guint32 f[2];
+  guint64 d[2];
+  guint8 b[2];
+  double got;
+
+  f[0] = f[1] = tiny;
+  tn_cast (b, TN_BOOL, f, TN_FLOAT32, 2);
+  g_assert_cmpuint (b[0], ==, 1);
+  g_assert_cmpuint (b[1], ==, 1);
+  tn_cast (d, TN_FLOAT64, f, TN_FLOAT32, 2); /* the SSE2 pair path */
+  g_assert_cmphex (d[0], ==, d_tiny);
+  d[0] = d[1] = d1e40;
+  tn_cast (f, TN_FLOAT32, d, TN_FLOAT64, 2);
+  g_assert_cmphex (f[0], ==, f1e40);
+  g_assert_cmphex (f[1], ==, f1e40);
+  tn_cast (d, TN_FLOAT64, &f1e40, TN_FLOAT32, 1);
+  g_assert_cmphex (d[0], ==, d_f1e40);
+
+  got = tn_get_f64 (&f1e40, TN_FLOAT32);
+  g_assert_cmpmem (&got, 8, &d_f1e40, 8);
+  memcpy (&got, &d1e40, 8);
+  f[0] = 0;
+  tn_set_f64 (f, TN_FLOAT32, got);
+  g_assert_cmphex (f[0], ==, f1e40);
+  g_assert_cmphex (tn_mxcsr_get () & ~TN_MXCSR_FLAGS, ==,
+      (old | TN_TEST_FTZ_DAZ) & ~TN_MXCSR_FLAGS);
+  tn_test_ftz_restore (old);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -574,5 +660,7 @@ main (int argc, char **argv)
   g_test_add_func ("/format/hand", test_format);
   g_test_add_func ("/format/truncated", test_format_truncated);
   g_test_add_func ("/format/roundtrip", test_format_roundtrip);
+  g_test_add_func ("/format/ftz", test_format_ftz);
+  g_test_add_func ("/cast/ftz", test_cast_ftz);
   return g_test_run ();
 }

@@ -12,6 +12,7 @@
 #include "core/gemm.h"
 #include "core/half.h"
 #include "core/npy.h"
+#include "ftz.h"
 
 typedef struct {
   tn_view v;
@@ -979,6 +980,56 @@ test_errors (void)
   arr_free (&bias21);
 }
 
+/* Under flush-to-zero and denormals-are-zero (set here) a product of
+ * subnormals by ones is exact: A (5 x 7, float32 items k * 2^-149 with
+ * bits k = 1 + r + c) times B (7 x 3 of 1.0) gives row sums of bits
+ * 7 + 7r + 21, on both ISAs and on 1 and 2 threads. */
+static void
+test_ftz (void)
+{
+  enum { M = 5, K = 7, N = 3 };
+  guint32 a[M * K], out[M * N];
+  float b[K * N];
+  int64_t ad[2] = { M, K }, bd[2] = { K, N };
+  tn_view av, bv;
+  unsigned int old;
+
+  for (int r = 0; r < M; r++)
+    for (int c = 0; c < K; c++)
+      a[r * K + c] = (guint32) (1 + r + c);
+  for (int i = 0; i < K * N; i++)
+    b[i] = 1.0f;
+  g_assert_cmpint (tn_view_init (&av, TN_FLOAT32, ad, 2, NULL), ==, 0);
+  g_assert_cmpint (tn_view_init (&bv, TN_FLOAT32, bd, 2, NULL), ==, 0);
+  old = tn_test_ftz_on ();
+  for (int isa = TN_GEMM_ISA_PORTABLE; isa <= TN_GEMM_ISA_AVX2; isa++) {
+    tn_gemm_isa used = tn_gemm_set_isa ((tn_gemm_isa) isa);
+
+    for (int nthreads = 1; nthreads <= 2; nthreads++) {
+      tn_matmul_args args = { 0 };
+      tn_err e;
+
+      args.a = &av;
+      args.a_base = a;
+      args.b = &bv;
+      args.b_base = b;
+      args.out = out;
+      args.nthreads = nthreads;
+      memset (out, 0xff, sizeof out);
+      if (tn_matmul (&args, &e) != 0)
+        g_error ("%s", e.msg);
+      for (int r = 0; r < M; r++)
+        for (int c = 0; c < N; c++)
+          if (out[r * N + c] != (guint32) (K + K * r + 21))
+            g_error ("isa %d, %d threads, under FTZ/DAZ: out[%d][%d] has "
+                     "bits %u, expected %d",
+                (int) used, nthreads, r, c, out[r * N + c], K + K * r + 21);
+    }
+  }
+  tn_gemm_set_isa (TN_GEMM_ISA_AUTO);
+  tn_test_ftz_restore (old);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1005,5 +1056,6 @@ main (int argc, char **argv)
   g_test_add_func ("/gemm/dtype", test_dtype);
   g_test_add_func ("/gemm/dims", test_dims);
   g_test_add_func ("/gemm/errors", test_errors);
+  g_test_add_func ("/gemm/ftz", test_ftz);
   return g_test_run ();
 }

@@ -1,10 +1,12 @@
 /* The worker pool: every chunk runs once, borders depend on n alone, and a
  * chunk-ordered reduction gives the same bits on any thread count. */
 #include <glib.h>
+#include <pthread.h>
 #include <math.h>
 #include <string.h>
 
 #include "core/parallel.h"
+#include "ftz.h"
 
 static void
 test_chunks (void)
@@ -127,6 +129,65 @@ test_concurrent_callers (void)
   g_free (x);
 }
 
+/* What each chunk saw: its thread's MXCSR control bits, and half the
+ * smallest normal double (a subnormal, 0 under flush-to-zero). */
+typedef struct {
+  const volatile double *tiny;
+  unsigned int mxcsr[TN_MAX_CHUNKS];
+  double half[TN_MAX_CHUNKS];
+  pthread_t who[TN_MAX_CHUNKS];
+} env_ctx;
+
+static void
+env_chunk (void *ctx, int64_t chunk, int64_t begin, int64_t end)
+{
+  env_ctx *c = ctx;
+
+  (void) begin;
+  (void) end;
+  c->mxcsr[chunk] = tn_mxcsr_get () & ~TN_MXCSR_FLAGS;
+  c->half[chunk] = *c->tiny * 0.5;
+  c->who[chunk] = pthread_self ();
+  g_usleep (200); /* let the workers take some chunks */
+}
+
+/* A caller with FTZ/DAZ set, and workers started by it (so inheriting
+ * them): every chunk, on whichever thread, runs under the IEEE default
+ * (MXCSR 0x1f80) and keeps the subnormal 2^-1023; the caller gets its
+ * own flags back. */
+static void
+test_fpenv (void)
+{
+  static const volatile double tiny = 0x1p-1022;
+  env_ctx *c = g_new0 (env_ctx, 1);
+  unsigned int old = tn_test_ftz_on ();
+  int64_t n = TN_MAX_CHUNKS;
+  int others = 0;
+
+  c->tiny = &tiny;
+  /* 32 threads: more than any other test asks for, so new workers start
+   * here, under the flags */
+  tn_parallel_run (32, n, 1, env_chunk, c);
+  g_assert_cmphex (tn_mxcsr_get () & ~TN_MXCSR_FLAGS, ==,
+      (old | TN_TEST_FTZ_DAZ) & ~TN_MXCSR_FLAGS);
+  tn_test_ftz_restore (old);
+  for (int64_t i = 0; i < n; i++) {
+    guint64 bits;
+
+    /* by its bits: under the -ftz variant's DAZ a compare calls every
+     * subnormal 0 */
+    memcpy (&bits, &c->half[i], sizeof bits);
+    if (c->mxcsr[i] != TN_MXCSR_DEFAULT || bits != G_GUINT64_CONSTANT (1) << 51)
+      g_error ("chunk %" G_GINT64_FORMAT " ran with MXCSR 0x%x (want 0x%x) "
+               "and halved 2^-1022 to %a (want 0x1p-1023)",
+          i, c->mxcsr[i], TN_MXCSR_DEFAULT, c->half[i]);
+    others += !pthread_equal (c->who[i], pthread_self ());
+  }
+  if (tn_parallel_ncpus () > 1)
+    g_assert_cmpint (others, >, 0);
+  g_free (c);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -135,5 +196,6 @@ main (int argc, char **argv)
   g_test_add_func ("/parallel/chunks", test_chunks);
   g_test_add_func ("/parallel/deterministic", test_deterministic);
   g_test_add_func ("/parallel/concurrent-callers", test_concurrent_callers);
+  g_test_add_func ("/parallel/fpenv", test_fpenv);
   return g_test_run ();
 }

@@ -7,6 +7,7 @@
 
 #include "core/half.h"
 #include "core/print.h"
+#include "ftz.h"
 #include "print_golden.h"
 
 static void
@@ -400,6 +401,38 @@ test_errors (void)
   g_assert_nonnull (strstr (e.msg, "No view"));
 }
 
+/* Under flush-to-zero and denormals-are-zero (set here, as GStreamer's
+ * pitch element leaves them) subnormals print and summarise as NumPy 1.24
+ * shows them without those flags. */
+static void
+test_ftz (void)
+{
+  const guint64 d[] = { 0x3c521103, 0x3ff0000000000000 }; /* 5e-315, 1 */
+  const guint64 d2[] = { 0x16b9f4d3cd47, 0x80000000000017b8 };
+  const guint32 f[] = { 0x1, 0x3f800000 }; /* 2^-149, 1 */
+  const int64_t n2[] = { 2 };
+  unsigned int old = tn_test_ftz_on ();
+  char buf[160], *t;
+
+  t = print_items (d, TN_FLOAT64, n2, 1, NULL);
+  g_assert_cmpstr (t, ==, "[5.e-315 1.e+000]");
+  free (t);
+  t = print_items (d2, TN_FLOAT64, n2, 1, NULL);
+  g_assert_cmpstr (t, ==, "[ 1.23456789e-310 -2.99996660e-320]");
+  free (t);
+  t = print_items (f, TN_FLOAT32, n2, 1, NULL);
+  g_assert_cmpstr (t, ==, "[1.e-45 1.e+00]");
+  free (t);
+  /* tensordebug's line, where 5e-315 once overflowed the stack */
+  stats_text (buf, sizeof buf, d, TN_FLOAT64, n2, 1);
+  g_assert_cmpstr (buf, ==, "min=5e-315 max=1.0 mean=0.5 nan=0");
+  stats_text (buf, sizeof buf, f, TN_FLOAT32, n2, 1);
+  g_assert_cmpstr (buf, ==, "min=1e-45 max=1.0 mean=0.5 nan=0");
+  g_assert_cmphex (tn_mxcsr_get () & ~TN_MXCSR_FLAGS, ==,
+      (old | TN_TEST_FTZ_DAZ) & ~TN_MXCSR_FLAGS);
+  tn_test_ftz_restore (old);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -421,5 +454,6 @@ main (int argc, char **argv)
   g_test_add_func ("/stats/text", test_stats_text);
   g_test_add_func ("/stats/infinite", test_stats_infinite);
   g_test_add_func ("/stats/odometer", test_stats_odometer);
+  g_test_add_func ("/print/ftz", test_ftz);
   return g_test_run ();
 }

@@ -16,6 +16,7 @@
 #include "core/random.h"
 #include "core/reduce-kern.h"
 #include "core/reduce.h"
+#include "ftz.h"
 
 static const char *const axes_main[]
     = { "", "0", "-1", "1", "2", "0,2", "1,3", "-1,-2" };
@@ -1301,6 +1302,57 @@ test_impls (void)
   tn_rk_set_impl (TN_RK_IMPL_AUTO);
 }
 
+/* Under flush-to-zero and denormals-are-zero (set here) subnormal items
+ * are still values: float32 items k * 2^-149 (bits k = 1 + i % 5) sum
+ * exactly to the sum of their bits, min/max/argmin/argmax find bits 1 and
+ * 5 at 0 and 4, on 1 and 2 threads; float64 items 2^-1074 k the same. */
+static void
+test_ftz (void)
+{
+  enum { N = 3000 };
+  guint32 *f = g_new (guint32, N);
+  guint64 *d = g_new (guint64, N), want = 0;
+  int64_t dims[1] = { N };
+  unsigned int old = tn_test_ftz_on ();
+  tn_view vf, vd;
+
+  for (int i = 0; i < N; i++) {
+    f[i] = (guint32) (1 + i % 5);
+    d[i] = (guint64) (1 + i % 5);
+    want += (guint64) (1 + i % 5);
+  }
+  g_assert_cmpint (tn_view_init (&vf, TN_FLOAT32, dims, 1, NULL), ==, 0);
+  g_assert_cmpint (tn_view_init (&vd, TN_FLOAT64, dims, 1, NULL), ==, 0);
+  for (int nthreads = 1; nthreads <= 2; nthreads++) {
+    for (int k = 0; k < 2; k++) {
+      const tn_view *v = k ? &vd : &vf;
+      const void *base = k ? (const void *) d : (const void *) f;
+      static const tn_reduce_op ops[] = { TN_REDUCE_SUM, TN_REDUCE_MIN,
+        TN_REDUCE_MAX, TN_REDUCE_ARGMIN, TN_REDUCE_ARGMAX };
+      const guint64 wants[] = { want, 1, 5, 0, 4 };
+
+      for (guint o = 0; o < G_N_ELEMENTS (ops); o++) {
+        int64_t count;
+        guint8 *out = run (base, v, ops[o], "0", 0, nthreads, &count);
+        guint64 got = 0;
+
+        g_assert_cmpint (count, ==, 1);
+        memcpy (&got, out,
+            ops[o] >= TN_REDUCE_ARGMIN ? 8 : tn_dtype_size (v->dtype));
+        if (got != wants[o])
+          g_error ("%s of %d %s subnormals on %d threads under FTZ/DAZ: "
+                   "bits %" G_GUINT64_FORMAT ", expected %" G_GUINT64_FORMAT,
+              tn_reduce_op_name (ops[o]), N, tn_dtype_name (v->dtype), nthreads,
+              got, wants[o]);
+        g_free (out);
+      }
+    }
+  }
+  tn_test_ftz_restore (old);
+  g_free (f);
+  g_free (d);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1334,5 +1386,6 @@ main (int argc, char **argv)
   g_test_add_func ("/reduce/threads", test_threads);
   g_test_add_func ("/reduce/association", test_association);
   g_test_add_func ("/reduce/impls", test_impls);
+  g_test_add_func ("/reduce/ftz", test_ftz);
   return g_test_run ();
 }
