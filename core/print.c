@@ -649,24 +649,41 @@ walk (pctx *c, int axis, int64_t off, item_fn fn)
     walk (c, axis + 1, off + axis_index (c, axis, k) * c->v->strides[axis], fn);
 }
 
+/* Integer items widened exactly by the int -> int casts (sign- or
+ * zero-extension).  Not through double: that rounds beyond 2^53, and
+ * UINT64_MAX or INT64_MAX round to 2^64 or 2^63, whose conversion back
+ * is undefined behaviour. */
+static uint64_t
+item_u64 (const pctx *c, const uint8_t *p)
+{
+  uint64_t x;
+
+  tn_cast (&x, TN_UINT64, p, c->v->dtype, 1);
+  return x;
+}
+
+static int64_t
+item_i64 (const pctx *c, const uint8_t *p)
+{
+  int64_t x;
+
+  tn_cast (&x, TN_INT64, p, c->v->dtype, 1);
+  return x;
+}
+
 static void
 scan_int (pctx *c, const uint8_t *p)
 {
   if (c->kind == TN_KIND_UINT) {
-    uint64_t x = (uint64_t) tn_get_f64 (p, c->v->dtype);
+    uint64_t x = item_u64 (c, p);
 
-    /* tn_get_f64 rounds beyond 2^53: read 64-bit items directly */
-    if (c->v->dtype == TN_UINT64)
-      memcpy (&x, p, sizeof x);
     if (!c->have || x < c->umin)
       c->umin = x;
     if (!c->have || x > c->umax)
       c->umax = x;
   } else {
-    int64_t x = (int64_t) tn_get_f64 (p, c->v->dtype);
+    int64_t x = item_i64 (c, p);
 
-    if (c->v->dtype == TN_INT64)
-      memcpy (&x, p, sizeof x);
     if (!c->have || x < c->imin)
       c->imin = x;
     if (!c->have || x > c->imax)
@@ -679,16 +696,11 @@ static int
 fmt_int (char *w, size_t cap, const pctx *c, const uint8_t *p)
 {
   if (c->kind == TN_KIND_UINT) {
-    uint64_t x = (uint64_t) tn_get_f64 (p, c->v->dtype);
-
-    if (c->v->dtype == TN_UINT64)
-      memcpy (&x, p, sizeof x);
-    return snprintf (w, cap, "%*llu", c->width, (unsigned long long) x);
+    return snprintf (
+        w, cap, "%*llu", c->width, (unsigned long long) item_u64 (c, p));
   } else {
-    int64_t x = (int64_t) tn_get_f64 (p, c->v->dtype);
+    int64_t x = item_i64 (c, p);
 
-    if (c->v->dtype == TN_INT64)
-      memcpy (&x, p, sizeof x);
     return snprintf (w, cap, "%*lld", c->width, (long long) x);
   }
 }
