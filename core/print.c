@@ -33,6 +33,14 @@
 #include "half.h"
 #include "parallel.h"
 
+/* Whether the caller asked to stop; read relaxed, as it only ever turns
+ * from 0 to something else while a call runs. */
+static inline int
+cancelled (const atomic_int *cancel)
+{
+  return cancel && atomic_load_explicit (cancel, memory_order_relaxed) != 0;
+}
+
 /* ------------------------------------------------------------------ */
 /* printf/strtod under the "C" locale: a host application that calls
  * setlocale(LC_ALL, "") must not turn "0.5" into "0,5". */
@@ -168,7 +176,7 @@ check_view (const tn_view *v, int64_t *count, tn_err *e)
 /* Statistics: one strided row at a time, per dtype. */
 
 typedef struct {
-  double sum;
+  double sum, row; /* row: the current row's sum, added to sum at its end */
   int64_t nan;
   int have;          /* int kinds: min/max hold an item */
   double fmin, fmax; /* float kinds: the extremes as doubles */
@@ -192,15 +200,17 @@ typedef void (*stats_row_fn) (
   ((ENUM) == TN_BOOL ? (ctype) ((x) != 0) : (x))
 
 /* Float kinds compare as doubles and keep the raw item beside; the other
- * kinds compare in their own C type so 64-bit extremes stay exact.  The
- * row sum is added to the total once, which also keeps rounding low. */
+ * kinds compare in their own C type so 64-bit extremes stay exact.  A
+ * row comes in blocks (so a caller can cancel between them); its sum runs
+ * on across them in a->row and is added to the total once, at the end of
+ * the row, which also keeps rounding low. */
 #define STATS_ROW(ENUM, name, ctype, kind)                                     \
   static void stats_row_##name (                                               \
       stats_acc *a, const uint8_t *bp, int64_t n, int64_t step)                \
   {                                                                            \
     const ctype *p = (const ctype *) (const void *) bp;                        \
     ctype mnr, mxr;                                                            \
-    double sum = 0;                                                            \
+    double sum = a->row;                                                       \
     int64_t i;                                                                 \
     memcpy (&mnr, a->min_item, sizeof mnr);                                    \
     memcpy (&mxr, a->max_item, sizeof mxr);                                    \
@@ -241,7 +251,7 @@ typedef void (*stats_row_fn) (
     }                                                                          \
     memcpy (a->min_item, &mnr, sizeof mnr);                                    \
     memcpy (a->max_item, &mxr, sizeof mxr);                                    \
-    a->sum += sum;                                                             \
+    a->row = sum;                                                              \
   }
 
 TN_FOREACH_DTYPE (STATS_ROW)
@@ -249,15 +259,22 @@ TN_FOREACH_DTYPE (STATS_ROW)
 static const stats_row_fn stats_rows[TN_NDTYPES]
     = { TN_FOREACH_DTYPE (STATS_ENTRY) };
 
-static int
-stats_compute (tn_stats *s, const void *base, const tn_view *v, tn_err *e)
+/* Items a row is cut into between two looks at the cancel flag: a few
+ * microseconds of work. */
+#define STATS_BLOCK 4096
+
+int
+tn_stats_compute_cancellable (tn_stats *s, const void *base, const tn_view *v,
+    const atomic_int *cancel, tn_err *e)
 {
   stats_acc a;
-  int64_t count, idx[TN_MAX_RANK] = { 0 }, off;
+  int64_t count, idx[TN_MAX_RANK] = { 0 }, off, distinct = 1, done = 0;
+  int64_t dims[TN_MAX_RANK], strides[TN_MAX_RANK];
   const uint8_t *b = base;
   stats_row_fn row;
   size_t isz;
-  int inner, ax;
+  int inner, ax, rank = 0, i, ret = 0;
+  tn_fpenv env;
 
   if (!s) {
     tn_err_set (e, "No statistics record was given to fill.");
@@ -273,6 +290,24 @@ stats_compute (tn_stats *s, const void *base, const tn_view *v, tn_err *e)
   if (count == 0)
     return 0;
 
+  /* A stride-0 axis repeats the same items (a broadcast), and an axis of
+   * extent 1 adds none: walk the others only.  Every distinct item is
+   * then seen count / distinct times in the view, so min and max are the
+   * same, the NaN count is that many times the one found, and the mean
+   * (sum over valid items / their number, both scaled by that factor) is
+   * the same quantity; as computed it is the mean of the distinct items,
+   * summed in the same order, so it can differ from summing every
+   * repeated item in the last bits, never by more. */
+  for (i = 0; i < v->rank; i++) {
+    if (v->strides[i] == 0 || v->dims[i] == 1)
+      continue;
+    dims[rank] = v->dims[i];
+    strides[rank] = v->strides[i];
+    distinct *= dims[rank]; /* divides count, which did not overflow */
+    rank++;
+  }
+
+  env = tn_fpenv_enter ();
   if (tn_dtype_kind (v->dtype) == TN_KIND_FLOAT) {
     a.fmin = INFINITY;
     a.fmax = -INFINITY;
@@ -282,17 +317,37 @@ stats_compute (tn_stats *s, const void *base, const tn_view *v, tn_err *e)
   row = stats_rows[v->dtype];
   isz = tn_dtype_size (v->dtype);
   off = v->offset;
-  if (v->rank == 0) {
+  if (rank == 0) {
     row (&a, b + off * isz, 1, 0);
+    a.sum += a.row;
   } else {
-    inner = v->rank - 1;
+    int64_t n = dims[rank - 1], step = strides[rank - 1];
+
+    inner = rank - 1;
     for (;;) {
-      row (&a, b + off * isz, v->dims[inner], v->strides[inner]);
+      int64_t k;
+
+      a.row = 0;
+      for (k = 0; k < n; k += STATS_BLOCK) {
+        int64_t m = n - k < STATS_BLOCK ? n - k : STATS_BLOCK;
+
+        if (cancelled (cancel)) {
+          tn_err_set (e,
+              "Statistics cancelled after %lld of the %lld distinct items "
+              "of a view of %lld.",
+              (long long) (done + k), (long long) distinct, (long long) count);
+          ret = -1;
+          goto out;
+        }
+        row (&a, b + (off + k * step) * (int64_t) isz, m, step);
+      }
+      a.sum += a.row;
+      done += n;
       for (ax = inner - 1; ax >= 0; ax--) {
-        off += v->strides[ax];
-        if (++idx[ax] < v->dims[ax])
+        off += strides[ax];
+        if (++idx[ax] < dims[ax])
           break;
-        off -= v->strides[ax] * v->dims[ax];
+        off -= strides[ax] * dims[ax];
         idx[ax] = 0;
       }
       if (ax < 0)
@@ -300,29 +355,32 @@ stats_compute (tn_stats *s, const void *base, const tn_view *v, tn_err *e)
     }
   }
 
-  s->nan_count = a.nan;
-  s->valid = count - a.nan;
+  s->nan_count = a.nan * (count / distinct);
+  s->valid = count - s->nan_count;
   memcpy (s->min_item, a.min_item, sizeof s->min_item);
   memcpy (s->max_item, a.max_item, sizeof s->max_item);
   if (s->valid > 0) {
     s->min = tn_get_f64 (s->min_item, v->dtype);
     s->max = tn_get_f64 (s->max_item, v->dtype);
-    s->mean = a.sum / (double) s->valid;
+    s->mean = a.sum / (double) (distinct - a.nan);
   } else {
     s->min = s->max = NAN;
   }
-  return 0;
+out:
+  tn_fpenv_leave (env);
+  if (ret < 0) {
+    memset (s, 0, sizeof *s);
+    s->dtype = v->dtype;
+    s->count = count;
+    s->mean = s->min = s->max = NAN;
+  }
+  return ret;
 }
 
-/* The extremes compare floats: under DAZ every subnormal would be 0. */
 int
 tn_stats_compute (tn_stats *s, const void *base, const tn_view *v, tn_err *e)
 {
-  tn_fpenv env = tn_fpenv_enter ();
-  int r = stats_compute (s, base, v, e);
-
-  tn_fpenv_leave (env);
-  return r;
+  return tn_stats_compute_cancellable (s, base, v, NULL, e);
 }
 
 int
@@ -597,6 +655,8 @@ typedef struct {
   int64_t shown[TN_MAX_RANK]; /* items printed along each axis */
   int64_t lead[TN_MAX_RANK];  /* of which before the "..." */
   int64_t linewidth;
+  const atomic_int *cancel;
+  int stopped; /* cancel was seen: every loop unwinds */
   sbuf out;
   /* ints */
   int64_t imin, imax;
@@ -635,6 +695,16 @@ axis_index (const pctx *c, int axis, int64_t k)
   return k < c->lead[axis] ? k : c->v->dims[axis] - c->shown[axis] + k;
 }
 
+/* Whether to stop: the cancel flag, looked at once per printed item (a
+ * fraction of a microsecond next to formatting it). */
+static inline int
+stop_now (pctx *c)
+{
+  if (!c->stopped && cancelled (c->cancel))
+    c->stopped = 1;
+  return c->stopped;
+}
+
 /* Calls fn on every item that will be printed, in row-major order. */
 static void
 walk (pctx *c, int axis, int64_t off, item_fn fn)
@@ -642,10 +712,11 @@ walk (pctx *c, int axis, int64_t off, item_fn fn)
   int64_t k;
 
   if (axis == c->v->rank) {
-    fn (c, c->base + (size_t) off * c->isz);
+    if (!stop_now (c))
+      fn (c, c->base + (size_t) off * c->isz);
     return;
   }
-  for (k = 0; k < c->shown[axis]; k++)
+  for (k = 0; k < c->shown[axis] && !c->stopped; k++)
     walk (c, axis + 1, off + axis_index (c, axis, k) * c->v->strides[axis], fn);
 }
 
@@ -900,12 +971,14 @@ emit (pctx *c, int axis, int64_t off)
   int64_t k, n = c->shown[axis];
   int gap = c->lead[axis] < n;
 
+  if (c->stopped)
+    return;
   sb_fill (&c->out, '[', 1);
   if (axis == rank - 1) {
     char w[WORD_CHARS];
     int64_t col = axis + 1;
 
-    for (k = 0; k < n; k++) {
+    for (k = 0; k < n && !stop_now (c); k++) {
       int64_t i = axis_index (c, axis, k);
 
       if (gap && k == c->lead[axis]) {
@@ -925,7 +998,7 @@ emit (pctx *c, int axis, int64_t off)
   } else {
     size_t blank = (size_t) (rank - axis - 1);
 
-    for (k = 0; k < n; k++) {
+    for (k = 0; k < n && !c->stopped; k++) {
       if (k > 0) {
         sb_fill (&c->out, '\n', blank);
         sb_fill (&c->out, ' ', (size_t) axis + 1);
@@ -979,6 +1052,7 @@ tn_print_array (const void *base, const tn_view *v, const tn_print_opts *opts,
   c.kind = tn_dtype_kind (v->dtype);
   c.isz = tn_dtype_size (v->dtype);
   c.linewidth = opts->linewidth;
+  c.cancel = opts->cancel;
   summarise = count > opts->threshold;
   for (i = 0; i < v->rank; i++) {
     /* 2 * edgeitems could overflow; compare by halves instead */
@@ -1033,6 +1107,14 @@ tn_print_array (const void *base, const tn_view *v, const tn_print_opts *opts,
   tn_fpenv_leave (env);
   free (c.cache);
 
+  if (c.stopped) {
+    free (c.out.p);
+    tn_err_set (e,
+        "Printing cancelled after %zu bytes of the text of a tensor of %lld "
+        "items.",
+        c.out.len, (long long) count);
+    return NULL;
+  }
   if (c.out.oom) {
     free (c.out.p);
     tn_err_set (e,

@@ -19,6 +19,7 @@
 #ifndef TN_PRINT_H
 #define TN_PRINT_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -28,12 +29,17 @@ typedef struct {
   int64_t threshold; /* summarise when the item count exceeds this, >= 0 */
   int64_t edgeitems; /* items kept at each end of a summarised axis, >= 1 */
   int64_t linewidth; /* characters per line before a row wraps, >= 1 */
+  /* When not NULL, looked at once per printed item: nonzero stops the
+   * call, which returns NULL with a message.  A streaming thread sets it
+   * when its pad flushes, so a print of many items cannot hold up a
+   * seek or a state change. */
+  const atomic_int *cancel;
 } tn_print_opts;
 
-/* NumPy's defaults. */
+/* NumPy's defaults, never cancelled. */
 #define TN_PRINT_OPTS_DEFAULT                                                  \
   {                                                                            \
-    1000, 3, 75                                                                \
+    1000, 3, 75, NULL                                                          \
   }
 
 /* The items of v over storage base as NumPy prints them, in a malloc'd
@@ -56,10 +62,25 @@ typedef struct {
   unsigned char min_item[8], max_item[8];
 } tn_stats;
 
-/* One pass over v: an odometer over the outer axes and a tight strided
- * loop over the innermost one.  -1 with a message on an invalid view. */
+/* One pass over the distinct items of v: an odometer over the outer axes
+ * and a tight strided loop over the innermost one, skipping axes of
+ * stride 0 (a broadcast repeats the same items) and of extent 1.  So a
+ * broadcast of n items to 2^62 costs n reads.  Every distinct item is
+ * repeated equally often, so what holds exactly: count is the view's,
+ * min and max are those of the distinct items, nan_count is theirs times
+ * the repeat factor; the mean is the same quantity, computed as the mean
+ * of the distinct items (it may differ in the last bits from a sum over
+ * every repeat, which is no more exact).  -1 with a message on an
+ * invalid view. */
 int tn_stats_compute (
     tn_stats *s, const void *base, const tn_view *v, tn_err *e);
+/* The same, looking at *cancel (when not NULL) every 4096 items: nonzero
+ * stops it with -1, a message, and s holding only dtype and count (NaN
+ * min/max/mean).  Views whose non-zero strides overlap (<N, N> with
+ * strides <1, 1>) have up to 2^63 items over little storage: this is
+ * what bounds them. */
+int tn_stats_compute_cancellable (tn_stats *s, const void *base,
+    const tn_view *v, const atomic_int *cancel, tn_err *e);
 /* "min=0.0 max=5.0 mean=2.5 nan=0" (items as tn_format_item writes them,
  * the mean as a float64), "min=nan max=nan mean=nan nan=6" when every item
  * is NaN, and "no items" for an empty view.  Returns the length it needed,

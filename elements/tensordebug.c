@@ -43,6 +43,12 @@
  * A buffer whose size does not match its caps (and layout meta) is an
  * error: tensordebug posts it with the sizes and returns GST_FLOW_ERROR.
  *
+ * The statistics read each distinct item once: a broadcast view (stride
+ * 0) of a few items to billions costs a few reads.  A view whose strides
+ * overlap can still hold up to 2^63 items over little storage; a flushing
+ * seek or a state change below PAUSED stops the work at once, and the
+ * buffer it was printing is not printed.
+ *
  * ## Example launch line
  * |[
  * gst-launch-1.0 tensorsrc pattern=arange num-buffers=2 \
@@ -104,6 +110,12 @@ struct _GstTensorDebugger {
   guint edgeitems;
   guint linewidth;
 
+  /* Set (from any thread) when the sink pad starts flushing or the element
+   * leaves PAUSED, cleared at FLUSH_STOP and start: the core's statistics
+   * and printer look at it every few microseconds, so a long print
+   * cannot keep the streaming thread from stopping. */
+  atomic_int cancel;
+
   /* streaming thread only */
   gboolean have_info;
   GstTnInfo info;
@@ -148,7 +160,39 @@ gst_tensor_debugger_start (GstBaseTransform *trans)
   GstTensorDebugger *self = GST_TENSOR_DEBUGGER (trans);
 
   self->index = 0;
+  atomic_store (&self->cancel, 0);
   return TRUE;
+}
+
+/* FLUSH_START comes from the seeking thread while the streaming thread
+ * may be inside transform_ip: it only raises the flag, which that thread
+ * polls.  FLUSH_STOP is serialized, so nothing is being printed then. */
+static gboolean
+gst_tensor_debugger_sink_event (GstBaseTransform *trans, GstEvent *event)
+{
+  GstTensorDebugger *self = GST_TENSOR_DEBUGGER (trans);
+
+  if (GST_EVENT_TYPE (event) == GST_EVENT_FLUSH_START)
+    atomic_store (&self->cancel, 1);
+  else if (GST_EVENT_TYPE (event) == GST_EVENT_FLUSH_STOP)
+    atomic_store (&self->cancel, 0);
+  return GST_BASE_TRANSFORM_CLASS (gst_tensor_debugger_parent_class)
+      ->sink_event (trans, event);
+}
+
+/* Leaving PAUSED deactivates the pads, which waits for the streaming
+ * thread to leave transform_ip; GstBaseTransform's stop runs only after
+ * that wait, so the flag is raised here, before it. */
+static GstStateChangeReturn
+gst_tensor_debugger_change_state (
+    GstElement *element, GstStateChange transition)
+{
+  GstTensorDebugger *self = GST_TENSOR_DEBUGGER (element);
+
+  if (transition == GST_STATE_CHANGE_PAUSED_TO_READY)
+    atomic_store (&self->cancel, 1);
+  return GST_ELEMENT_CLASS (gst_tensor_debugger_parent_class)
+      ->change_state (element, transition);
 }
 
 static gboolean
@@ -187,7 +231,8 @@ gst_tensor_debugger_emit (
   }
 }
 
-/* The header line, then the values. */
+/* The header line, then the values; NULL when cancelled (the pad is
+ * flushing or the element stopping). */
 static gchar *
 gst_tensor_debugger_describe (GstTensorDebugger *self, GstBuffer *buf,
     const GstTnMap *m, guint64 index, const tn_print_opts *opts)
@@ -217,13 +262,17 @@ gst_tensor_debugger_describe (GstTensorDebugger *self, GstBuffer *buf,
     if (v->offset != 0)
       g_string_append_printf (s, " offset %" G_GINT64_FORMAT, v->offset);
   }
-  if (tn_stats_compute (&st, m->data, v, &e) == 0) {
+  if (tn_stats_compute_cancellable (&st, m->data, v, &self->cancel, &e) == 0) {
     tn_stats_format (stats, sizeof stats, &st);
     g_string_append_printf (s, ": %s\n", stats);
   } else {
     g_string_append_printf (s, ": %s\n", e.msg);
   }
 
+  if (atomic_load (&self->cancel)) {
+    g_string_free (s, TRUE);
+    return NULL;
+  }
   values = tn_print_array (m->data, v, opts, NULL, &e);
   if (values) {
     g_string_append (s, values);
@@ -262,6 +311,7 @@ gst_tensor_debugger_transform_ip (GstBaseTransform *trans, GstBuffer *buf)
   opts.threshold = self->threshold;
   opts.edgeitems = self->edgeitems;
   opts.linewidth = self->linewidth;
+  opts.cancel = &self->cancel;
   GST_OBJECT_UNLOCK (self);
 
   /* Every buffer is checked, printed or not: a debugger must not let a
@@ -281,6 +331,19 @@ gst_tensor_debugger_transform_ip (GstBaseTransform *trans, GstBuffer *buf)
           || gst_debug_category_get_threshold (GST_CAT_DEFAULT)
                  >= GST_LEVEL_INFO)) {
     text = gst_tensor_debugger_describe (self, buf, &m, index, &opts);
+    /* a print cut short by a flush is dropped, not emitted half-made */
+    if (text && atomic_load (&self->cancel)) {
+      g_free (text);
+      text = NULL;
+    }
+    if (!text) {
+      gst_tn_buffer_unmap (&m);
+      GST_DEBUG_OBJECT (self,
+          "buffer %" G_GUINT64_FORMAT " not printed: "
+          "flushing",
+          index);
+      return GST_FLOW_FLUSHING;
+    }
     gst_tensor_debugger_emit (self, output, text);
     g_free (text);
   }
@@ -464,7 +527,10 @@ gst_tensor_debugger_class_init (GstTensorDebuggerClass *klass)
 
   gst_type_mark_as_plugin_api (GST_TYPE_TENSOR_DEBUGGER_OUTPUT, 0);
 
+  element_class->change_state
+      = GST_DEBUG_FUNCPTR (gst_tensor_debugger_change_state);
   trans_class->start = GST_DEBUG_FUNCPTR (gst_tensor_debugger_start);
+  trans_class->sink_event = GST_DEBUG_FUNCPTR (gst_tensor_debugger_sink_event);
   trans_class->set_caps = GST_DEBUG_FUNCPTR (gst_tensor_debugger_set_caps);
   trans_class->transform_ip
       = GST_DEBUG_FUNCPTR (gst_tensor_debugger_transform_ip);
@@ -478,5 +544,6 @@ gst_tensor_debugger_init (GstTensorDebugger *self)
   self->threshold = DEFAULT_THRESHOLD;
   self->edgeitems = DEFAULT_EDGEITEMS;
   self->linewidth = DEFAULT_LINEWIDTH;
+  atomic_init (&self->cancel, 0);
   gst_base_transform_set_passthrough (GST_BASE_TRANSFORM (self), TRUE);
 }

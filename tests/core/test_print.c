@@ -433,6 +433,147 @@ test_ftz (void)
   tn_test_ftz_restore (old);
 }
 
+/* A broadcast to 6.4e18 items reads its 3 items once: count is the
+ * view's, min/max/mean the items', the NaN count the items' times the
+ * 2147483647000000000 repeats; along the inner axis too.  (The walk over
+ * every repeat never finished.) */
+static void
+test_stats_broadcast_huge (void)
+{
+  const float s[] = { 1, NAN, 4 };
+  const double m[] = { 0.1, 0.2, 0.4 };
+  tn_view outer
+      = { TN_FLOAT32, 3, { 2147483647, 1000000000, 3 }, { 0, 0, 1 }, 0 };
+  tn_view inner
+      = { TN_FLOAT32, 3, { 3, 2147483647, 1000000000 }, { 1, 0, 0 }, 0 };
+  tn_view mv = { TN_FLOAT64, 2, { 1000, 3 }, { 0, 1 }, 0 };
+  const int64_t reps = INT64_C (2147483647000000000);
+  tn_err e = { "" };
+  tn_stats st;
+  char buf[160];
+  gint64 t0 = g_get_monotonic_time ();
+
+  for (int k = 0; k < 2; k++) {
+    tn_view *v = k ? &inner : &outer;
+
+    g_assert_cmpint (tn_view_check (v, 3, &e), ==, 0);
+    g_assert_cmpint (tn_stats_compute (&st, s, v, &e), ==, 0);
+    g_assert_cmpint (st.count, ==, 3 * reps);
+    g_assert_cmpint (st.nan_count, ==, reps);
+    g_assert_cmpint (st.valid, ==, 2 * reps);
+    g_assert_cmpfloat (st.min, ==, 1.0);
+    g_assert_cmpfloat (st.max, ==, 4.0);
+    g_assert_cmpfloat (st.mean, ==, 2.5);
+    tn_stats_format (buf, sizeof buf, &st);
+    g_assert_cmpstr (
+        buf, ==, "min=1.0 max=4.0 mean=2.5 nan=2147483647000000000");
+  }
+  /* well under the 300 s the old walk needed for ~1e11 of its 6.4e18 */
+  g_assert_cmpint (g_get_monotonic_time () - t0, <, 2 * G_USEC_PER_SEC);
+  /* the mean of the distinct items, in their order: 1000 repeats change
+   * no bit of it */
+  g_assert_cmpint (tn_stats_compute (&st, m, &mv, &e), ==, 0);
+  g_assert_cmpfloat (st.mean, ==, ((m[0] + m[1]) + m[2]) / 3);
+}
+
+/* A row longer than the 4096-item blocks between cancel checks is still
+ * summed left to right in one running sum: the mean has the bits of the
+ * plain loop (restarting per block would round differently). */
+static void
+test_stats_long_row (void)
+{
+  enum { N = 3 * 4096 + 7 };
+  double *a = g_new (double, N), sum = 0;
+  int64_t dims[1] = { N };
+  tn_view v;
+  tn_stats st;
+
+  for (int i = 0; i < N; i++) {
+    a[i] = 1.0 / (i + 3) + (i % 7) * 1e6;
+    sum += a[i];
+  }
+  g_assert_cmpint (tn_view_init (&v, TN_FLOAT64, dims, 1, NULL), ==, 0);
+  g_assert_cmpint (tn_stats_compute (&st, a, &v, NULL), ==, 0);
+  g_assert_cmpfloat (st.mean, ==, sum / N);
+  g_free (a);
+}
+
+typedef struct {
+  atomic_int *flag;
+  gulong after_us;
+} canceller;
+
+static gpointer
+cancel_later (gpointer data)
+{
+  canceller *c = data;
+
+  g_usleep (c->after_us);
+  atomic_store (c->flag, 1);
+  return NULL;
+}
+
+/* Overlapping strides make 2^60 items of 3 MiB: nothing but the cancel
+ * flag bounds the statistics or a print of every item.  Set before the
+ * call, it stops at once; set 50 ms into it, the call returns -1/NULL
+ * with a message within a second. */
+static void
+test_cancel (void)
+{
+  const int64_t n = INT64_C (1) << 20;
+  int8_t *s = g_malloc0 (3 * n);
+  tn_view v = { TN_INT8, 3, { n, n, n }, { 1, 1, 1 }, 0 };
+  tn_print_opts o = { INT64_MAX, 3, 75, NULL };
+  canceller c;
+  atomic_int flag;
+  tn_err e = { "" };
+  tn_stats st;
+  GThread *th;
+  gint64 t0;
+  char *t;
+
+  s[3 * n - 3] = 9; /* the last item, at 3(n-1) */
+  g_assert_cmpint (tn_view_check (&v, 3 * n, &e), ==, 0);
+  /* the default summary prints 6 items per axis whatever the count */
+  t = tn_print_array (s, &v, NULL, NULL, &e);
+  g_assert_nonnull (t);
+  g_assert_true (g_str_has_suffix (t, "0 0 0 ... 0 0 9]]]"));
+  free (t);
+
+  atomic_init (&flag, 1);
+  g_assert_cmpint (
+      tn_stats_compute_cancellable (&st, s, &v, &flag, &e), ==, -1);
+  g_assert_cmpstr (e.msg, ==,
+      "Statistics cancelled after 0 of the 1152921504606846976 distinct "
+      "items of a view of 1152921504606846976.");
+  g_assert_cmpint (st.count, ==, INT64_C (1) << 60);
+  g_assert_true (isnan (st.mean));
+  o.cancel = &flag;
+  g_assert_null (tn_print_array (s, &v, &o, NULL, &e));
+  g_assert_cmpstr (e.msg, ==,
+      "Printing cancelled after 0 bytes of the text of a tensor of "
+      "1152921504606846976 items.");
+
+  for (int k = 0; k < 2; k++) {
+    atomic_store (&flag, 0);
+    c.flag = &flag;
+    c.after_us = 50000;
+    th = g_thread_new ("canceller", cancel_later, &c);
+    t0 = g_get_monotonic_time ();
+    if (k == 0) {
+      g_assert_cmpint (
+          tn_stats_compute_cancellable (&st, s, &v, &flag, &e), ==, -1);
+      g_assert_true (g_str_has_prefix (e.msg, "Statistics cancelled after "));
+    } else {
+      g_assert_null (tn_print_array (s, &v, &o, NULL, &e));
+      g_assert_true (g_str_has_prefix (e.msg, "Printing cancelled after "));
+    }
+    g_assert_cmpint (g_get_monotonic_time () - t0, <, G_USEC_PER_SEC);
+    g_thread_join (th);
+  }
+  g_free (s);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -455,5 +596,8 @@ main (int argc, char **argv)
   g_test_add_func ("/stats/infinite", test_stats_infinite);
   g_test_add_func ("/stats/odometer", test_stats_odometer);
   g_test_add_func ("/print/ftz", test_ftz);
+  g_test_add_func ("/stats/broadcast-huge", test_stats_broadcast_huge);
+  g_test_add_func ("/stats/long-row", test_stats_long_row);
+  g_test_add_func ("/print/cancel", test_cancel);
   return g_test_run ();
 }

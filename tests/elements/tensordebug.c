@@ -744,6 +744,182 @@ GST_START_TEST (test_default_name)
 
 GST_END_TEST;
 
+/* A broadcast of 2 items to 2.3e18 (stride 0 on the outer axes; 2^63
+ * bytes dense, the most caps allow): the statistics read the 2 items once
+ * (the walk over every repeat never ended) and count every NaN repeat; the
+ * values print summarised, 6 rows of 6, as NumPy prints any such broadcast. */
+GST_START_TEST (test_broadcast_huge)
+{
+  const gfloat v[] = { NAN, 2.5f };
+  const gint64 t[] = { 0, 0, 1 };
+  GstHarness *h = debugger_new ("float32", "<2147483647, 536870911, 2>", NULL);
+  const gchar *header
+      = "dbg: buffer 0 pts 0:00:00.000000000 float32 <2147483647, "
+        "536870911, 2> strides <0, 0, 1>: min=2.5 max=2.5 mean=2.5 "
+        "nan=1152921501922492417\n";
+  gint64 t0;
+  GstBuffer *b;
+  gchar *text, **rows;
+
+  capture_start ();
+  b = buffer_of (v, sizeof v, 0);
+  fail_unless (gst_tn_buffer_add_layout_meta (b, 3, 0, t) != NULL);
+  t0 = g_get_monotonic_time ();
+  push_same (h, b);
+  fail_unless (g_get_monotonic_time () - t0 < 5 * G_USEC_PER_SEC,
+      "took %" G_GINT64_FORMAT " us", g_get_monotonic_time () - t0);
+  text = capture_stop ();
+  fail_unless (g_str_has_prefix (text, header), "%s", text);
+  fail_unless (g_str_has_prefix (text + strlen (header),
+      "[[[nan 2.5]\n  [nan 2.5]\n  [nan 2.5]\n  ...\n"));
+  fail_unless (g_str_has_suffix (text, "  [nan 2.5]]]\n"));
+  rows = g_strsplit (text, "[nan 2.5]", -1);
+  fail_unless_equals_int (g_strv_length (rows) - 1, 36);
+  g_strfreev (rows);
+  g_free (text);
+  debugger_free (h, NULL);
+  tn_check_no_outstanding ();
+}
+
+GST_END_TEST;
+
+/* Raised by a probe when a buffer reaches tensordebug's chain function. */
+static gint entered;
+
+static GstPadProbeReturn
+mark_entered (GstPad *pad, GstPadProbeInfo *info, gpointer data)
+{
+  g_atomic_int_set (&entered, 1);
+  return GST_PAD_PROBE_OK;
+}
+
+static void
+wait_entered (void)
+{
+  gint64 end = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+
+  while (!g_atomic_int_get (&entered))
+    fail_unless (g_get_monotonic_time () < end, "no buffer reached the chain");
+  /* well inside the statistics, which would take years to finish */
+  g_usleep (100 * 1000);
+}
+
+/* Strides <1, 1, 1> over 3 MiB: 2^60 items, no stride 0 to skip, so
+ * only the cancel flag bounds the statistics. */
+static GstBuffer *
+overlapping_buffer (void)
+{
+  const gint64 t[] = { 1, 1, 1 };
+  const gsize n = 1 << 20;
+  GstBuffer *b = gst_buffer_new_allocate (NULL, 3 * n, NULL);
+
+  gst_buffer_memset (b, 0, 0, 3 * n);
+  GST_BUFFER_PTS (b) = 0;
+  fail_unless (gst_tn_buffer_add_layout_meta (b, 3, 0, t) != NULL);
+  return b;
+}
+
+static gpointer
+push_thread (gpointer data)
+{
+  GstHarness *h = data;
+
+  return GINT_TO_POINTER (gst_harness_push (h, overlapping_buffer ()));
+}
+
+/* A FLUSH_START while tensordebug works through 2^60 items stops it
+ * within a second: the push returns FLUSHING and nothing is printed.
+ * After FLUSH_STOP the next buffer prints as usual. */
+GST_START_TEST (test_flush_cancels)
+{
+  const gint8 one = 3;
+  const gint64 t[] = { 0, 0, 0 };
+  GstHarness *h = debugger_new ("int8", "<1048576, 1048576, 1048576>", NULL);
+  GstPad *sink = gst_element_get_static_pad (h->element, "sink");
+  GstSegment seg;
+  GThread *th;
+  GstBuffer *b;
+  gint64 t0;
+  gchar *text;
+
+  g_atomic_int_set (&entered, 0);
+  gst_pad_add_probe (sink, GST_PAD_PROBE_TYPE_BUFFER, mark_entered, NULL, NULL);
+  gst_object_unref (sink);
+  capture_start ();
+  th = g_thread_new ("push", push_thread, h);
+  wait_entered ();
+  t0 = g_get_monotonic_time ();
+  fail_unless (gst_harness_push_event (h, gst_event_new_flush_start ()));
+  fail_unless_equals_int (
+      GPOINTER_TO_INT (g_thread_join (th)), GST_FLOW_FLUSHING);
+  fail_unless (g_get_monotonic_time () - t0 < G_USEC_PER_SEC,
+      "stopped after %" G_GINT64_FORMAT " us", g_get_monotonic_time () - t0);
+  fail_unless (gst_harness_push_event (h, gst_event_new_flush_stop (TRUE)));
+  gst_segment_init (&seg, GST_FORMAT_TIME);
+  fail_unless (gst_harness_push_event (h, gst_event_new_segment (&seg)));
+  fail_unless_equals_int (gst_harness_buffers_in_queue (h), 0);
+
+  b = buffer_of (&one, 1, 0);
+  fail_unless (gst_tn_buffer_add_layout_meta (b, 3, 0, t) != NULL);
+  push_same (h, b);
+  text = capture_stop ();
+  fail_unless (g_str_has_prefix (text,
+                   "dbg: buffer 1 pts 0:00:00.000000000 int8 <1048576, "
+                   "1048576, 1048576> strides <0, 0, 0>: min=3 max=3 "
+                   "mean=3.0 nan=0\n[[[3 3 3 ... 3 3 3]\n"),
+      "%s", text);
+  fail_if (strstr (text, "buffer 0") != NULL, "%s", text);
+  g_free (text);
+  debugger_free (h, NULL);
+  tn_check_no_outstanding ();
+}
+
+GST_END_TEST;
+
+/* The same 2^60 items in a pipeline: setting it to NULL while tensordebug
+ * is inside them returns within a few seconds (it blocked for good). */
+GST_START_TEST (test_null_while_busy)
+{
+  gchar *caps = tn_tensor_caps ("int8", "<1048576, 1048576, 1048576>");
+  gchar *desc = g_strdup_printf ("appsrc name=src caps=\"%s\" ! tensordebug "
+                                 "name=dbg output=stderr ! fakesink",
+      caps);
+  GstElement *pipe = gst_parse_launch (desc, NULL);
+  GstElement *src, *dbg;
+  GstFlowReturn ret;
+  GstBuffer *buf;
+  GstPad *sink;
+  gint64 t0;
+
+  fail_unless (pipe != NULL);
+  src = gst_bin_get_by_name (GST_BIN (pipe), "src");
+  dbg = gst_bin_get_by_name (GST_BIN (pipe), "dbg");
+  sink = gst_element_get_static_pad (dbg, "sink");
+  g_atomic_int_set (&entered, 0);
+  gst_pad_add_probe (sink, GST_PAD_PROBE_TYPE_BUFFER, mark_entered, NULL, NULL);
+  gst_object_unref (sink);
+  gst_element_set_state (pipe, GST_STATE_PLAYING);
+  buf = overlapping_buffer ();
+  /* the action signal takes a reference of its own */
+  g_signal_emit_by_name (src, "push-buffer", buf, &ret);
+  gst_buffer_unref (buf);
+  fail_unless_equals_int (ret, GST_FLOW_OK);
+  wait_entered ();
+  t0 = g_get_monotonic_time ();
+  fail_unless_equals_int (
+      gst_element_set_state (pipe, GST_STATE_NULL), GST_STATE_CHANGE_SUCCESS);
+  fail_unless (g_get_monotonic_time () - t0 < 3 * G_USEC_PER_SEC,
+      "NULL took %" G_GINT64_FORMAT " us", g_get_monotonic_time () - t0);
+  gst_object_unref (src);
+  gst_object_unref (dbg);
+  gst_object_unref (pipe);
+  g_free (desc);
+  g_free (caps);
+  tn_check_no_outstanding ();
+}
+
+GST_END_TEST;
+
 static Suite *
 tensordebug_suite (void)
 {
@@ -771,6 +947,9 @@ tensordebug_suite (void)
   tcase_add_test (tc, test_writable_and_readonly);
   tcase_add_test (tc, test_negotiate_partial);
   tcase_add_test (tc, test_negotiate_partial_pipeline);
+  tcase_add_test (tc, test_broadcast_huge);
+  tcase_add_test (tc, test_flush_cancels);
+  tcase_add_test (tc, test_null_while_busy);
   return s;
 }
 
