@@ -1,0 +1,79 @@
+#!/usr/bin/python3
+"""Golden files for the npydec tests of streams of arrays.
+
+Run with /usr/bin/python3 from any directory; writes npydec_* next to this
+script.  Deterministic: values follow formulas, no randomness.
+
+npydec_part_<k>.npy are seven arrays written by numpy.save, and
+npydec_stream.npy is their concatenation (what `cat` makes of them, and
+what several numpy.save calls on one open file write).  Their sizes are
+chosen so that in the concatenation some arrays' data land misaligned for
+their dtype and others aligned; the offsets are asserted here and repeated
+in tests/elements/npydec.c.  npydec_part_<k>.raw holds the C-order
+little-endian bytes the decoder must emit for array k.
+"""
+
+import io
+import os
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def path(name):
+    return os.path.join(HERE, "npydec_" + name)
+
+
+def raw(arr):
+    """C-order little-endian bytes of arr."""
+    le = arr.astype(arr.dtype.newbyteorder("<"))
+    return np.ascontiguousarray(le).tobytes(order="C")
+
+
+def saved(arr):
+    """The bytes numpy.save writes for arr."""
+    f = io.BytesIO()
+    np.save(f, arr)
+    return f.getvalue()
+
+
+def main():
+    parts = [
+        # 3 bytes of data: everything after it is off by 3.
+        np.array([-1, 2, -3], dtype=np.int8),
+        # data at byte 259 of the stream: misaligned for float32.
+        (np.arange(24, dtype=np.float32) * 0.5 - 6).reshape(2, 3, 4),
+        # big-endian, data at 483: swapped in a copy.
+        (np.arange(12, dtype=np.int16) * 300 - 1700).reshape(3, 4)
+        .astype(">i2"),
+        # data at 635: misaligned for float64.
+        np.array([1.25, -1e300], dtype=np.float64),
+        # 5 bytes, itemsize 1: aligned wherever it lies.
+        np.array([10, 20, 30, 40, 50], dtype=np.int8),
+        # data at 912: aligned for uint32, passed on without a copy.
+        np.array([[1, 2], [3, 4000000000]], dtype=np.uint32),
+        # same dtype and dims as the one before: no new caps.
+        np.array([[5, 6], [7, 8]], dtype=np.uint32),
+    ]
+    want_data = [128, 259, 483, 635, 779, 912, 1056]
+    stream = b""
+    for k, arr in enumerate(parts):
+        b = saved(arr)
+        assert len(stream) + 128 == want_data[k], (k, len(stream))
+        with open(path("part_%d.npy" % k), "wb") as f:
+            f.write(b)
+        with open(path("part_%d.raw" % k), "wb") as f:
+            f.write(raw(arr))
+        stream += b
+    assert len(stream) == 1056 + 16
+    # numpy reads the concatenation back one array per load call.
+    f = io.BytesIO(stream)
+    for arr in parts:
+        assert np.array_equal(np.load(f), arr)
+    with open(path("stream.npy"), "wb") as f:
+        f.write(stream)
+
+
+if __name__ == "__main__":
+    main()
