@@ -42,7 +42,10 @@
  *
  * Every array is emitted as the stream of its sub-tensors along axis 0
  * (dims without the first), each a region of the array's one data block.
- * A rank-0 array cannot be split.
+ * A rank-0 array cannot be split.  An array without items (an extent of 0)
+ * splits into as many empty tensors as axis 0 says, but at most 65536:
+ * more is an error, so that a 128-byte header cannot ask for billions of
+ * buffers.
  *
  * ## Errors
  *
@@ -52,6 +55,10 @@
  *   string, object...): the byte of the header and what was expected
  *   there.  Bytes after an array that do not start a header are such an
  *   error: nothing is skipped silently.
+ * - An extent that tensor caps cannot hold: caps hold extents up to
+ *   2147483647, so shape (3000000000, 0) is refused with "axis 0 has
+ *   extent 3000000000; tensor caps hold extents up to 2147483647".  With
+ *   split=true axis 0 does not go in the caps and may be larger.
  * - The stream ends (EOS, or a new stream-start) inside an array: "npy
  *   data ends after 88 of 96 bytes" or "npy header ends after 20 of 128
  *   bytes", with which array of the stream it was and the byte where it
@@ -89,6 +96,12 @@ G_DECLARE_FINAL_TYPE(GstNpyDec, gst_npy_dec, GST, NPY_DEC, GstElement)
  * of the adapter at a time lets the parser see a whole header in one go
  * without merging the data that follows. */
 #define NPY_DEC_PEEK 4096
+
+/* With split=true, an array without items may still claim any extent of
+ * axis 0 in a few header bytes; each would be one pushed buffer.  This
+ * bounds the empty buffers one array can ask for.  An array with items
+ * needs no bound: its sub-tensors are bounded by the data bytes that came. */
+#define NPY_DEC_MAX_EMPTY_SPLIT 65536
 
 /* Every message starts with the element's name, so that an application
  * that shows only the text still says who is speaking. */
@@ -285,6 +298,17 @@ static GstBuffer *gst_npy_dec_sub_buffer(GstBuffer *data, const tn_view *v,
   return sub;
 }
 
+/* "(3000000000, 0)", as NumPy prints a shape (g_free it). */
+static gchar *gst_npy_dec_shape_string(const tn_npy *h) {
+  GString *s = g_string_new("(");
+  gint i;
+
+  for (i = 0; i < h->rank; i++)
+    g_string_append_printf(s, "%s%" G_GINT64_FORMAT, i ? ", " : "", h->dims[i]);
+  g_string_append(s, h->rank == 1 ? ",)" : ")");
+  return g_string_free(s, FALSE);
+}
+
 /* Which array of the stream the current one is, for messages about it:
  * "array 2 of the stream, from byte 224". */
 static gchar *gst_npy_dec_where(GstNpyDec *self) {
@@ -372,6 +396,8 @@ static GstFlowReturn gst_npy_dec_emit(GstNpyDec *self) {
     memcpy(info.dims, h.dims, info.rank * sizeof(gint64));
   }
 
+  /* Every extent in info was checked against the caps' bound with the
+   * header. */
   caps = gst_tn_info_to_caps(&info);
   ok = gst_npy_dec_set_caps(self, caps);
   if (ok && !gst_npy_dec_is_dense(v))
@@ -435,10 +461,14 @@ error:
   return GST_FLOW_ERROR;
 }
 
-/* What the header promises must be something a split can emit. */
+/* What the header promises must fit what caps can say and what a split can
+ * reasonably emit; checked before waiting for the data, so a 9 GB promise
+ * is refused at once. */
 static gboolean gst_npy_dec_check_header(GstNpyDec *self, gboolean split) {
   const tn_npy *h = &self->hdr;
-  gchar *where;
+  gchar *shape, *where;
+  gboolean empty = FALSE;
+  gint i;
 
   if (split && h->rank == 0) {
     where = gst_npy_dec_where(self);
@@ -448,6 +478,38 @@ static gboolean gst_npy_dec_check_header(GstNpyDec *self, gboolean split) {
         "rank-0 %s array (%s).",
         tn_dtype_name(h->dtype), where);
     g_free(where);
+    return FALSE;
+  }
+  for (i = split ? 1 : 0; i < h->rank; i++) {
+    if (h->dims[i] <= G_MAXINT)
+      continue;
+    shape = gst_npy_dec_shape_string(h);
+    where = gst_npy_dec_where(self);
+    NPY_DEC_ERROR(
+        self, STREAM, FORMAT,
+        "axis %d has extent %" G_GINT64_FORMAT
+        "; tensor caps hold extents up to %d (the %s array of shape %s, %s%s).",
+        i, h->dims[i], G_MAXINT, tn_dtype_name(h->dtype), shape, where,
+        split ? "; with split=true axis 0 is not in the caps, the others are"
+              : "");
+    g_free(where);
+    g_free(shape);
+    return FALSE;
+  }
+  for (i = 0; i < h->rank; i++)
+    empty = empty || h->dims[i] == 0;
+  if (split && empty && h->dims[0] > NPY_DEC_MAX_EMPTY_SPLIT) {
+    shape = gst_npy_dec_shape_string(h);
+    where = gst_npy_dec_where(self);
+    NPY_DEC_ERROR(
+        self, STREAM, FORMAT,
+        "split=true would emit %" G_GINT64_FORMAT
+        " empty tensors for the %s array of shape %s, which holds no items "
+        "(%s); npydec splits an array without items into at most %d.",
+        h->dims[0], tn_dtype_name(h->dtype), shape, where,
+        NPY_DEC_MAX_EMPTY_SPLIT);
+    g_free(where);
+    g_free(shape);
     return FALSE;
   }
   return TRUE;

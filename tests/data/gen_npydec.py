@@ -1,5 +1,6 @@
 #!/usr/bin/python3
-"""Golden files for the npydec tests of streams of arrays.
+"""Golden files for the npydec tests of streams of arrays and huge
+extents.
 
 Run with /usr/bin/python3 from any directory; writes npydec_* next to this
 script.  Deterministic: values follow formulas, no randomness.
@@ -11,12 +12,18 @@ chosen so that in the concatenation some arrays' data land misaligned for
 their dtype and others aligned; the offsets are asserted here and repeated
 in tests/elements/npydec.c.  npydec_part_<k>.raw holds the C-order
 little-endian bytes the decoder must emit for array k.
+
+npydec_huge_* hold headers whose extents do not fit tensor caps (above
+2147483647) or ask a split for many empty tensors; those with data are
+written as a header alone (the data would be gigabytes), which is what
+the decoder must refuse before waiting for it.
 """
 
 import io
 import os
 
 import numpy as np
+from numpy.lib import format as npf
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -36,6 +43,12 @@ def saved(arr):
     f = io.BytesIO()
     np.save(f, arr)
     return f.getvalue()
+
+
+def header_only(name, descr, shape):
+    with open(path(name), "wb") as f:
+        npf.write_array_header_1_0(
+            f, {"descr": descr, "fortran_order": False, "shape": shape})
 
 
 def main():
@@ -73,6 +86,17 @@ def main():
         assert np.array_equal(np.load(f), arr)
     with open(path("stream.npy"), "wb") as f:
         f.write(stream)
+
+    # Zero items, an extent above 2^31 - 1: 128 bytes in all.
+    np.save(path("huge_empty.npy"), np.empty((3000000000, 0), np.float32))
+    np.save(path("huge_inner_empty.npy"),
+            np.empty((0, 3000000000), np.float32))
+    # 9 GB and 3 GB of promised data: headers alone.
+    header_only("huge_data.npy", "|u1", (3, 3000000000))
+    header_only("huge_axis0.npy", "|u1", (3000000000,))
+    # The bound on the empty tensors of a split, and one past it.
+    np.save(path("empty_65536.npy"), np.empty((65536, 0), np.int8))
+    np.save(path("empty_65537.npy"), np.empty((65537, 0), np.int8))
 
 
 if __name__ == "__main__":

@@ -1644,6 +1644,109 @@ GST_START_TEST(test_stream_start_inside_array) {
 
 GST_END_TEST;
 
+/* ---- Extents that caps cannot hold ------------------------------------ */
+
+/* Decodes tests/data/npydec_<name>.npy whole and returns the one error;
+ * nothing may come out, and no GLib critical (fatal in GstCheck). */
+static gchar *huge_case(const gchar *name, gboolean split) {
+  gchar *f = g_strdup_printf("npydec_%s.npy", name);
+  guint8 *npy;
+  gsize len;
+  gchar *text;
+
+  tn_load_data(f, &npy, &len);
+  fail_unless_equals_uint64(len, 128);
+  text = decode_error(npy, len, len, split);
+  g_free(npy);
+  g_free(f);
+  return text;
+}
+
+GST_START_TEST(test_huge_extents) {
+  gchar *text;
+
+  /* (3000000000, 0) holds no items, so its data is all there: before,
+   * a critical and caps without dims. */
+  text = huge_case("huge_empty", FALSE);
+  tn_assert_contains(text, "npydec");
+  tn_assert_contains(text, "axis 0 has extent 3000000000; tensor caps hold "
+                           "extents up to 2147483647");
+  tn_assert_contains(text, "float32 array of shape (3000000000, 0)");
+  g_free(text);
+
+  /* Split, it would be 3e9 empty buffers from 128 bytes: refused. */
+  text = huge_case("huge_empty", TRUE);
+  tn_assert_contains(text, "split=true would emit 3000000000 empty tensors");
+  tn_assert_contains(text, "at most 65536");
+  g_free(text);
+
+  /* An inner axis is in the caps with or without split. */
+  text = huge_case("huge_inner_empty", FALSE);
+  tn_assert_contains(text, "axis 1 has extent 3000000000; tensor caps hold "
+                           "extents up to 2147483647");
+  g_free(text);
+  text = huge_case("huge_inner_empty", TRUE);
+  tn_assert_contains(text, "axis 1 has extent 3000000000; tensor caps hold "
+                           "extents up to 2147483647");
+  tn_assert_contains(text, "with split=true axis 0 is not in the caps");
+  g_free(text);
+
+  /* 9 GB promised: refused on the header, not after waiting for data. */
+  text = huge_case("huge_data", FALSE);
+  tn_assert_contains(text, "axis 1 has extent 3000000000");
+  fail_unless(strstr(text, "ends after") == NULL, "%s", text);
+  g_free(text);
+
+  /* Split, axis 0 is no caps extent: (3000000000,) of uint8 is a fine
+   * stream of 3e9 scalars, here cut short after its header. */
+  text = huge_case("huge_axis0", TRUE);
+  tn_assert_contains(text, "npy data ends after 0 of 3000000000 bytes");
+  g_free(text);
+  text = huge_case("huge_axis0", FALSE);
+  tn_assert_contains(text, "axis 0 has extent 3000000000");
+  g_free(text);
+  tn_check_no_outstanding();
+}
+
+GST_END_TEST;
+
+/* The bound on a split without items is 65536 empty tensors: at the bound
+ * they all come out, one past it is refused. */
+GST_START_TEST(test_split_empty_bound) {
+  static const gint64 dims0[] = {0};
+  guint8 *npy;
+  gsize len;
+  GstBuffer *b;
+  gchar *text;
+  Dec d;
+  gint i;
+
+  tn_load_data("npydec_empty_65536.npy", &npy, &len);
+  dec_start(&d, TRUE, FALSE, 0, 0);
+  fail_unless_equals_int(dec_feed(&d, npy, len, len), GST_FLOW_OK);
+  fail_unless_equals_int(gst_harness_buffers_in_queue(d.h), 65536);
+  check_caps(&d, "int8", dims0, 1, 0, 1);
+  for (i = 0; i < 65536; i++) {
+    b = gst_harness_pull(d.h);
+    fail_unless_equals_uint64(gst_buffer_get_size(b), 0);
+    fail_unless_equals_uint64(GST_BUFFER_OFFSET(b), i);
+    gst_buffer_unref(b);
+  }
+  assert_no_message(&d, GST_MESSAGE_ERROR);
+  dec_stop(&d);
+  g_free(npy);
+
+  tn_load_data("npydec_empty_65537.npy", &npy, &len);
+  text = decode_error(npy, len, len, TRUE);
+  tn_assert_contains(text, "split=true would emit 65537 empty tensors for "
+                           "the int8 array of shape (65537, 0)");
+  g_free(text);
+  g_free(npy);
+  tn_check_no_outstanding();
+}
+
+GST_END_TEST;
+
 static Suite *npydec_suite(void) {
   Suite *s = suite_create("npydec");
   TCase *tc = tcase_create("general");
@@ -1686,6 +1789,8 @@ static Suite *npydec_suite(void) {
   tcase_add_test(tc, test_filesrc_concatenation);
   tcase_add_test(tc, test_stream_partial_at_eos);
   tcase_add_test(tc, test_stream_start_inside_array);
+  tcase_add_test(tc, test_huge_extents);
+  tcase_add_test(tc, test_split_empty_bound);
   return s;
 }
 
