@@ -65,6 +65,11 @@
  *   starts.  A stream without a single byte is an error too; a stream
  *   that ends right after an array's data is a clean end.
  *
+ * ## Seeking
+ *
+ * Not supported yet: npydec refuses every seek event (the seek returns
+ * FALSE), posts no error or warning, and the stream goes on where it was.
+ *
  * ## Example launch line
  * |[
  * gst-launch-1.0 filesrc location=a.npy ! npydec ! tensordebug ! fakesink
@@ -85,6 +90,7 @@
 
 #include "elements.h"
 #include "plugin/gsttensor.h"
+#include "tnelement.h"
 
 GST_DEBUG_CATEGORY_STATIC(gst_npy_dec_debug);
 #define GST_CAT_DEFAULT gst_npy_dec_debug
@@ -680,6 +686,19 @@ static gboolean gst_npy_dec_sink_event(GstPad *pad, GstObject *parent,
   return gst_pad_event_default(pad, parent, event);
 }
 
+/* No seeking yet: the data would restart in the middle of an array.
+ * Refused here, whatever upstream could do, so that the documented
+ * behaviour does not depend on the source. */
+static gboolean gst_npy_dec_src_event(GstPad *pad, GstObject *parent,
+                                      GstEvent *event) {
+  if (GST_EVENT_TYPE(event) == GST_EVENT_SEEK) {
+    GST_INFO_OBJECT(parent, "refusing a seek: npydec does not seek yet");
+    gst_event_unref(event);
+    return FALSE;
+  }
+  return gst_pad_event_default(pad, parent, event);
+}
+
 static GstStateChangeReturn
 gst_npy_dec_change_state(GstElement *element, GstStateChange transition) {
   GstNpyDec *self = GST_NPY_DEC(element);
@@ -700,6 +719,10 @@ static void gst_npy_dec_set_property(GObject *object, guint prop_id,
                                      const GValue *value, GParamSpec *pspec) {
   GstNpyDec *self = GST_NPY_DEC(object);
 
+  /* Both shape the caps and the timestamps of a whole stream: changing
+   * them halfway would mix two streams in one. */
+  if (!gst_tn_element_property_settable(GST_ELEMENT(self), pspec, value))
+    return;
   GST_OBJECT_LOCK(self);
   switch (prop_id) {
   case PROP_FRAMERATE:
@@ -811,6 +834,8 @@ static void gst_npy_dec_init(GstNpyDec *self) {
 
   self->srcpad = gst_pad_new_from_static_template(&src_template, "src");
   gst_pad_use_fixed_caps(self->srcpad);
+  gst_pad_set_event_function(self->srcpad,
+                             GST_DEBUG_FUNCPTR(gst_npy_dec_src_event));
   gst_element_add_pad(GST_ELEMENT(self), self->srcpad);
 
   self->adapter = gst_adapter_new();

@@ -1747,6 +1747,79 @@ GST_START_TEST(test_split_empty_bound) {
 
 GST_END_TEST;
 
+/* ---- Seeking, properties, documented launch lines --------------------- */
+
+/* No seeking yet, as documented: a TIME seek returns FALSE, posts
+ * nothing, and the stream goes on to its end. */
+GST_START_TEST(test_seek_refused) {
+  gchar *path = tn_test_data("npyelem_split.npy");
+  gchar *launch = g_strdup_printf("filesrc location=\"%s\" ! npydec "
+                                  "split=true framerate=30/1 ! fakesink "
+                                  "sync=false",
+                                  path);
+  GstElement *p = gst_parse_launch(launch, NULL);
+  GstBus *bus = gst_element_get_bus(p);
+  GstIterator *it =
+      gst_bin_iterate_all_by_element_factory_name(GST_BIN(p), "npydec");
+  GValue v = G_VALUE_INIT;
+  GstMessage *msg;
+  Rec r;
+
+  rec_init(&r);
+  fail_unless_equals_int(gst_iterator_next(it, &v), GST_ITERATOR_OK);
+  rec_attach(&r, g_value_get_object(&v));
+  g_value_unset(&v);
+  gst_iterator_free(it);
+  fail_unless_equals_int(gst_element_set_state(p, GST_STATE_PAUSED),
+                         GST_STATE_CHANGE_ASYNC);
+  fail_unless_equals_int(
+      gst_element_get_state(p, NULL, NULL, GST_CLOCK_TIME_NONE),
+      GST_STATE_CHANGE_SUCCESS);
+  fail_if(gst_element_seek_simple(p, GST_FORMAT_TIME, GST_SEEK_FLAG_FLUSH,
+                                  GST_SECOND / 15));
+  gst_element_set_state(p, GST_STATE_PLAYING);
+  msg = gst_bus_timed_pop_filtered(bus, 30 * GST_SECOND,
+                                   GST_MESSAGE_EOS | GST_MESSAGE_ERROR |
+                                       GST_MESSAGE_WARNING);
+  fail_unless(msg != NULL);
+  fail_unless_equals_int(GST_MESSAGE_TYPE(msg), GST_MESSAGE_EOS);
+  gst_message_unref(msg);
+  /* The four sub-tensors, from the first, once each. */
+  fail_unless_equals_string(r.order->str, "csbbbb");
+  fail_unless_equals_uint64(
+      GST_BUFFER_PTS((GstBuffer *)g_ptr_array_index(r.bufs, 0)), 0);
+  gst_element_set_state(p, GST_STATE_NULL);
+  rec_clear(&r);
+  gst_object_unref(bus);
+  gst_object_unref(p);
+  g_free(launch);
+  g_free(path);
+  tn_check_no_outstanding();
+}
+
+GST_END_TEST;
+
+/* split and framerate shape a whole stream: once running, a new value is
+ * refused with a warning (GStreamer's convention) and the old one kept. */
+GST_START_TEST(test_properties_running) {
+  gboolean split = TRUE;
+  gint n = -1, d_ = -1;
+  Dec d;
+
+  dec_start(&d, FALSE, FALSE, 0, 0);
+  gst_harness_play(d.h);
+  ASSERT_WARNING(g_object_set(d.h->element, "split", TRUE, NULL));
+  ASSERT_WARNING(g_object_set(d.h->element, "framerate", 5, 1, NULL));
+  g_object_get(d.h->element, "split", &split, "framerate", &n, &d_, NULL);
+  fail_unless(!split);
+  fail_unless_equals_int(n, 0);
+  fail_unless_equals_int(d_, 1);
+  dec_stop(&d);
+  tn_check_no_outstanding();
+}
+
+GST_END_TEST;
+
 static Suite *npydec_suite(void) {
   Suite *s = suite_create("npydec");
   TCase *tc = tcase_create("general");
@@ -1791,6 +1864,8 @@ static Suite *npydec_suite(void) {
   tcase_add_test(tc, test_stream_start_inside_array);
   tcase_add_test(tc, test_huge_extents);
   tcase_add_test(tc, test_split_empty_bound);
+  tcase_add_test(tc, test_seek_refused);
+  tcase_add_test(tc, test_properties_running);
   return s;
 }
 
