@@ -95,9 +95,6 @@ GST_DEBUG_CATEGORY_STATIC (gst_tensor_matmul_debug);
 G_DECLARE_FINAL_TYPE (
     GstTensorMatmul, gst_tensor_matmul, GST, TENSOR_MATMUL, GstAggregator)
 
-#define DEFAULT_N_THREADS 0
-#define MAX_N_THREADS 64
-
 enum {
   PROP_0,
   PROP_WEIGHTS,
@@ -897,13 +894,8 @@ gst_tensor_matmul_class_init (GstTensorMatmulClass *klass)
           "Read B with its last two axes swapped (no copy)", FALSE,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS
               | GST_PARAM_MUTABLE_READY));
-  g_object_class_install_property (gobject_class, PROP_N_THREADS,
-      g_param_spec_uint ("n-threads", "Threads",
-          "Threads computing one product (0 = all cores); the result is "
-          "the same for any value",
-          0, MAX_N_THREADS, DEFAULT_N_THREADS,
-          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS
-              | GST_PARAM_MUTABLE_PLAYING));
+  g_object_class_install_property (
+      gobject_class, PROP_N_THREADS, gst_tn_param_spec_n_threads ());
 
   gst_element_class_add_static_pad_template_with_gtype (
       element_class, &sink_0_template, GST_TYPE_AGGREGATOR_PAD);
@@ -943,7 +935,7 @@ gst_tensor_matmul_init (GstTensorMatmul *self)
 {
   GstPadTemplate *templ = gst_static_pad_template_get (&sink_0_template);
 
-  self->n_threads = DEFAULT_N_THREADS;
+  self->n_threads = GST_TN_N_THREADS_DEFAULT;
   self->pad_a = g_object_new (GST_TYPE_AGGREGATOR_PAD, "name", "sink_0",
       "direction", GST_PAD_SINK, "template", templ, NULL);
   gst_object_unref (templ);

@@ -141,8 +141,6 @@ G_DECLARE_FINAL_TYPE (
     GstTensorOp, gst_tensor_op, GST, TENSOR_OP, GstBaseTransform)
 
 #define DEFAULT_OPS ""
-#define DEFAULT_N_THREADS 1
-#define MAX_N_THREADS 64
 
 enum {
   PROP_0,
@@ -936,7 +934,7 @@ gst_tensor_op_init (GstTensorOp *self)
   tn_ewise_chain_parse (DEFAULT_OPS, &chain, NULL);
   self->ops = g_strdup (DEFAULT_OPS);
   self->chain = chain;
-  self->n_threads = DEFAULT_N_THREADS;
+  self->n_threads = GST_TN_N_THREADS_DEFAULT;
 }
 
 static void
@@ -1009,12 +1007,8 @@ gst_tensor_op_class_init (GstTensorOpClass *klass)
    * depends on the tensor's length alone, so every value gives the same
    * bits.
    */
-  g_object_class_install_property (gobject_class, PROP_N_THREADS,
-      g_param_spec_uint ("n-threads", "Threads",
-          "Threads for large tensors (0 = all cores)", 0, MAX_N_THREADS,
-          DEFAULT_N_THREADS,
-          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS
-              | GST_PARAM_MUTABLE_PLAYING));
+  g_object_class_install_property (
+      gobject_class, PROP_N_THREADS, gst_tn_param_spec_n_threads ());
 
   gst_element_class_add_static_pad_template (element_class, &sink_template);
   gst_element_class_add_static_pad_template (element_class, &src_template);

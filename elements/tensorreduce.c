@@ -101,8 +101,6 @@ G_DECLARE_FINAL_TYPE (
 #define DEFAULT_AXES ""
 #define DEFAULT_KEEPDIMS FALSE
 #define DEFAULT_DDOF 0
-#define DEFAULT_N_THREADS 1
-#define MAX_N_THREADS 64
 
 enum {
   PROP_0,
@@ -892,14 +890,11 @@ gst_tensor_reduce_class_init (GstTensorReduceClass *klass)
    * GstTensorReduce:n-threads:
    *
    * Threads of the shared worker pool one tensor is split across; 0 uses
-   * every core.  0 to 64, default 1.  The result has the same bits
+   * every core (the default).  The result has the same bits
    * whatever the count.
    */
-  g_object_class_install_property (gobject_class, PROP_N_THREADS,
-      g_param_spec_uint ("n-threads", "Threads",
-          "Threads to split a tensor across (0 = all cores); same bits on "
-          "any count",
-          0, MAX_N_THREADS, DEFAULT_N_THREADS, flags));
+  g_object_class_install_property (
+      gobject_class, PROP_N_THREADS, gst_tn_param_spec_n_threads ());
 
   gst_element_class_add_static_pad_template (element_class, &sink_template);
   gst_element_class_add_static_pad_template (element_class, &src_template);
@@ -937,5 +932,5 @@ gst_tensor_reduce_init (GstTensorReduce *self)
   self->axes_text = g_strdup (DEFAULT_AXES);
   self->keepdims = DEFAULT_KEEPDIMS;
   self->ddof = DEFAULT_DDOF;
-  self->n_threads = DEFAULT_N_THREADS;
+  self->n_threads = GST_TN_N_THREADS_DEFAULT;
 }

@@ -98,7 +98,7 @@ struct _GstTensorSrc {
   gdouble low, high;
   gdouble mean, stddev;
   guint64 seed;
-  gint n_threads;
+  guint n_threads;
 
   /* negotiated, under the object lock */
   GstTnInfo info;
@@ -134,7 +134,6 @@ enum {
 #define DEFAULT_MEAN 0.0
 #define DEFAULT_STDDEV 1.0
 #define DEFAULT_SEED 0
-#define DEFAULT_N_THREADS 0
 #define DEFAULT_IS_LIVE FALSE
 
 static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE (
@@ -227,7 +226,7 @@ gst_tensor_src_set_property (
     self->seed = g_value_get_uint64 (value);
     break;
   case PROP_N_THREADS:
-    self->n_threads = g_value_get_int (value);
+    self->n_threads = g_value_get_uint (value);
     break;
   case PROP_IS_LIVE:
     GST_OBJECT_UNLOCK (self);
@@ -281,7 +280,7 @@ gst_tensor_src_get_property (
     g_value_set_uint64 (value, self->seed);
     break;
   case PROP_N_THREADS:
-    g_value_set_int (value, self->n_threads);
+    g_value_set_uint (value, self->n_threads);
     break;
   default:
     G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -658,7 +657,7 @@ gst_tensor_src_fill (GstPushSrc *psrc, GstBuffer *buf)
   GenJob job;
   GstTnInfo info;
   gsize size, n_items;
-  gint n_threads;
+  guint n_threads;
   GstMapInfo map;
   guint64 n;
   tn_err e;
@@ -875,11 +874,8 @@ gst_tensor_src_class_init (GstTensorSrcClass *klass)
    *
    * Threads that fill a large tensor; the content does not depend on it.
    */
-  g_object_class_install_property (gobject_class, PROP_N_THREADS,
-      g_param_spec_int ("n-threads", "Threads",
-          "Threads that fill a tensor of more than 65536 items (0: one per "
-          "core); the bits are the same for any number",
-          0, 64, DEFAULT_N_THREADS, flags));
+  g_object_class_install_property (
+      gobject_class, PROP_N_THREADS, gst_tn_param_spec_n_threads ());
 
   /**
    * GstTensorSrc:is-live:
@@ -929,7 +925,7 @@ gst_tensor_src_init (GstTensorSrc *self)
   self->mean = DEFAULT_MEAN;
   self->stddev = DEFAULT_STDDEV;
   self->seed = DEFAULT_SEED;
-  self->n_threads = DEFAULT_N_THREADS;
+  self->n_threads = GST_TN_N_THREADS_DEFAULT;
   gst_base_src_set_format (GST_BASE_SRC (self), GST_FORMAT_TIME);
   gst_base_src_set_live (GST_BASE_SRC (self), DEFAULT_IS_LIVE);
 }

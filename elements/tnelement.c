@@ -57,3 +57,13 @@ gst_tn_pad_accept_intersect (GstPad *pad)
 {
   GST_OBJECT_FLAG_SET (pad, GST_PAD_FLAG_ACCEPT_INTERSECT);
 }
+
+GParamSpec *
+gst_tn_param_spec_n_threads (void)
+{
+  return g_param_spec_uint ("n-threads", "Threads",
+      "Threads that share one large tensor (0: one per core); every value "
+      "gives the same bits",
+      0, GST_TN_N_THREADS_MAX, GST_TN_N_THREADS_DEFAULT,
+      G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING);
+}

@@ -41,6 +41,14 @@ gboolean gst_tn_element_property_settable (
  * intersects; every other sink pad of the plugin calls this. */
 void gst_tn_pad_accept_intersect (GstPad *pad);
 
+/* n-threads, the same in every element: threads of the process-wide
+ * worker pool that share one large tensor, 0 for one per core (the
+ * default).  Work is split at borders that depend on the tensor's length
+ * alone, so every value gives the same bits. */
+#define GST_TN_N_THREADS_DEFAULT 0
+#define GST_TN_N_THREADS_MAX 64
+GParamSpec *gst_tn_param_spec_n_threads (void);
+
 G_END_DECLS
 
 #endif

@@ -116,13 +116,13 @@ GST_START_TEST (test_properties)
       e, "ops", &ops, "op", &op, "value", &value, "n-threads", &n, NULL);
   fail_unless_equals_string (ops, "");
   fail_unless (op == NULL && value == NULL);
-  fail_unless_equals_int (n, 1);
+  fail_unless_equals_int (n, 0);
   g_free (ops);
   nt = G_PARAM_SPEC_UINT (
       g_object_class_find_property (G_OBJECT_GET_CLASS (e), "n-threads"));
   fail_unless_equals_int (nt->minimum, 0);
   fail_unless_equals_int (nt->maximum, 64);
-  fail_unless_equals_int (nt->default_value, 1);
+  fail_unless_equals_int (nt->default_value, 0);
 
   g_object_set (e, "ops", "sub:127.5, div:127.5", NULL);
   g_object_get (e, "ops", &ops, NULL);
@@ -1149,6 +1149,47 @@ GST_START_TEST (test_change_while_playing)
 
 GST_END_TEST;
 
+/* n-threads means the same in every element of the plugin: an unsigned
+ * int from 0 (one thread per core, the default) to 64, changeable while
+ * playing. */
+GST_START_TEST (test_n_threads_everywhere)
+{
+  GList *feats
+      = gst_registry_get_feature_list_by_plugin (gst_registry_get (), "tensor");
+  guint seen = 0;
+
+  for (GList *l = feats; l; l = l->next) {
+    GstElementFactory *f;
+    GstElement *e;
+    GParamSpec *ps;
+
+    if (!GST_IS_ELEMENT_FACTORY (l->data))
+      continue;
+    f = GST_ELEMENT_FACTORY (l->data);
+    e = gst_element_factory_create (f, NULL);
+    fail_unless (e != NULL);
+    ps = g_object_class_find_property (G_OBJECT_GET_CLASS (e), "n-threads");
+    if (ps) {
+      GParamSpecUInt *u;
+
+      fail_unless (G_IS_PARAM_SPEC_UINT (ps), "%s: n-threads is a %s",
+          GST_OBJECT_NAME (f), G_PARAM_SPEC_TYPE_NAME (ps));
+      u = G_PARAM_SPEC_UINT (ps);
+      fail_unless_equals_int (u->minimum, 0);
+      fail_unless_equals_int (u->maximum, 64);
+      fail_unless_equals_int (u->default_value, 0);
+      fail_unless (ps->flags & GST_PARAM_MUTABLE_PLAYING);
+      seen++;
+    }
+    gst_object_unref (e);
+  }
+  gst_plugin_feature_list_free (feats);
+  /* tensorsrc, tensorop, tensorreduce, tensormatmul at least */
+  fail_unless (seen >= 4, "only %u elements have n-threads", seen);
+}
+
+GST_END_TEST;
+
 static Suite *
 tensorop_suite (void)
 {
@@ -1159,6 +1200,7 @@ tensorop_suite (void)
   tcase_add_test (tc, test_properties);
   tcase_add_test (tc, test_bad_property_values);
   tcase_add_test (tc, test_conflict);
+  tcase_add_test (tc, test_n_threads_everywhere);
   tcase_add_test (tc, test_bad_value_while_running);
   tcase_add_test (tc, test_in_place);
   tcase_add_test (tc, test_copy_when_shared);
