@@ -70,13 +70,45 @@
  * Not supported yet: npydec refuses every seek event (the seek returns
  * FALSE), posts no error or warning, and the stream goes on where it was.
  *
- * ## Example launch line
+ * ## Example launch lines
+ *
+ * Make a file, a float32 array of dims 2x3 holding 0..5, then read it:
+ * |[
+ * gst-launch-1.0 tensorsrc pattern=arange num-buffers=1 \
+ *     ! "tensor/x-raw,type=float32,dims=<2,3>" ! npyenc \
+ *     ! filesink location=a.npy
+ * ]|
  * |[
  * gst-launch-1.0 filesrc location=a.npy ! npydec ! tensordebug ! fakesink
+ * ]|
+ * Four 2x2 frames of uint8 in one array, emitted one by one at 30 per
+ * second:
+ * |[
+ * gst-launch-1.0 tensorsrc pattern=arange num-buffers=1 \
+ *     ! "tensor/x-raw,type=uint8,dims=<4,2,2>" ! npyenc \
+ *     ! filesink location=frames.npy
  * ]|
  * |[
  * gst-launch-1.0 filesrc location=frames.npy \
  *     ! npydec split=true framerate=30/1 ! tensordebug ! fakesink
+ * ]|
+ * One file per tensor, and back, one tensor per file:
+ * |[
+ * gst-launch-1.0 tensorsrc pattern=arange num-buffers=3 \
+ *     ! "tensor/x-raw,type=int16,dims=<3>" ! npyenc \
+ *     ! multifilesink location=out-%05d.npy
+ * ]|
+ * |[
+ * gst-launch-1.0 multifilesrc location=out-%05d.npy ! npydec \
+ *     ! tensordebug ! fakesink
+ * ]|
+ * Three files of three shapes and dtypes in one byte stream, three
+ * tensors:
+ * |[
+ * cat a.npy frames.npy out-00000.npy > all.npy
+ * ]|
+ * |[
+ * gst-launch-1.0 filesrc location=all.npy ! npydec ! tensordebug ! fakesink
  * ]|
  */
 
@@ -89,8 +121,8 @@
 #include <gst/base/gstadapter.h>
 
 #include "elements.h"
-#include "plugin/gsttensor.h"
 #include "tnelement.h"
+#include "plugin/gsttensor.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_npy_dec_debug);
 #define GST_CAT_DEFAULT gst_npy_dec_debug
@@ -813,8 +845,7 @@ gst_npy_dec_class_init (GstNpyDecClass *klass)
   g_object_class_install_property (gobject_class, PROP_FRAMERATE,
       gst_param_spec_fraction ("framerate", "Framerate",
           "Framerate put in the caps; unless it is 0/1 (untimed), buffer n "
-          "of the stream also gets PTS n / framerate. 0/1 to 2147483647/1; "
-          "default 0/1",
+          "of the stream also gets PTS n / framerate",
           0, 1, G_MAXINT, 1, 0, 1,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS
               | GST_PARAM_MUTABLE_READY));
@@ -829,8 +860,7 @@ gst_npy_dec_class_init (GstNpyDecClass *klass)
   g_object_class_install_property (gobject_class, PROP_SPLIT,
       g_param_spec_boolean ("split", "Split",
           "Emit each array as one zero-copy sub-tensor per index of its "
-          "first axis instead of one buffer (needs rank 1 or more). Default "
-          "false",
+          "first axis instead of one buffer",
           DEFAULT_SPLIT,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS
               | GST_PARAM_MUTABLE_READY));
@@ -841,9 +871,9 @@ gst_npy_dec_class_init (GstNpyDecClass *klass)
   gst_element_class_add_static_pad_template (element_class, &src_template);
   gst_element_class_set_static_metadata (element_class, "NumPy .npy decoder",
       "Codec/Decoder/Tensor",
-      "Reads a NumPy .npy file into a tensor buffer, or a stream of "
-      "sub-tensors along its first axis (split=true). Example: "
-      "gst-launch-1.0 filesrc location=a.npy ! npydec ! tensordebug ! fakesink",
+      "Decodes NumPy .npy arrays (one file, files concatenated, or one "
+      "file per buffer) into one tensor each, or with split=true into "
+      "their sub-tensors along the first axis",
       "gst-tensor developers");
 }
 

@@ -5,24 +5,56 @@
 /**
  * SECTION:element-npyenc
  * @title: npyenc
- * @see_also: npydec, multifilesink
+ * @see_also: npydec, multifilesink, filesink
  *
  * Turns each tensor buffer into one complete NumPy .npy file (format 1.0,
- * little-endian, C order): a header followed by the tensor's own memory,
- * appended to the output buffer without a copy.  One output buffer per
- * input, so `multifilesink` writes one file per tensor.
+ * little-endian, C order, the bytes `numpy.save` writes): a header
+ * followed by the tensor's own memory, appended to the output buffer
+ * without a copy.  One output buffer per input, so `multifilesink` writes
+ * one file per tensor, which `numpy.load` reads as it is, and which
+ * `multifilesrc ! npydec` reads back one tensor per file.  With `filesink`
+ * the files are concatenated: npydec reads such a stream back one tensor
+ * per array, and so does `numpy.load` called once per array on one open
+ * file.
  *
- * A strided tensor (one with the layout meta) is made dense once; npyenc
- * advertises the meta so upstream need not copy it first.
+ * The header is made once per caps, and shared by every output buffer.
+ * Caps need only `type` and `dims` (`tensor/x-raw,type=float32,dims=<3,4>`);
+ * `dims-order` defaults to row-major and `framerate` to none.  A strided
+ * tensor (one with the layout meta) is made dense once; npyenc advertises
+ * the meta so upstream need not copy it first.
  *
  * NumPy has no bfloat16 type: a bfloat16 tensor is written as a float32
  * file, each value widened exactly.  Reading such a file back gives
  * float32.
  *
- * ## Example launch line
+ * A buffer whose size is not what its caps say, caps that describe more
+ * than 2^63 bytes, or a buffer before any caps is an element error with the
+ * numbers.
+ *
+ * ## Example launch lines
+ *
+ * Three files out-00000.npy..out-00002.npy, each a float32 array of dims
+ * 2x3 holding 0..5:
+ * |[
+ * gst-launch-1.0 tensorsrc pattern=arange num-buffers=3 \
+ *     ! "tensor/x-raw,type=float32,dims=<2,3>" ! npyenc \
+ *     ! multifilesink location=out-%05d.npy
+ * ]|
+ * A bfloat16 tensor, stored as float32 [0, 1, 2, 3]:
+ * |[
+ * gst-launch-1.0 tensorsrc pattern=arange num-buffers=1 \
+ *     ! "tensor/x-raw,type=bfloat16,dims=<4>" ! npyenc \
+ *     ! filesink location=bf16.npy
+ * ]|
+ * One file of four 2x2 frames, then one file per frame:
+ * |[
+ * gst-launch-1.0 tensorsrc pattern=arange num-buffers=1 \
+ *     ! "tensor/x-raw,type=uint8,dims=<4,2,2>" ! npyenc \
+ *     ! filesink location=frames.npy
+ * ]|
  * |[
  * gst-launch-1.0 filesrc location=frames.npy ! npydec split=true \
- *     ! npyenc ! multifilesink location=out-%05d.npy
+ *     ! npyenc ! multifilesink location=frame-%05d.npy
  * ]|
  */
 
@@ -33,8 +65,8 @@
 #include <string.h>
 
 #include "elements.h"
-#include "tnelement.h"
 #include "plugin/gsttensor.h"
+#include "tnelement.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_npy_enc_debug);
 #define GST_CAT_DEFAULT gst_npy_enc_debug
@@ -293,10 +325,8 @@ gst_npy_enc_class_init (GstNpyEncClass *klass)
   gst_element_class_add_static_pad_template (element_class, &src_template);
   gst_element_class_set_static_metadata (element_class, "NumPy .npy encoder",
       "Codec/Encoder/Tensor",
-      "Writes each tensor buffer as one complete NumPy .npy file "
-      "(bfloat16 is widened to float32). Example: gst-launch-1.0 tensorsrc "
-      "num-buffers=3 ! \"tensor/x-raw,type=float32,dims=<2,3>\" ! npyenc ! "
-      "multifilesink location=out-%05d.npy",
+      "Writes each tensor buffer as one complete NumPy .npy file, as "
+      "numpy.save does (bfloat16 widened to float32)",
       "gst-tensor developers");
 }
 

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
-"""Golden files for the npydec tests of streams of arrays and huge
-extents.
+"""Golden files for the npydec tests of streams of arrays, huge extents and
+the documented launch lines.
 
 Run with /usr/bin/python3 from any directory; writes npydec_* next to this
 script.  Deterministic: values follow formulas, no randomness.
@@ -12,6 +12,9 @@ chosen so that in the concatenation some arrays' data land misaligned for
 their dtype and others aligned; the offsets are asserted here and repeated
 in tests/elements/npydec.c.  npydec_part_<k>.raw holds the C-order
 little-endian bytes the decoder must emit for array k.
+
+npydec_doc_* are what the documented launch lines of npydec and npyenc
+must write.
 
 npydec_huge_* hold headers whose extents do not fit tensor caps (above
 2147483647) or ask a split for many empty tensors; those with data are
@@ -97,6 +100,17 @@ def main():
     # The bound on the empty tensors of a split, and one past it.
     np.save(path("empty_65536.npy"), np.empty((65536, 0), np.int8))
     np.save(path("empty_65537.npy"), np.empty((65537, 0), np.int8))
+
+    # What the documented launch lines of npydec and npyenc must write
+    # (tensorsrc pattern=arange: item i is i).
+    np.save(path("doc_a.npy"), np.arange(6, dtype=np.float32).reshape(2, 3))
+    np.save(path("doc_frames.npy"),
+            np.arange(16, dtype=np.uint8).reshape(4, 2, 2))
+    np.save(path("doc_out.npy"), np.arange(3, dtype=np.int16))
+    np.save(path("doc_enc_bf16.npy"), np.arange(4, dtype=np.float32))
+    for i in range(4):
+        np.save(path("doc_frame_%d.npy" % i),
+                np.arange(16, dtype=np.uint8).reshape(4, 2, 2)[i])
 
 
 if __name__ == "__main__":

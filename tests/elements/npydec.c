@@ -1916,6 +1916,255 @@ GST_START_TEST (test_properties_running)
 
 GST_END_TEST;
 
+/* The example launch lines of a SECTION block in elements/<file>, as a
+ * shell would see them: " * " dropped, backslash-newlines joined. */
+static gchar **
+doc_commands (const gchar *file)
+{
+  gchar *data = tn_test_data ("");
+  gchar *path = g_build_filename (data, "..", "..", "elements", file, NULL);
+  gchar *src, *sec, *end, **lines;
+  GPtrArray *cmds = g_ptr_array_new ();
+  GString *cmd = NULL;
+  guint i;
+
+  fail_unless (g_file_get_contents (path, &src, NULL, NULL), "no %s", path);
+  sec = strstr (src, " * SECTION:element-");
+  fail_unless (sec != NULL);
+  end = strstr (sec, "*/");
+  *end = '\0';
+  lines = g_strsplit (sec, "\n", -1);
+  for (i = 0; lines[i]; i++) {
+    const gchar *l = lines[i];
+
+    l += strncmp (l, " * ", 3) == 0 ? 3 : strncmp (l, " *", 2) == 0 ? 2 : 0;
+    if (strcmp (l, "|[") == 0) {
+      cmd = g_string_new (NULL);
+    } else if (strcmp (l, "]|") == 0) {
+      g_ptr_array_add (cmds, g_string_free (cmd, FALSE));
+      cmd = NULL;
+    } else if (cmd) {
+      while (*l == ' ')
+        l++;
+      g_string_append (cmd, l);
+      if (cmd->len && cmd->str[cmd->len - 1] == '\\')
+        g_string_truncate (cmd, cmd->len - 1);
+    }
+  }
+  fail_unless (cmd == NULL, "unclosed |[ in %s", path);
+  g_ptr_array_add (cmds, NULL);
+  g_strfreev (lines);
+  g_free (src);
+  g_free (path);
+  g_free (data);
+  return (gchar **) g_ptr_array_free (cmds, FALSE);
+}
+
+/* Runs one documented command in the current directory: gst-launch-1.0
+ * through gst_parse_launchv (what gst-launch does with its arguments), or
+ * `cat FILES > OUT`. */
+static void
+doc_run (const gchar *cmd, Rec *rec)
+{
+  gchar **argv = NULL;
+  GError *err = NULL;
+
+  fail_unless (g_shell_parse_argv (cmd, NULL, &argv, &err), "%s: %s", cmd,
+      err ? err->message : "?");
+  if (strcmp (argv[0], "cat") == 0) {
+    GString *all = g_string_new (NULL);
+    guint i;
+
+    for (i = 1; argv[i] && strcmp (argv[i], ">") != 0; i++) {
+      gchar *c;
+      gsize n;
+
+      fail_unless (g_file_get_contents (argv[i], &c, &n, NULL), "%s", cmd);
+      g_string_append_len (all, c, n);
+      g_free (c);
+    }
+    fail_unless (argv[i] && argv[i + 1] && !argv[i + 2], "%s", cmd);
+    fail_unless (g_file_set_contents (argv[i + 1], all->str, all->len, NULL));
+    g_string_free (all, TRUE);
+  } else {
+    GstElement *p;
+    GstMessage *msg;
+    GstBus *bus;
+
+    fail_unless_equals_string (argv[0], "gst-launch-1.0");
+    p = gst_parse_launchv ((const gchar **) argv + 1, &err);
+    fail_unless (p != NULL, "%s: %s", cmd, err ? err->message : "?");
+    if (rec) {
+      GstIterator *it
+          = gst_bin_iterate_all_by_element_factory_name (GST_BIN (p), "npydec");
+      GValue v = G_VALUE_INIT;
+
+      fail_unless_equals_int (gst_iterator_next (it, &v), GST_ITERATOR_OK);
+      rec_attach (rec, g_value_get_object (&v));
+      g_value_unset (&v);
+      gst_iterator_free (it);
+    }
+    bus = gst_element_get_bus (p);
+    gst_element_set_state (p, GST_STATE_PLAYING);
+    msg = gst_bus_timed_pop_filtered (
+        bus, 60 * GST_SECOND, GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+    fail_unless (msg != NULL, "%s did not finish", cmd);
+    if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
+      gst_message_parse_error (msg, &err, NULL);
+      fail ("%s: %s", cmd, err->message);
+    }
+    gst_message_unref (msg);
+    gst_element_set_state (p, GST_STATE_NULL);
+    gst_object_unref (bus);
+    gst_object_unref (p);
+  }
+  g_strfreev (argv);
+}
+
+static void
+assert_file_is (const gchar *path, const gchar *golden)
+{
+  guint8 *want;
+  gchar *got;
+  gsize want_len, got_len;
+
+  tn_load_data (golden, &want, &want_len);
+  fail_unless (g_file_get_contents (path, &got, &got_len, NULL), "no %s", path);
+  fail_unless_equals_uint64 (got_len, want_len);
+  fail_unless (
+      memcmp (got, want, want_len) == 0, "%s differs from %s", path, golden);
+  g_free (got);
+  g_free (want);
+}
+
+static void
+assert_items_arange (GstBuffer *b, const gchar *type, gsize first, gsize n)
+{
+  GstMapInfo map;
+  gsize i;
+
+  gst_buffer_map (b, &map, GST_MAP_READ);
+  for (i = 0; i < n; i++) {
+    gdouble got = strcmp (type, "float32") == 0 ? ((const gfloat *) map.data)[i]
+                  : strcmp (type, "int16") == 0 ? ((const gint16 *) map.data)[i]
+                                                : map.data[i];
+
+    fail_unless (got == (gdouble) (first + i),
+        "%s item %" G_GSIZE_FORMAT " is %g, expected %" G_GSIZE_FORMAT, type,
+        first + i, got, first + i);
+  }
+  fail_unless_equals_uint64 (
+      map.size, n * (strcmp (type, "float32") == 0 ? 4 : 1 + (*type == 'i')));
+  gst_buffer_unmap (b, &map);
+}
+
+/* Every example launch line of npydec's SECTION block, run as printed in
+ * a fresh directory, in order, each checked against what it says. */
+GST_START_TEST (test_doc_launch_lines)
+{
+  static const gint64 d23[] = { 2, 3 }, d22[] = { 2, 2 }, d3[] = { 3 },
+                      d422[] = { 4, 2, 2 };
+  gchar **cmds = doc_commands ("npydec.c");
+  gchar *dir = g_dir_make_tmp ("npydec-doc-XXXXXX", NULL);
+  gchar *cwd = g_get_current_dir ();
+  const gchar *name;
+  GDir *gd;
+  gint i;
+  Rec r;
+
+  fail_unless_equals_int (g_strv_length (cmds), 8);
+  fail_unless (g_chdir (dir) == 0);
+
+  /* 0: a.npy is what numpy.save writes for arange(6).reshape(2, 3). */
+  doc_run (cmds[0], NULL);
+  assert_file_is ("a.npy", "npydec_doc_a.npy");
+  /* 1: one float32 <2, 3> tensor of 0..5. */
+  rec_init (&r);
+  doc_run (cmds[1], &r);
+  fail_unless_equals_string (r.order->str, "csb");
+  assert_caps (g_ptr_array_index (r.caps, 0), "float32", d23, 2);
+  assert_items_arange (g_ptr_array_index (r.bufs, 0), "float32", 0, 6);
+  rec_clear (&r);
+
+  /* 2, 3: four uint8 <2, 2> frames 30 per second, frame i holding
+   * 4i..4i+3. */
+  doc_run (cmds[2], NULL);
+  assert_file_is ("frames.npy", "npydec_doc_frames.npy");
+  rec_init (&r);
+  doc_run (cmds[3], &r);
+  fail_unless_equals_string (r.order->str, "csbbbb");
+  assert_caps (g_ptr_array_index (r.caps, 0), "uint8", d22, 2);
+  for (i = 0; i < 4; i++) {
+    GstBuffer *b = g_ptr_array_index (r.bufs, i);
+
+    assert_items_arange (b, "uint8", 4 * i, 4);
+    fail_unless_equals_uint64 (
+        GST_BUFFER_PTS (b), gst_util_uint64_scale (i, GST_SECOND, 30));
+  }
+  rec_clear (&r);
+
+  /* 4, 5: three files, each arange(3) of int16, and back three tensors
+   * with one CAPS event. */
+  doc_run (cmds[4], NULL);
+  assert_file_is ("out-00000.npy", "npydec_doc_out.npy");
+  assert_file_is ("out-00001.npy", "npydec_doc_out.npy");
+  assert_file_is ("out-00002.npy", "npydec_doc_out.npy");
+  fail_if (g_file_test ("out-00003.npy", G_FILE_TEST_EXISTS));
+  rec_init (&r);
+  doc_run (cmds[5], &r);
+  fail_unless_equals_string (r.order->str, "csbbb");
+  assert_caps (g_ptr_array_index (r.caps, 0), "int16", d3, 1);
+  for (i = 0; i < 3; i++)
+    assert_items_arange (g_ptr_array_index (r.bufs, i), "int16", 0, 3);
+  rec_clear (&r);
+
+  /* 6, 7: the three files in one, three tensors of three caps. */
+  doc_run (cmds[6], NULL);
+  rec_init (&r);
+  doc_run (cmds[7], &r);
+  fail_unless_equals_string (r.order->str, "csbcbcb");
+  assert_caps (g_ptr_array_index (r.caps, 0), "float32", d23, 2);
+  assert_caps (g_ptr_array_index (r.caps, 1), "uint8", d422, 3);
+  assert_caps (g_ptr_array_index (r.caps, 2), "int16", d3, 1);
+  assert_items_arange (g_ptr_array_index (r.bufs, 0), "float32", 0, 6);
+  assert_items_arange (g_ptr_array_index (r.bufs, 1), "uint8", 0, 16);
+  assert_items_arange (g_ptr_array_index (r.bufs, 2), "int16", 0, 3);
+  rec_clear (&r);
+
+  fail_unless (g_chdir (cwd) == 0);
+  gd = g_dir_open (dir, 0, NULL);
+  while ((name = g_dir_read_name (gd)) != NULL) {
+    gchar *f = g_build_filename (dir, name, NULL);
+
+    g_unlink (f);
+    g_free (f);
+  }
+  g_dir_close (gd);
+  g_rmdir (dir);
+  g_free (dir);
+  g_free (cwd);
+  g_strfreev (cmds);
+  tn_check_no_outstanding ();
+}
+
+GST_END_TEST;
+
+/* gst-inspect prints the description: one sentence, no launch line. */
+GST_START_TEST (test_description)
+{
+  GstElementFactory *f = gst_element_factory_find ("npydec");
+  const gchar *desc;
+
+  fail_unless (f != NULL);
+  desc = gst_element_factory_get_metadata (f, GST_ELEMENT_METADATA_DESCRIPTION);
+  fail_unless (strstr (desc, "gst-launch") == NULL, "%s", desc);
+  fail_unless (strchr (desc, '!') == NULL, "%s", desc);
+  fail_unless (strlen (desc) < 200, "%s", desc);
+  gst_object_unref (f);
+}
+
+GST_END_TEST;
+
 static Suite *
 npydec_suite (void)
 {
@@ -1964,6 +2213,8 @@ npydec_suite (void)
   tcase_add_test (tc, test_split_empty_bound);
   tcase_add_test (tc, test_seek_refused);
   tcase_add_test (tc, test_properties_running);
+  tcase_add_test (tc, test_doc_launch_lines);
+  tcase_add_test (tc, test_description);
   return s;
 }
 

@@ -784,6 +784,168 @@ GST_START_TEST (test_bfloat16_steady_state)
 
 GST_END_TEST;
 
+/* The example launch lines of the SECTION block in elements/<file>, as a
+ * shell would see them: " * " dropped, backslash-newlines joined. */
+static gchar **
+doc_commands (const gchar *file)
+{
+  gchar *data = tn_test_data ("");
+  gchar *path = g_build_filename (data, "..", "..", "elements", file, NULL);
+  gchar *src, *sec, *end, **lines;
+  GPtrArray *cmds = g_ptr_array_new ();
+  GString *cmd = NULL;
+  guint i;
+
+  fail_unless (g_file_get_contents (path, &src, NULL, NULL), "no %s", path);
+  sec = strstr (src, " * SECTION:element-");
+  fail_unless (sec != NULL);
+  end = strstr (sec, "*/");
+  *end = '\0';
+  lines = g_strsplit (sec, "\n", -1);
+  for (i = 0; lines[i]; i++) {
+    const gchar *l = lines[i];
+
+    l += strncmp (l, " * ", 3) == 0 ? 3 : strncmp (l, " *", 2) == 0 ? 2 : 0;
+    if (strcmp (l, "|[") == 0) {
+      cmd = g_string_new (NULL);
+    } else if (strcmp (l, "]|") == 0) {
+      g_ptr_array_add (cmds, g_string_free (cmd, FALSE));
+      cmd = NULL;
+    } else if (cmd) {
+      while (*l == ' ')
+        l++;
+      g_string_append (cmd, l);
+      if (cmd->len && cmd->str[cmd->len - 1] == '\\')
+        g_string_truncate (cmd, cmd->len - 1);
+    }
+  }
+  fail_unless (cmd == NULL, "unclosed |[ in %s", path);
+  g_ptr_array_add (cmds, NULL);
+  g_strfreev (lines);
+  g_free (src);
+  g_free (path);
+  g_free (data);
+  return (gchar **) g_ptr_array_free (cmds, FALSE);
+}
+
+/* Runs one documented gst-launch-1.0 command in the current directory,
+ * through gst_parse_launchv as gst-launch does with its arguments. */
+static void
+doc_run (const gchar *cmd)
+{
+  gchar **argv = NULL;
+  GError *err = NULL;
+  GstElement *p;
+  GstMessage *msg;
+  GstBus *bus;
+
+  fail_unless (g_shell_parse_argv (cmd, NULL, &argv, &err), "%s: %s", cmd,
+      err ? err->message : "?");
+  fail_unless_equals_string (argv[0], "gst-launch-1.0");
+  p = gst_parse_launchv ((const gchar **) argv + 1, &err);
+  fail_unless (p != NULL, "%s: %s", cmd, err ? err->message : "?");
+  bus = gst_element_get_bus (p);
+  gst_element_set_state (p, GST_STATE_PLAYING);
+  msg = gst_bus_timed_pop_filtered (
+      bus, 60 * GST_SECOND, GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  fail_unless (msg != NULL, "%s did not finish", cmd);
+  if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
+    gst_message_parse_error (msg, &err, NULL);
+    fail ("%s: %s", cmd, err->message);
+  }
+  gst_message_unref (msg);
+  gst_element_set_state (p, GST_STATE_NULL);
+  gst_object_unref (bus);
+  gst_object_unref (p);
+  g_strfreev (argv);
+}
+
+static void
+assert_file_is (const gchar *path, const gchar *golden)
+{
+  guint8 *want;
+  gsize want_len;
+
+  tn_load_data (golden, &want, &want_len);
+  fail_unless (
+      file_equals (path, want, want_len), "%s differs from %s", path, golden);
+  g_free (want);
+}
+
+/* Every example launch line of npyenc's SECTION block, run as printed in
+ * a fresh directory, in order; each file is what numpy.save writes for
+ * the values the line's prose names. */
+GST_START_TEST (test_doc_launch_lines)
+{
+  gchar **cmds = doc_commands ("npyenc.c");
+  gchar *dir = g_dir_make_tmp ("npyenc-doc-XXXXXX", NULL);
+  gchar *cwd = g_get_current_dir ();
+  const gchar *name;
+  GDir *gd;
+  gint i;
+
+  fail_unless_equals_int (g_strv_length (cmds), 4);
+  fail_unless (g_chdir (dir) == 0);
+
+  doc_run (cmds[0]);
+  for (i = 0; i < 3; i++) {
+    gchar *f = g_strdup_printf ("out-%05d.npy", i);
+
+    assert_file_is (f, "npydec_doc_a.npy");
+    g_free (f);
+  }
+  fail_if (g_file_test ("out-00003.npy", G_FILE_TEST_EXISTS));
+
+  doc_run (cmds[1]);
+  assert_file_is ("bf16.npy", "npydec_doc_enc_bf16.npy");
+
+  doc_run (cmds[2]);
+  assert_file_is ("frames.npy", "npydec_doc_frames.npy");
+  doc_run (cmds[3]);
+  for (i = 0; i < 4; i++) {
+    gchar *f = g_strdup_printf ("frame-%05d.npy", i);
+    gchar *g = g_strdup_printf ("npydec_doc_frame_%d.npy", i);
+
+    assert_file_is (f, g);
+    g_free (g);
+    g_free (f);
+  }
+  fail_if (g_file_test ("frame-00004.npy", G_FILE_TEST_EXISTS));
+
+  fail_unless (g_chdir (cwd) == 0);
+  gd = g_dir_open (dir, 0, NULL);
+  while ((name = g_dir_read_name (gd)) != NULL) {
+    gchar *f = g_build_filename (dir, name, NULL);
+
+    g_unlink (f);
+    g_free (f);
+  }
+  g_dir_close (gd);
+  g_rmdir (dir);
+  g_free (dir);
+  g_free (cwd);
+  g_strfreev (cmds);
+  tn_check_no_outstanding ();
+}
+
+GST_END_TEST;
+
+/* gst-inspect prints the description: one sentence, no launch line. */
+GST_START_TEST (test_description)
+{
+  GstElementFactory *f = gst_element_factory_find ("npyenc");
+  const gchar *desc;
+
+  fail_unless (f != NULL);
+  desc = gst_element_factory_get_metadata (f, GST_ELEMENT_METADATA_DESCRIPTION);
+  fail_unless (strstr (desc, "gst-launch") == NULL, "%s", desc);
+  fail_unless (strchr (desc, '!') == NULL, "%s", desc);
+  fail_unless (strlen (desc) < 200, "%s", desc);
+  gst_object_unref (f);
+}
+
+GST_END_TEST;
+
 static Suite *
 npyenc_suite (void)
 {
@@ -808,6 +970,8 @@ npyenc_suite (void)
   tcase_add_test (tc, test_writable_and_readonly);
   tcase_add_test (tc, test_negotiate_partial);
   tcase_add_test (tc, test_bfloat16_steady_state);
+  tcase_add_test (tc, test_doc_launch_lines);
+  tcase_add_test (tc, test_description);
   return s;
 }
 
