@@ -41,13 +41,19 @@ dtype_ok (tn_dtype t, tn_err *e)
 int
 tn_view_init (tn_view *v, tn_dtype t, const int64_t *dims, int rank, tn_err *e)
 {
+  int64_t d[TN_MAX_RANK];
+
   if (dtype_ok (t, e) < 0 || tn_shape_count (dims, rank, NULL, e) < 0)
     return -1;
+  /* dims may be v->dims itself (making a view dense in place): read them
+   * before v is cleared. */
+  if (rank)
+    memcpy (d, dims, sizeof dims[0] * rank);
   memset (v, 0, sizeof *v);
   v->dtype = t;
   v->rank = rank;
   if (rank)
-    memcpy (v->dims, dims, sizeof dims[0] * rank);
+    memcpy (v->dims, d, sizeof d[0] * rank);
   tn_shape_strides (v->strides, v->dims, rank);
   return 0;
 }

@@ -1403,6 +1403,35 @@ test_materialize_numpy (void)
   }
 }
 
+/* ---- tn_view_init over its own dims (issue 13) ---- */
+
+/* Making a strided view dense in place, as tensorview does after a copy:
+ * the dims it reads are the ones it writes. */
+static void
+test_init_own_dims (void)
+{
+  const int64_t d[] = { 4, 3, 2 }, st[] = { 6, 2, 1 };
+  tn_view v = make (TN_FLOAT32, d, 3);
+  tn_err e;
+
+  g_assert_cmpint (tn_view_transpose (&v, &e), ==, 0);
+  g_assert_cmpint (tn_view_slice (&v, 0, 1, 4, 1, &e), ==, 0);
+  /* now <3, 2, 3> with strides <6, 1, 2> at offset 6 */
+  g_assert_cmpint (v.offset, ==, 6);
+  g_assert_cmpint (tn_view_init (&v, v.dtype, v.dims, v.rank, &e), ==, 0);
+  {
+    const int64_t want[] = { 3, 2, 3 }, wst[] = { 6, 3, 1 };
+
+    expect_dims (&v, want, 3);
+    expect_strides (&v, wst);
+  }
+  g_assert_cmpint (v.offset, ==, 0);
+  v = make (TN_UINT8, d, 3);
+  g_assert_cmpint (tn_view_init (&v, v.dtype, v.dims, v.rank, &e), ==, 0);
+  expect_dims (&v, d, 3);
+  expect_strides (&v, st);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1435,5 +1464,6 @@ main (int argc, char **argv)
   g_test_add_func ("/view/materialize/channels", test_materialize_channels);
   g_test_add_func ("/view/materialize/numpy", test_materialize_numpy);
   g_test_add_func ("/view/kernels", test_kernels);
+  g_test_add_func ("/view/init-own-dims", test_init_own_dims);
   return g_test_run ();
 }
