@@ -60,6 +60,8 @@ main (int argc, char **argv)
     snprintf (path, sizeof path, "%s/%s", argv[1], ent->d_name);
     if (stat (path, &st) != 0 || !S_ISREG (st.st_mode))
       continue;
+    /* named first, so the input that crashes is the last one named */
+    fprintf (stderr, "replay %s\n", path);
     if (run_file (path) < 0) {
       fprintf (stderr, "cannot read %s\n", path);
       failed++;
