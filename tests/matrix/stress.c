@@ -59,6 +59,28 @@ check_bus (GstElement *pipe, const gchar *desc)
   gst_bus_set_flushing (GST_ELEMENT_BUS (pipe), FALSE);
 }
 
+/* On a stall: each element's state and pending state, and the history of
+ * transitions that led there, so the report says who did not preroll. */
+static void
+dump_states (GstElement *pipe, const GString *history)
+{
+  GstIterator *it = gst_bin_iterate_recurse (GST_BIN (pipe));
+  GValue v = G_VALUE_INIT;
+
+  g_print ("stress: transitions so far:%s\n", history->str);
+  while (gst_iterator_next (it, &v) == GST_ITERATOR_OK) {
+    GstElement *e = g_value_get_object (&v);
+    GstState cur, pend;
+
+    gst_element_get_state (e, &cur, &pend, 0);
+    g_print ("stress:   %s: %s (pending %s)\n", GST_OBJECT_NAME (e),
+        gst_element_state_get_name (cur), gst_element_state_get_name (pend));
+    g_value_reset (&v);
+  }
+  g_value_unset (&v);
+  gst_iterator_free (it);
+}
+
 static guint
 stress_one (const gchar *desc, GRand *rand, gint rounds, gint64 deadline,
     guint *seeks)
@@ -66,17 +88,22 @@ stress_one (const gchar *desc, GRand *rand, gint rounds, gint64 deadline,
   static const GstState states[] = { GST_STATE_NULL, GST_STATE_READY,
     GST_STATE_PAUSED, GST_STATE_PLAYING };
   GstElement *pipe = gst_parse_launch (desc, NULL);
+  GString *history = g_string_new (NULL);
   guint done = 0;
   gint i;
 
   fail_unless (pipe != NULL, "could not build %s", desc);
   for (i = 0; i < rounds && g_get_monotonic_time () < deadline; i++) {
     GstState want = states[g_rand_int_range (rand, 0, 4)], got;
-    GstStateChangeReturn r = gst_element_set_state (pipe, want);
+    GstStateChangeReturn r;
 
+    g_string_append_printf (history, " %s", gst_element_state_get_name (want));
+    r = gst_element_set_state (pipe, want);
     fail_unless (r != GST_STATE_CHANGE_FAILURE, "%s: set_state %s failed",
         desc, gst_element_state_get_name (want));
     r = gst_element_get_state (pipe, &got, NULL, 10 * GST_SECOND);
+    if (r == GST_STATE_CHANGE_ASYNC)
+      dump_states (pipe, history);
     fail_unless (r != GST_STATE_CHANGE_FAILURE && r != GST_STATE_CHANGE_ASYNC,
         "%s: %s did not complete within 10 s (%s)", desc,
         gst_element_state_get_name (want), gst_element_state_change_return_get_name (r));
@@ -87,10 +114,13 @@ stress_one (const gchar *desc, GRand *rand, gint rounds, gint64 deadline,
     if (want >= GST_STATE_PAUSED) {
       /* a source that cannot seek (npydec, live sources) may refuse: the
        * seek must not break the pipeline either way */
+      g_string_append (history, " seek");
       if (gst_element_seek_simple (pipe, GST_FORMAT_TIME,
               GST_SEEK_FLAG_FLUSH | GST_SEEK_FLAG_KEY_UNIT, 0))
         (*seeks)++;
       r = gst_element_get_state (pipe, NULL, NULL, 10 * GST_SECOND);
+      if (r == GST_STATE_CHANGE_ASYNC)
+        dump_states (pipe, history);
       fail_unless (r != GST_STATE_CHANGE_FAILURE && r != GST_STATE_CHANGE_ASYNC,
           "%s: no preroll within 10 s after a flushing seek", desc);
     }
@@ -100,6 +130,7 @@ stress_one (const gchar *desc, GRand *rand, gint rounds, gint64 deadline,
                == GST_STATE_CHANGE_SUCCESS);
   check_bus (pipe, desc);
   gst_object_unref (pipe);
+  g_string_free (history, TRUE);
   return done;
 }
 
@@ -144,6 +175,12 @@ GST_START_TEST (test_state_stress)
                        " ! fakesink t. ! queue ! tensorop ops=cast:float32"
                        " ! fakesink");
 
+  /* STRESS_LAST replaces the last pipeline, for telling an element's stall
+   * from GStreamer's own: the transitions drawn stay the same */
+  if (g_getenv ("STRESS_LAST") != NULL) {
+    g_free (descs[G_N_ELEMENTS (descs) - 1]);
+    descs[G_N_ELEMENTS (descs) - 1] = g_strdup (g_getenv ("STRESS_LAST"));
+  }
   for (k = 0; k < G_N_ELEMENTS (descs); k++) {
     guint n = stress_one (descs[k], rand, rounds, deadline, &seeks);
 
