@@ -52,4 +52,21 @@ int tn_view_broadcast (tn_view *v, const int64_t *dims, int rank, tn_err *e);
  * outer axes like an odometer. */
 void tn_view_materialize (void *dst, const void *base, const tn_view *v);
 
+/* Reversing an axis.  Strides stay >= 0 (a negative stride would reach
+ * every reader of the layout meta and every kernel's index arithmetic;
+ * see docs/design-notes.md), so a reversed axis is never a view: it is
+ * carried as a bit in a mask beside a view (bit i: axis i is read from
+ * its last item to its first) and made real by one copy.
+ *
+ * The bits of flip that reverse anything: axes of 2 items or more and a
+ * stride other than 0 (0 when v holds no items). */
+uint32_t tn_view_flip_mask (const tn_view *v, uint32_t flip);
+/* As tn_view_materialize, the axes of flip reversed: item (i0, i1, ...)
+ * of dst is the item of v with index dims[a] - 1 - ia on each reversed
+ * axis a.  The source is read forwards: an outer axis reversed moves
+ * whole contiguous rows by memcpy; the last axis reversed, small groups
+ * (RGB <-> BGR) and mirrored pixels take tight loops. */
+void tn_view_materialize_flip (
+    void *dst, const void *base, const tn_view *v, uint32_t flip);
+
 #endif

@@ -1432,6 +1432,149 @@ test_init_own_dims (void)
   expect_strides (&v, st);
 }
 
+/* Item by item: the output index, each reversed axis read from its end. */
+static void
+flip_reference (
+    guint8 *dst, const guint8 *base, const tn_view *v, uint32_t flip)
+{
+  size_t isz = tn_dtype_size (v->dtype);
+  int64_t n = tn_view_count (v), idx[TN_MAX_RANK] = { 0 };
+
+  for (int64_t k = 0; k < n; k++) {
+    int64_t off = v->offset;
+
+    for (int a = 0; a < v->rank; a++)
+      off += ((flip >> a & 1) ? v->dims[a] - 1 - idx[a] : idx[a])
+             * v->strides[a];
+    memcpy (dst + k * isz, base + off * isz, isz);
+    for (int a = v->rank - 1; a >= 0; a--) {
+      if (++idx[a] < v->dims[a])
+        break;
+      idx[a] = 0;
+    }
+  }
+}
+
+/* v with the axes of flip reversed, over storage that ends exactly at its
+ * last item, on every kernel implementation, against the reference. */
+static void
+check_flip (const tn_view *v, uint32_t flip)
+{
+  size_t isz = tn_dtype_size (v->dtype);
+  size_t nb = (size_t) view_extent (v) * isz;
+  size_t out = (size_t) tn_view_count (v) * isz;
+  guint8 *st = g_malloc (nb), *want = g_malloc (out + 1),
+         *got = g_malloc (out + 1);
+
+  fill_bytes (st, nb, (guint32) (v->offset + flip));
+  flip_reference (want, st, v, flip);
+  for (size_t i = 0; i < G_N_ELEMENTS (vk_impls); i++) {
+    if (!use_impl (vk_impls[i]))
+      continue;
+    memset (got, 0xa5, out + 1);
+    tn_view_materialize_flip (got, st, v, flip);
+    if (memcmp (got, want, out) != 0) {
+      char sd[160], ss[160];
+
+      tn_shape_format (sd, sizeof sd, v->dims, v->rank);
+      tn_shape_format (ss, sizeof ss, v->strides, v->rank);
+      g_error ("flip mask 0x%x of %zu-byte items %s strides %s offset %lld "
+               "differs from the reference",
+          flip, isz, sd, ss, (long long) v->offset);
+    }
+    /* nothing written past the end */
+    g_assert_cmpuint (got[out], ==, 0xa5);
+  }
+  tn_vk_set_impl (TN_VK_IMPL_AUTO);
+  g_free (st);
+  g_free (want);
+  g_free (got);
+}
+
+/* Each copy path of tn_view_materialize_flip (whole rows, mirrored
+ * blocks, reversed groups with and without SSE2, reversed runs, slabs of
+ * a strided view, item by item), every item size, lengths around the
+ * vector widths, dense and strided sources, every mask of rank 3. */
+static void
+test_flip_materialize (void)
+{
+  static const int64_t shapes[][3] = {
+    { 1, 1, 3 },
+    { 2, 5, 3 },
+    { 7, 40, 3 },
+    { 3, 17, 4 },
+    { 2, 33, 2 },
+    { 5, 3, 1 },
+    { 1, 100, 3 },
+    { 4, 1, 129 },
+    { 3, 6, 16 },
+    { 2, 2, 31 },
+  };
+  const int to_chw[] = { 2, 0, 1 };
+  GRand *rnd = g_rand_new_with_seed (11);
+
+  for (size_t s = 0; s < G_N_ELEMENTS (by_size); s++) {
+    for (size_t k = 0; k < G_N_ELEMENTS (shapes); k++) {
+      for (uint32_t m = 0; m < 8; m++) {
+        tn_view v = make (by_size[s], shapes[k], 3), w;
+        tn_err e;
+
+        check_flip (&v, m);
+        /* strided: CHW of it, a step slice of it, a broadcast column */
+        w = v;
+        g_assert_cmpint (tn_view_permute (&w, to_chw, 3, &e), ==, 0);
+        check_flip (&w, m);
+        w = v;
+        g_assert_cmpint (tn_view_slice (&w, 1, 1, 9999, 2, &e), ==, 0);
+        check_flip (&w, m);
+        w = v;
+        g_assert_cmpint (tn_view_slice (&w, 2, 0, 1, 1, &e), ==, 0);
+        {
+          const int64_t bd[] = { shapes[k][0], shapes[k][1], 5 };
+
+          g_assert_cmpint (tn_view_broadcast (&w, bd, 3, &e), ==, 0);
+        }
+        check_flip (&w, m);
+      }
+    }
+    /* random rank-4 views over larger storage */
+    for (int r = 0; r < 40; r++) {
+      int64_t d[4];
+      tn_view v;
+      int perm[4] = { 0, 1, 2, 3 };
+      tn_err e;
+
+      for (int a = 0; a < 4; a++)
+        d[a] = g_rand_int_range (rnd, 1, 9);
+      v = make (by_size[s], d, 4);
+      for (int a = 3; a > 0; a--) {
+        int b = g_rand_int_range (rnd, 0, a + 1), t = perm[a];
+
+        perm[a] = perm[b];
+        perm[b] = t;
+      }
+      g_assert_cmpint (tn_view_permute (&v, perm, 4, &e), ==, 0);
+      if (g_rand_boolean (rnd))
+        g_assert_cmpint (tn_view_slice (&v, g_rand_int_range (rnd, 0, 4),
+                             g_rand_int_range (rnd, 0, 3), 9999,
+                             g_rand_int_range (rnd, 1, 4), &e),
+            ==, 0);
+      check_flip (&v, (uint32_t) g_rand_int_range (rnd, 0, 16));
+    }
+  }
+  /* a mask on axes that reverse nothing is the plain copy */
+  {
+    const int64_t d[] = { 1, 4 };
+    tn_view v = make (TN_UINT8, d, 2);
+
+    g_assert_cmpuint (tn_view_flip_mask (&v, 1), ==, 0);
+    g_assert_cmpuint (tn_view_flip_mask (&v, 2), ==, 2);
+    v.dims[1] = 0;
+    g_assert_cmpuint (tn_view_flip_mask (&v, 2), ==, 0);
+  }
+  g_rand_free (rnd);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1465,5 +1608,6 @@ main (int argc, char **argv)
   g_test_add_func ("/view/materialize/numpy", test_materialize_numpy);
   g_test_add_func ("/view/kernels", test_kernels);
   g_test_add_func ("/view/init-own-dims", test_init_own_dims);
+  g_test_add_func ("/view/flip/materialize", test_flip_materialize);
   return g_test_run ();
 }
