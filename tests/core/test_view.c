@@ -13,6 +13,7 @@
 
 #include "core/npy.h"
 #include "core/view-kern.h"
+#include "core/view-parse.h"
 #include "core/view.h"
 #include "view_golden.h"
 
@@ -1432,6 +1433,272 @@ test_init_own_dims (void)
   expect_strides (&v, st);
 }
 
+/* ---- the step grammar (core/view-parse.c) ---- */
+
+static void
+test_parse (void)
+{
+  static const struct {
+    const char *text;
+    int n;
+    tn_vstep_kind kind0;
+    int nargs0;
+    unsigned given0;
+    int64_t args0[4];
+    const char *step_text0;
+  } ok[] = {
+    { "", 0 },
+    { "  \t ", 0 },
+    { "flip:-1", 1, TN_VS_FLIP, 1, 1, { -1 }, "flip:-1" },
+    { " slice : 1 : : 2 ", 1, TN_VS_SLICE, 3, 5, { 1, 0, 2 }, "slice:1::2" },
+    { "slice:1:::2", 1, TN_VS_SLICE, 4, 9, { 1, 0, 0, 2 }, "slice:1:::2" },
+    { "slice:0::-1", 1, TN_VS_SLICE, 3, 5, { 0, 0, -1 }, "slice:0::-1" },
+    { "slice:0:-1:", 1, TN_VS_SLICE, 3, 3, { 0, -1 }, "slice:0:-1:" },
+    { "slice:2:::", 1, TN_VS_SLICE, 4, 1, { 2 }, "slice:2:::" },
+    { "slice:0:1:2:3,transpose", 2, TN_VS_SLICE, 4, 15, { 0, 1, 2, 3 },
+        "slice:0:1:2:3" },
+    { "permute:-1:0:1", 1, TN_VS_PERMUTE, 3, 7, { -1, 0, 1 },
+        "permute:-1:0:1" },
+    { "reshape", 1, TN_VS_RESHAPE, 0, 0, { 0 }, "reshape" },
+    { "reshape:-1:0", 1, TN_VS_RESHAPE, 2, 3, { -1, 0 }, "reshape:-1:0" },
+    { "expand:-8", 1, TN_VS_EXPAND, 1, 1, { -8 }, "expand:-8" },
+  };
+  static const struct {
+    const char *text, *want;
+  } bad[] = {
+    { "flip", "step 1 of 1 ('flip') has 0 arguments; expected flip:AXIS "
+              "(1 argument)" },
+    { "flip:0:1", "step 1 of 1 ('flip:0:1') has 2 arguments; expected "
+                  "flip:AXIS (1 argument)" },
+    { "permute", "step 1 of 1 ('permute') has 0 arguments; expected "
+                 "permute:AXIS:AXIS... (1 to 8 arguments)" },
+    { "transpose,flop:1", "step 2 of 2 ('flop') is not a view step; expected "
+                          "one of permute, transpose, slice, select, "
+                          "reshape, expand, squeeze, broadcast, flip" },
+    { "slice:0:1", "step 1 of 1 ('slice:0:1') has one bound after the axis; "
+                   "write slice:0:1: (from 1 to the end), slice:0::1 (up "
+                   "to 1) or select:0:1 (one index)" },
+    { "slice::3", "step 1 of 1 ('slice::3') has an empty argument 1; a slice "
+                  "names its AXIS first: slice:AXIS:START:STOP[:STEP] "
+                  "(slice:0::3 is NumPy's a[:3])" },
+    { "slice:0:1:2:0", "step 1 of 1 ('slice:0:1:2:0'): slice step must be 1 "
+                       "or more, got 0" },
+    { "slice:0:::-1", "step 1 of 1 ('slice:0:::-1'): slice step must be 1 or "
+                      "more, got -1; flip:AXIS reverses an axis" },
+    { "slice:0:1:2:3:4", "step 1 of 1 ('slice:0:1:2:3:4') has 5 arguments; "
+                         "expected slice:AXIS:START:STOP[:STEP] (3 to 4 "
+                         "arguments)" },
+    { "slice:0:x:", "step 1 of 1 ('slice:0:x:'): argument 2 is 'x', not a "
+                    "whole number" },
+    { "select:0:99999999999999999999",
+        "step 1 of 1 ('select:0:99999999999999999999'): argument 2 is "
+        "'99999999999999999999', not a whole number that fits in 64 bits" },
+    { "permute:1::0", "step 1 of 1 ('permute:1::0') has an empty argument 2" },
+    { "permute:0:2", "step 1 of 1 ('permute:0:2'): axis 2 is out of range for "
+                     "a permutation of 2 axes (-2 to 1)" },
+    { "permute:0:-3:1", "step 1 of 1 ('permute:0:-3:1'): permute needs each "
+                        "of the 3 axes once; axis 0 appears twice" },
+    { "reshape:-1:2:-1", "step 1 of 1 ('reshape:-1:2:-1'): only one extent "
+                         "can be -1, and axes 0 and 2 both are" },
+    { "reshape:2:-2", "step 1 of 1 ('reshape:2:-2'): axis 1 has extent -2; "
+                      "extents must be 0 or more, or -1 for one inferred "
+                      "extent" },
+    { "broadcast:3:-1", "step 1 of 1 ('broadcast:3:-1'): axis 1 has extent "
+                        "-1; extents must be 0 or more" },
+    { "flip:8", "step 1 of 1 ('flip:8'): axis 8 is out of range for any "
+                "tensor (rank 8 at most: -8 to 7)" },
+    { "transpose,,flip:0", "step 2 of 3 is empty" },
+    { ":1", "step 1 of 1 is empty (an argument without a step name)" },
+    { "permute:0:1:2:3:4:5:6:7:8", "step 1 of 1 ('permute:0:1:2:3:4:5:6:7:8') "
+                                   "has 9 arguments; expected "
+                                   "permute:AXIS:AXIS... (1 to 8 arguments)" },
+  };
+  tn_vsteps s, c;
+  tn_err e;
+
+  for (size_t i = 0; i < G_N_ELEMENTS (ok); i++) {
+    g_test_message ("'%s'", ok[i].text);
+    g_assert_cmpint (tn_vsteps_parse (ok[i].text, &s, &e), ==, 0);
+    g_assert_cmpint (s.n, ==, ok[i].n);
+    if (ok[i].n > 0) {
+      const tn_vstep *st = &s.steps[0];
+
+      g_assert_cmpint (st->kind, ==, ok[i].kind0);
+      g_assert_cmpint (st->nargs, ==, ok[i].nargs0);
+      g_assert_cmpuint (st->given, ==, ok[i].given0);
+      for (int a = 0; a < st->nargs && a < 4; a++)
+        if (st->given >> a & 1)
+          g_assert_cmpint (st->args[a], ==, ok[i].args0[a]);
+      g_assert_cmpstr (st->text, ==, ok[i].step_text0);
+    }
+    g_assert_cmpint (tn_vsteps_copy (&c, &s, &e), ==, 0);
+    g_assert_cmpint (c.n, ==, s.n);
+    if (s.n)
+      g_assert_cmpint (memcmp (c.steps, s.steps, sizeof *s.steps * s.n), ==, 0);
+    tn_vsteps_clear (&c);
+    tn_vsteps_clear (&s);
+  }
+  g_assert_cmpint (tn_vsteps_parse (NULL, &s, &e), ==, 0);
+  g_assert_cmpint (s.n, ==, 0);
+  for (size_t i = 0; i < G_N_ELEMENTS (bad); i++) {
+    g_test_message ("'%s'", bad[i].text);
+    g_assert_cmpint (tn_vsteps_parse (bad[i].text, &s, &e), ==, -1);
+    expect_msg (&e, bad[i].want);
+    g_assert_cmpint (s.n, ==, 0);
+    g_assert_null (s.steps);
+  }
+}
+
+/* Steps that parse but do not fit a tensor: the step, the axis and the
+ * numbers. */
+static void
+test_apply_errors (void)
+{
+  static const struct {
+    const char *text, *want;
+  } bad[] = {
+    { "flip:3", "step 1 of 1 ('flip:3'): axis 3 is out of range for a tensor "
+                "of rank 3" },
+    { "transpose,slice:-4::", "step 2 of 2 ('slice:-4::'): axis -4 is out of "
+                              "range for a tensor of rank 3" },
+    { "flip:0,select:0:2", "step 2 of 2 ('select:0:2'): index 2 is out of "
+                           "range for axis 0 of extent 2" },
+    { "permute:1:0", "step 1 of 1 ('permute:1:0'): permute needs 3 axes for a "
+                     "tensor of rank 3, got 2" },
+    { "reshape:5:5", "step 1 of 1 ('reshape:5:5'): cannot reshape <2, 3, 4> "
+                     "(24 items) to <5, 5> (25 items)" },
+  };
+  const int64_t d[] = { 2, 3, 4 };
+  tn_vsteps s;
+  tn_fview f;
+  tn_err e;
+  int stop;
+
+  for (size_t i = 0; i < G_N_ELEMENTS (bad); i++) {
+    g_assert_cmpint (tn_vsteps_parse (bad[i].text, &s, &e), ==, 0);
+    f.v = make (TN_FLOAT32, d, 3);
+    f.flip = 0;
+    g_assert_cmpint (tn_vsteps_apply (&s, 0, &f, false, &stop, &e), ==, -1);
+    expect_msg (&e, bad[i].want);
+    tn_vsteps_clear (&s);
+  }
+}
+
+/* The items f reaches, in row-major order, as int64 storage indices
+ * (the storage is arange). */
+static int64_t *
+fview_items (const tn_fview *f, const int64_t *storage, int64_t *n)
+{
+  int64_t *out;
+
+  *n = tn_view_count (&f->v);
+  out = g_new0 (int64_t, MAX (*n, 1));
+  tn_view_materialize_flip (out, storage, &f->v, f->flip);
+  return out;
+}
+
+static void
+index_list (const char *s, int64_t *out, int *n)
+{
+  gchar **tok = g_strsplit (g_strstrip ((gchar *) s), " ", -1);
+
+  *n = 0;
+  for (int i = 0; tok[i]; i++)
+    if (*tok[i])
+      out[(*n)++] = g_ascii_strtoll (tok[i], NULL, 10);
+  g_strfreev (tok);
+}
+
+/* Python's a[START:STOP:STEP] over a grid of bounds in range and out of
+ * it, omitted bounds among them, against NumPy (tview_slices.txt from
+ * tests/data/gen_tview.py): along a vector, along axis 1 of a matrix,
+ * and after flip:0 (a reversed axis sliced before the one copy). */
+static void
+test_slices_numpy (void)
+{
+  const char *dir = g_getenv ("GST_TENSOR_TESTDATA");
+  gchar *path, *text, **lines;
+  int64_t storage[64];
+  int checked = 0;
+
+  g_assert_nonnull (dir);
+  for (int i = 0; i < 64; i++)
+    storage[i] = i;
+  path = g_build_filename (dir, "tview_slices.txt", NULL);
+  if (!g_file_get_contents (path, &text, NULL, NULL))
+    g_error ("cannot read %s", path);
+  lines = g_strsplit (text, "\n", -1);
+  for (int l = 0; lines[l]; l++) {
+    gchar **part, **b;
+    int64_t want[16], want_rev[16], n, got_n;
+    int nw, nwr;
+    gchar *ops;
+
+    if (lines[l][0] == '#' || lines[l][0] == '\0')
+      continue;
+    part = g_strsplit (lines[l], "|", 3);
+    g_assert_nonnull (part[1]);
+    g_assert_nonnull (part[2]);
+    b = g_strsplit (g_strstrip (part[0]), " ", 4);
+    n = g_ascii_strtoll (b[0], NULL, 10);
+    index_list (part[1], want, &nw);
+    index_list (part[2], want_rev, &nwr);
+    /* "_" is an omitted bound: an empty argument */
+    ops = g_strdup_printf ("%s:%s:%s", strcmp (b[1], "_") ? b[1] : "",
+        strcmp (b[2], "_") ? b[2] : "", strcmp (b[3], "_") ? b[3] : "");
+    for (int variant = 0; variant < 3; variant++) {
+      gchar *full = variant == 0   ? g_strdup_printf ("slice:0:%s", ops)
+                    : variant == 1 ? g_strdup_printf ("slice:1:%s", ops)
+                                   : g_strdup_printf ("flip:0,slice:0:%s", ops);
+      int64_t dims[2] = { variant == 1 ? 2 : n, n };
+      const int64_t *w = variant == 2 ? want_rev : want;
+      int nwant = variant == 2 ? nwr : nw;
+      tn_vsteps s;
+      tn_fview f;
+      tn_err e;
+      int stop;
+      int64_t *got;
+
+      g_assert_cmpint (tn_vsteps_parse (full, &s, &e), ==, 0);
+      f.v = make (TN_INT64, dims, variant == 1 ? 2 : 1);
+      f.flip = 0;
+      g_assert_cmpint (tn_vsteps_apply (&s, 0, &f, false, &stop, &e), ==, 0);
+      g_assert_cmpint (stop, ==, s.n);
+      got = fview_items (&f, storage, &got_n);
+      if (variant == 1) {
+        /* row r of the matrix holds r * n + index */
+        g_assert_cmpint (got_n, ==, 2 * nwant);
+        for (int r = 0; r < 2; r++)
+          for (int i = 0; i < nwant; i++)
+            if (got[r * nwant + i] != r * n + w[i])
+              g_error ("%s on <2, %lld>: row %d item %d is %lld, NumPy %lld",
+                  full, (long long) n, r, i, (long long) got[r * nwant + i],
+                  (long long) (r * n + w[i]));
+      } else {
+        if (got_n != nwant)
+          g_error ("%s on <%lld>: %lld items, NumPy %d", full, (long long) n,
+              (long long) got_n, nwant);
+        for (int i = 0; i < nwant; i++)
+          if (got[i] != w[i])
+            g_error ("%s on <%lld>: item %d is %lld, NumPy %lld", full,
+                (long long) n, i, (long long) got[i], (long long) w[i]);
+      }
+      checked++;
+      g_free (got);
+      tn_vsteps_clear (&s);
+      g_free (full);
+    }
+    g_free (ops);
+    g_strfreev (b);
+    g_strfreev (part);
+  }
+  /* 4 extents x 9 starts x 9 stops x 5 steps, 3 ways each */
+  g_assert_cmpint (checked, ==, 4 * 9 * 9 * 5 * 3);
+  g_strfreev (lines);
+  g_free (text);
+  g_free (path);
+}
+
 /* Item by item: the output index, each reversed axis read from its end. */
 static void
 flip_reference (
@@ -1575,6 +1842,75 @@ test_flip_materialize (void)
   g_rand_free (rnd);
 }
 
+/* Flips of an HWC image, and BGR planes for a network, against NumPy
+ * (tests/data/gen_tview.py). */
+static void
+test_flip_numpy (void)
+{
+  static const struct {
+    const char *ops, *golden;
+  } cases[] = {
+    { "flip:-1", "tview_hwc_bgr.npy" },
+    { "flip:1", "tview_hwc_mirror.npy" },
+    { "flip:0", "tview_hwc_updown.npy" },
+    { "flip:2,permute:2:0:1", "tview_hwc_bgr_chw.npy" },
+    { "permute:2:0:1,flip:0", "tview_hwc_bgr_chw.npy" },
+  };
+  tn_npy hin;
+  guint8 *in = npy_read ("tview_hwc.npy", &hin);
+
+  for (size_t c = 0; c < G_N_ELEMENTS (cases); c++) {
+    tn_npy hout;
+    guint8 *want = npy_read (cases[c].golden, &hout), *got;
+    tn_vsteps s;
+    tn_fview f;
+    tn_err e;
+    int stop;
+
+    g_assert_cmpint (tn_vsteps_parse (cases[c].ops, &s, &e), ==, 0);
+    tn_npy_view (&hin, &f.v);
+    f.flip = 0;
+    g_assert_cmpint (tn_vsteps_apply (&s, 0, &f, false, &stop, &e), ==, 0);
+    g_assert_cmpuint (f.flip, !=, 0);
+    expect_dims (&f.v, hout.dims, hout.rank);
+    got = g_malloc (hout.data_size);
+    tn_view_materialize_flip (got, in, &f.v, f.flip);
+    g_assert_cmpint (memcmp (got, want, hout.data_size), ==, 0);
+    g_free (got);
+    g_free (want);
+    tn_vsteps_clear (&s);
+  }
+  g_free (in);
+}
+
+/* The input dims a list gives the output dims from, for caps asked from
+ * downstream. */
+static void
+test_invert (void)
+{
+  tn_vsteps s;
+  tn_err e;
+  int64_t d[TN_MAX_RANK] = { 1, 3, 480, 640 };
+  int rank = 4;
+
+  g_assert_cmpint (
+      tn_vsteps_parse ("permute:2:0:1,flip:0,expand:0", &s, &e), ==, 0);
+  g_assert_true (tn_vsteps_invert (&s, d, &rank));
+  g_assert_cmpint (rank, ==, 3);
+  g_assert_cmpint (d[0], ==, 480);
+  g_assert_cmpint (d[1], ==, 640);
+  g_assert_cmpint (d[2], ==, 3);
+  tn_vsteps_clear (&s);
+  g_assert_cmpint (tn_vsteps_parse ("slice:0:1:", &s, &e), ==, 0);
+  g_assert_false (tn_vsteps_invert (&s, d, &rank));
+  tn_vsteps_clear (&s);
+  /* flip:3 cannot have made a rank-3 tensor */
+  rank = 3;
+  g_assert_cmpint (tn_vsteps_parse ("flip:3", &s, &e), ==, 0);
+  g_assert_false (tn_vsteps_invert (&s, d, &rank));
+  tn_vsteps_clear (&s);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1608,6 +1944,11 @@ main (int argc, char **argv)
   g_test_add_func ("/view/materialize/numpy", test_materialize_numpy);
   g_test_add_func ("/view/kernels", test_kernels);
   g_test_add_func ("/view/init-own-dims", test_init_own_dims);
+  g_test_add_func ("/view/steps/parse", test_parse);
+  g_test_add_func ("/view/steps/apply-errors", test_apply_errors);
+  g_test_add_func ("/view/steps/slices-numpy", test_slices_numpy);
+  g_test_add_func ("/view/steps/invert", test_invert);
   g_test_add_func ("/view/flip/materialize", test_flip_materialize);
+  g_test_add_func ("/view/flip/numpy", test_flip_numpy);
   return g_test_run ();
 }
