@@ -9,28 +9,40 @@
  *
  * Changes how a tensor is laid out without touching its bytes: permute
  * the axes (HWC to CHW), crop with a slice, pick one index, add or drop
- * an axis of extent 1, reshape a dense tensor, broadcast.  The output caps
- * carry the new dims; the output buffer shares the input's memory.
+ * an axis of extent 1, reshape a dense tensor, broadcast; and reverses
+ * axes (RGB to BGR, mirror and upside-down images) with one copy.  The
+ * output caps carry the new dims; the output buffer shares the input's
+ * memory wherever the result is a view.
  *
  * #GstTensorView:ops is a list of steps separated by `,`, each with its
- * arguments separated by `:` (the grammar of tensorop):
+ * arguments separated by `:` (the grammar of tensorop); a negative axis
+ * counts from the end:
  *
  * * `permute:A0:A1:...` puts input axis Ai at position i
  * * `transpose` swaps the last two axes
- * * `slice:AXIS:START:STOP[:STEP]` keeps START <= i < STOP (Python rules:
- *   negative values count from the end, out-of-range values clamp)
+ * * `slice:AXIS:START:STOP[:STEP]` is Python's `a[..., START:STOP:STEP]`
+ *   along AXIS: START, STOP and STEP may be left empty (`slice:1::2`
+ *   keeps the first two, `slice:0:1::2` every second from 1,
+ *   `slice:0::-1` all but the last), negative bounds count from the end,
+ *   out-of-range bounds clamp, STEP is 1 or more
  * * `select:AXIS:INDEX` keeps one index and drops the axis
  * * `reshape:D0:D1:...` relabels a dense tensor (one extent may be -1);
  *   a strided tensor is first copied once
  * * `expand:AXIS` inserts an axis of extent 1, `squeeze:AXIS` drops one
  * * `broadcast:D0:D1:...` stretches to these dims by NumPy's rule
+ * * `flip:AXIS` reverses an axis, as NumPy's flip: `flip:-1` of an HWC
+ *   image swaps RGB and BGR, `flip:0` turns it upside down, `flip:1`
+ *   mirrors it
  *
  * A result that is dense (a slice along the first axis of a dense tensor,
  * a reshape, an expand...) is a sub-range of the input memory and needs no
  * meta.  Any other result carries the layout meta when downstream
  * advertised it in the ALLOCATION query, and is copied once, into a buffer
- * of a tensor pool, when it did not.  #GstTensorView:bytes-copied counts
- * the copies.
+ * of a tensor pool, when it did not; so does an input's own layout meta
+ * when the list leaves the tensor as it is.  Strides are never negative,
+ * so a list with a flip is always copied once, whatever downstream reads:
+ * the steps around the flip are folded into that one copy.
+ * #GstTensorView:bytes-copied counts the copies.
  *
  * A writable input buffer is passed on itself, its range cut with
  * gst_buffer_resize() and its layout meta changed in place, so that
@@ -39,14 +51,37 @@
  * leave a dense tensor as it is: then it goes on untouched.  The view is
  * worked out once per input layout, not per buffer.
  *
- * A step that does not fit the tensor fails negotiation with an element
- * error that names the step, the axis and the extents, e.g. "axis 3 is
- * out of range for a tensor of rank 3".
+ * A list that does not parse (`flip:0:1`, `slice:0:1`, `permute:0:0`) is
+ * an element error when the element starts, naming the property, the
+ * text and the step.  A step that does not fit the tensor fails
+ * negotiation with an element error that names the step, the axis and
+ * the extents, e.g. "axis 3 is out of range for a tensor of rank 3"; a
+ * slice that leaves no items is a warning.
  *
- * ## Example launch line
+ * ## Example launch lines
+ * HWC frames to CHW, as a network wants them:
  * |[
- * gst-launch-1.0 videotestsrc num-buffers=3 ! tensorconvert \
- *     ! tensorview ops=permute:2:0:1,slice:1:0:240 ! tensordebug ! fakesink
+ * gst-launch-1.0 videotestsrc num-buffers=1 pattern=red \
+ *     ! video/x-raw,format=RGB,width=4,height=2 ! tensorconvert \
+ *     ! tensorview ops=permute:2:0:1 ! tensordebug ! fakesink
+ * ]|
+ * RGB to BGR:
+ * |[
+ * gst-launch-1.0 videotestsrc num-buffers=1 pattern=red \
+ *     ! video/x-raw,format=RGB,width=4,height=2 ! tensorconvert \
+ *     ! tensorview ops=flip:-1 ! tensordebug ! fakesink
+ * ]|
+ * Rows 1, 3, ... without the last column (NumPy's `a[1::2, :-1]`):
+ * |[
+ * gst-launch-1.0 tensorsrc pattern=arange num-buffers=1 \
+ *     ! "tensor/x-raw,type=int32,dims=<4,6>" \
+ *     ! tensorview ops=slice:0:1::2,slice:1::-1 ! tensordebug ! fakesink
+ * ]|
+ * Upside down, every second column (`a[::-1, ::2]`):
+ * |[
+ * gst-launch-1.0 tensorsrc pattern=arange num-buffers=1 \
+ *     ! "tensor/x-raw,type=uint8,dims=<3,4>" \
+ *     ! tensorview ops=flip:0,slice:1:::2 ! tensordebug ! fakesink
  * ]|
  */
 
@@ -58,9 +93,10 @@
 
 #include <gst/base/gstbasetransform.h>
 
-#include "core/steps.h"
+#include "core/view-parse.h"
 #include "elements.h"
 #include "plugin/gsttensor.h"
+#include "tnelement.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_tensor_view_debug);
 #define GST_CAT_DEFAULT gst_tensor_view_debug
@@ -68,39 +104,6 @@ GST_DEBUG_CATEGORY_STATIC (gst_tensor_view_debug);
 #define GST_TYPE_TENSOR_VIEW (gst_tensor_view_get_type ())
 G_DECLARE_FINAL_TYPE (
     GstTensorView, gst_tensor_view, GST, TENSOR_VIEW, GstBaseTransform)
-
-typedef enum {
-  VIEW_PERMUTE,
-  VIEW_TRANSPOSE,
-  VIEW_SLICE,
-  VIEW_SELECT,
-  VIEW_RESHAPE,
-  VIEW_EXPAND,
-  VIEW_SQUEEZE,
-  VIEW_BROADCAST,
-} ViewKind;
-
-typedef struct {
-  ViewKind kind;
-  gint nargs;
-  gint64 args[TN_MAX_RANK];
-  gchar text[96]; /* the step as written, for messages */
-} ViewStep;
-
-static const struct {
-  const gchar *name;
-  gint min_args, max_args;
-  const gchar *usage;
-} view_kinds[] = {
-  [VIEW_PERMUTE] = { "permute", 1, TN_MAX_RANK, "permute:AXIS:AXIS..." },
-  [VIEW_TRANSPOSE] = { "transpose", 0, 0, "transpose" },
-  [VIEW_SLICE] = { "slice", 3, 4, "slice:AXIS:START:STOP[:STEP]" },
-  [VIEW_SELECT] = { "select", 2, 2, "select:AXIS:INDEX" },
-  [VIEW_RESHAPE] = { "reshape", 0, TN_MAX_RANK, "reshape:DIM:DIM..." },
-  [VIEW_EXPAND] = { "expand", 1, 1, "expand:AXIS" },
-  [VIEW_SQUEEZE] = { "squeeze", 1, 1, "squeeze:AXIS" },
-  [VIEW_BROADCAST] = { "broadcast", 0, TN_MAX_RANK, "broadcast:DIM:DIM..." },
-};
 
 /* The view the steps make of one input layout.  Buffers of a stream keep
  * their layout, so it is worked out for the first and looked up for the
@@ -113,35 +116,34 @@ typedef struct {
   gint in_rank;
   gint64 in_offset;
   gint64 in_strides[TN_MAX_RANK];
-  /* the result, at byte 0 of bytes [off, off + len) of the input */
+  /* the result, at byte 0 of bytes [off, off + len) of the input; with
+   * axes reversed (flip != 0), out keeps its offset into the input and
+   * is copied */
   tn_view out;
+  guint32 flip;
   gsize off, len;
   gboolean dense;
   gboolean same; /* dense in, the same view out: the input as it is */
 } ViewMemo;
-
-#define VIEW_STEP_NAMES                                                        \
-  "permute, transpose, slice, select, reshape, expand, squeeze, broadcast"
 
 struct _GstTensorView {
   GstBaseTransform parent;
 
   /* under the object lock */
   gchar *ops;
-  ViewStep *steps;
-  gint nsteps;
-  gchar *ops_error; /* why ops does not parse, or NULL */
+  tn_vsteps steps;
+  gchar *ops_error; /* why ops cannot be used, or NULL */
   guint64 bytes_copied;
 
   /* streaming thread */
   GstTnInfo in_info, out_info;
   tn_view in_view; /* dense view of in_info */
   gsize in_nbytes;
-  gboolean in_ok;      /* in_info describes a tensor that fits in memory */
-  ViewStep *run_steps; /* ops as of set_caps, for the streaming thread */
-  gint run_n;
+  gboolean in_ok; /* in_info describes a tensor that fits in memory */
+  tn_vsteps run;  /* ops as of set_caps, for the streaming thread */
   gboolean downstream_meta;
-  gboolean caps_error_posted; /* accept-caps is asked more than once */
+  GstCaps *refused; /* the caps last refused (one message each) */
+  GstCaps *warned;  /* the caps last warned about */
   ViewMemo memo;
 };
 
@@ -162,248 +164,37 @@ G_DEFINE_TYPE (GstTensorView, gst_tensor_view, GST_TYPE_BASE_TRANSFORM);
 GST_ELEMENT_REGISTER_DEFINE (
     tensorview, "tensorview", GST_RANK_NONE, GST_TYPE_TENSOR_VIEW);
 
-/* Parses ops into steps with whole-number arguments; the meaning of the
- * numbers is checked against a tensor later. */
-static gboolean
-gst_tensor_view_parse (
-    const gchar *ops, ViewStep **out, gint *nout, gchar **error)
+/* A copy of the steps in use and why they cannot be used (NULL: they
+ * can), for a thread that must not hold the lock while it works. */
+static void
+gst_tensor_view_get_steps (GstTensorView *self, tn_vsteps *steps, gchar **error)
 {
-  tn_steps s;
-  tn_err e = { { 0 } };
-  ViewStep *steps = NULL;
-  gint i, j, k;
-
-  *out = NULL;
-  *nout = 0;
-  if (tn_steps_parse (ops, &s, &e) != 0) {
-    *error = g_strdup_printf ("ops '%s': %s.", ops, e.msg);
-    tn_steps_clear (&s);
-    return FALSE;
-  }
-  steps = g_new0 (ViewStep, MAX (s.n, 1));
-  for (i = 0; i < s.n; i++) {
-    const tn_step *st = &s.steps[i];
-    ViewStep *vs = &steps[i];
-    GString *text = g_string_new (st->name);
-
-    for (k = 0; k < (gint) G_N_ELEMENTS (view_kinds); k++)
-      if (g_strcmp0 (st->name, view_kinds[k].name) == 0)
-        break;
-    if (k == G_N_ELEMENTS (view_kinds)) {
-      *error = g_strdup_printf ("ops '%s': step %d of %d ('%s') is not a view "
-                                "step; expected one of " VIEW_STEP_NAMES ".",
-          ops, i + 1, s.n, st->name);
-      g_string_free (text, TRUE);
-      goto fail;
-    }
-    if (st->nargs < view_kinds[k].min_args
-        || st->nargs > view_kinds[k].max_args) {
-      *error = g_strdup_printf ("ops '%s': step %d of %d ('%s') has %d "
-                                "argument%s; expected %s (%d to %d "
-                                "arguments).",
-          ops, i + 1, s.n, st->name, st->nargs, st->nargs == 1 ? "" : "s",
-          view_kinds[k].usage, view_kinds[k].min_args, view_kinds[k].max_args);
-      g_string_free (text, TRUE);
-      goto fail;
-    }
-    vs->kind = (ViewKind) k;
-    vs->nargs = st->nargs;
-    for (j = 0; j < st->nargs; j++) {
-      g_string_append_printf (text, ":%s", st->args[j]);
-      if (tn_steps_arg_int64 (&s, i, j, &vs->args[j], &e) != 0) {
-        *error = g_strdup_printf ("ops '%s': %s.", ops, e.msg);
-        g_string_free (text, TRUE);
-        goto fail;
-      }
-    }
-    g_strlcpy (vs->text, text->str, sizeof vs->text);
-    g_string_free (text, TRUE);
-  }
-  *nout = s.n;
-  *out = steps;
-  tn_steps_clear (&s);
-  return TRUE;
-
-fail:
-  g_free (steps);
-  tn_steps_clear (&s);
-  return FALSE;
-}
-
-/* An axis or index argument as an int, saturated so that a huge value
- * still reaches core's range check (and its message) as out of range. */
-static gint
-clamp_axis (gint64 a)
-{
-  return (gint) CLAMP (a, -1000, 1000);
-}
-
-static int
-gst_tensor_view_step (const ViewStep *s, tn_view *v, tn_err *e)
-{
-  int axes[TN_MAX_RANK];
-  gint i;
-
-  switch (s->kind) {
-  case VIEW_PERMUTE:
-    for (i = 0; i < s->nargs; i++)
-      axes[i] = clamp_axis (s->args[i]);
-    return tn_view_permute (v, axes, s->nargs, e);
-  case VIEW_TRANSPOSE:
-    return tn_view_transpose (v, e);
-  case VIEW_SLICE:
-    return tn_view_slice (v, clamp_axis (s->args[0]), s->args[1], s->args[2],
-        s->nargs > 3 ? s->args[3] : 1, e);
-  case VIEW_SELECT:
-    return tn_view_select (v, clamp_axis (s->args[0]), s->args[1], e);
-  case VIEW_RESHAPE:
-    return tn_view_reshape (v, s->args, s->nargs, e);
-  case VIEW_EXPAND:
-    return tn_view_expand (v, clamp_axis (s->args[0]), e);
-  case VIEW_SQUEEZE:
-    return tn_view_squeeze (v, clamp_axis (s->args[0]), e);
-  case VIEW_BROADCAST:
-    return tn_view_broadcast (v, s->args, s->nargs, e);
-  }
-  g_assert_not_reached ();
-  return -1;
-}
-
-static gchar *
-step_error (const ViewStep *steps, gint n, gint i, const tn_err *e)
-{
-  return g_strdup_printf (
-      "step %d of %d ('%s'): %s.", i + 1, n, steps[i].text, e->msg);
-}
-
-/* Applies steps [from, n) to v.  Stops at a reshape of a view that is not
- * dense (*stop is its index, n when every step ran): the caller copies
- * first.  With dims_only a strided view is treated as dense there, which
- * is all the caps need.  FALSE with *error on a step that does not fit. */
-/* tn_view_init writes the view it reads dims from. */
-static const int64_t *
-dims_copy (const tn_view *v, int64_t *dims)
-{
-  memcpy (dims, v->dims, sizeof v->dims);
-  return dims;
-}
-
-static gboolean
-gst_tensor_view_apply (const ViewStep *steps, gint n, tn_view *v, gint from,
-    gboolean dims_only, gint *stop, gchar **error)
-{
-  int64_t dims[TN_MAX_RANK];
-  tn_err e = { { 0 } };
-  gint i;
-
-  for (i = from; i < n; i++) {
-    if (steps[i].kind == VIEW_RESHAPE && !tn_view_dense (v)) {
-      if (!dims_only) {
-        *stop = i;
-        return TRUE;
-      }
-      tn_view_init (v, v->dtype, dims_copy (v, dims), v->rank, NULL);
-    }
-    if (gst_tensor_view_step (&steps[i], v, &e) != 0) {
-      *error = step_error (steps, n, i, &e);
-      return FALSE;
-    }
-  }
-  *stop = n;
-  return TRUE;
+  GST_OBJECT_LOCK (self);
+  if (tn_vsteps_copy (steps, &self->steps, NULL) < 0)
+    g_error ("tensorview: out of memory copying %d steps", self->steps.n);
+  if (error)
+    *error = g_strdup (self->ops_error);
+  GST_OBJECT_UNLOCK (self);
 }
 
 /* Output dims for input info; FALSE with a message naming the step. */
 static gboolean
-gst_tensor_view_out_info (const ViewStep *steps, gint n, const GstTnInfo *in,
-    GstTnInfo *out, gchar **error)
+gst_tensor_view_out_info (
+    const tn_vsteps *steps, const GstTnInfo *in, GstTnInfo *out, gchar **error)
 {
   tn_err e = { { 0 } };
-  tn_view v;
+  tn_fview f = { .flip = 0 };
   gint stop;
 
-  if (tn_view_init (&v, in->dtype, in->dims, in->rank, &e) != 0) {
+  if (tn_view_init (&f.v, in->dtype, in->dims, in->rank, &e) != 0
+      || tn_vsteps_apply (steps, 0, &f, TRUE, &stop, &e) != 0) {
     *error = g_strdup_printf ("%s.", e.msg);
     return FALSE;
   }
-  if (!gst_tensor_view_apply (steps, n, &v, 0, TRUE, &stop, error))
-    return FALSE;
   *out = *in;
-  out->rank = v.rank;
-  memcpy (out->dims, v.dims, sizeof out->dims);
+  out->rank = f.v.rank;
+  memcpy (out->dims, f.v.dims, sizeof out->dims);
   return TRUE;
-}
-
-/* The input dims that give dims, for chains of steps that can be undone
- * (permute, transpose, expand, squeeze); FALSE otherwise. */
-static gboolean
-gst_tensor_view_invert (const ViewStep *steps, gint n, gint64 *dims, gint *rank)
-{
-  gint i, k;
-
-  for (i = n - 1; i >= 0; i--) {
-    const ViewStep *s = &steps[i];
-    gint64 d[TN_MAX_RANK];
-    gint r = *rank, a;
-
-    switch (s->kind) {
-    case VIEW_PERMUTE:
-      if (s->nargs != r)
-        return FALSE;
-      for (k = 0; k < r; k++) {
-        a = clamp_axis (s->args[k]);
-        a = a < 0 ? a + r : a;
-        if (a < 0 || a >= r)
-          return FALSE;
-        d[a] = dims[k];
-      }
-      memcpy (dims, d, r * sizeof (gint64));
-      break;
-    case VIEW_TRANSPOSE:
-      if (r < 2)
-        return FALSE;
-      d[0] = dims[r - 1];
-      dims[r - 1] = dims[r - 2];
-      dims[r - 2] = d[0];
-      break;
-    case VIEW_EXPAND:
-      /* The axis counts in the output's rank. */
-      a = clamp_axis (s->args[0]);
-      a = a < 0 ? a + r : a;
-      if (a < 0 || a >= r || dims[a] != 1)
-        return FALSE;
-      memmove (dims + a, dims + a + 1, (r - a - 1) * sizeof (gint64));
-      (*rank)--;
-      break;
-    case VIEW_SQUEEZE:
-      /* The axis counts in the input's rank. */
-      a = clamp_axis (s->args[0]);
-      a = a < 0 ? a + r + 1 : a;
-      if (a < 0 || a > r || r + 1 > TN_MAX_RANK)
-        return FALSE;
-      memmove (dims + a + 1, dims + a, (r - a) * sizeof (gint64));
-      dims[a] = 1;
-      (*rank)++;
-      break;
-    default:
-      return FALSE;
-    }
-  }
-  return TRUE;
-}
-
-static void
-gst_tensor_view_get_steps (
-    GstTensorView *self, ViewStep **steps, gint *n, gchar **error)
-{
-  GST_OBJECT_LOCK (self);
-  *steps = self->steps ? g_memdup2 (
-               self->steps, sizeof (ViewStep) * MAX (self->nsteps, 1))
-                       : NULL;
-  *n = self->nsteps;
-  if (error)
-    *error = g_strdup (self->ops_error);
-  GST_OBJECT_UNLOCK (self);
 }
 
 static GstCaps *
@@ -411,16 +202,20 @@ gst_tensor_view_transform_caps (GstBaseTransform *trans,
     GstPadDirection direction, GstCaps *caps, GstCaps *filter)
 {
   GstTensorView *self = GST_TENSOR_VIEW (trans);
-  GstCaps *out = gst_caps_new_empty ();
-  ViewStep *steps;
+  GstCaps *out;
+  tn_vsteps steps;
   gchar *ops_error;
-  gint n;
   guint i;
 
-  gst_tensor_view_get_steps (self, &steps, &n, &ops_error);
-  if (ops_error != NULL)
+  gst_tensor_view_get_steps (self, &steps, &ops_error);
+  if (ops_error != NULL) {
+    /* ops cannot be used: linking goes through, and start() says why
+     * (an empty answer would fail the link with "can't handle caps"). */
+    out = gst_caps_ref (caps);
     goto done;
+  }
 
+  out = gst_caps_new_empty ();
   for (i = 0; i < gst_caps_get_size (caps); i++) {
     GstStructure *s = gst_structure_copy (gst_caps_get_structure (caps, i));
     gint64 dims[TN_MAX_RANK];
@@ -435,7 +230,7 @@ gst_tensor_view_transform_caps (GstBaseTransform *trans,
 
       in.rank = rank;
       memcpy (in.dims, dims, sizeof dims);
-      if (gst_tensor_view_out_info (steps, n, &in, &o, &err)) {
+      if (gst_tensor_view_out_info (&steps, &in, &o, &err)) {
         gst_tn_structure_set_dims (s, o.dims, o.rank);
       } else {
         /* Left open so that linking works: accept_caps refuses these
@@ -444,7 +239,7 @@ gst_tensor_view_transform_caps (GstBaseTransform *trans,
         g_free (err);
         gst_structure_remove_field (s, "dims");
       }
-    } else if (gst_tensor_view_invert (steps, n, dims, &rank)) {
+    } else if (tn_vsteps_invert (&steps, dims, &rank)) {
       gst_tn_structure_set_dims (s, dims, rank);
     } else {
       gst_structure_remove_field (s, "dims");
@@ -453,7 +248,7 @@ gst_tensor_view_transform_caps (GstBaseTransform *trans,
   }
 
 done:
-  g_free (steps);
+  tn_vsteps_clear (&steps);
   g_free (ops_error);
   if (filter) {
     GstCaps *t
@@ -467,6 +262,28 @@ done:
   return out;
 }
 
+/* The first step after which a tensor of in has no items, or -1: a slice
+ * past the end is Python's empty result, not an error, but in a stream it
+ * is most likely a mistake worth a warning. */
+static gint
+gst_tensor_view_empties (const tn_vsteps *steps, const GstTnInfo *in)
+{
+  tn_fview f = { .flip = 0 };
+  tn_vsteps head = *steps;
+  gint stop;
+
+  if (tn_view_init (&f.v, in->dtype, in->dims, in->rank, NULL) != 0
+      || tn_view_count (&f.v) == 0)
+    return -1;
+  for (head.n = 1; head.n <= steps->n; head.n++) {
+    if (tn_vsteps_apply (&head, head.n - 1, &f, TRUE, &stop, NULL) != 0)
+      return -1;
+    if (tn_view_count (&f.v) == 0)
+      return head.n - 1;
+  }
+  return -1;
+}
+
 /* Upstream's fixed caps are where a step that does not fit shows: say so
  * in words before negotiation fails. */
 static gboolean
@@ -475,31 +292,53 @@ gst_tensor_view_accept_caps (
 {
   GstTensorView *self = GST_TENSOR_VIEW (trans);
   GstTnInfo in, o;
-  ViewStep *steps;
-  gchar *err = NULL, *desc, *ops;
-  gint n;
+  tn_vsteps steps;
+  gchar *err = NULL, *desc, *ops, *ops_error;
+  gboolean ok = TRUE;
+  gint empty;
 
-  if (direction == GST_PAD_SINK && gst_caps_is_fixed (caps)
-      && gst_tn_info_from_caps (&in, caps, NULL)) {
-    gst_tensor_view_get_steps (self, &steps, &n, NULL);
-    if (!gst_tensor_view_out_info (steps, n, &in, &o, &err)) {
-      desc = gst_tn_info_to_string (&in);
-      GST_OBJECT_LOCK (self);
-      ops = g_strdup (self->ops);
-      GST_OBJECT_UNLOCK (self);
-      if (!self->caps_error_posted)
-        GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
-            ("ops '%s' cannot view a tensor %s: %s", ops, desc, err),
-            ("caps %" GST_PTR_FORMAT, caps));
-      self->caps_error_posted = TRUE;
-      g_free (ops);
-      g_free (desc);
-      g_free (err);
-      g_free (steps);
-      return FALSE;
-    }
-    g_free (steps);
+  if (direction != GST_PAD_SINK || !gst_caps_is_fixed (caps)
+      || !gst_tn_info_from_caps (&in, caps, NULL))
+    goto parent;
+  gst_tensor_view_get_steps (self, &steps, &ops_error);
+  if (ops_error != NULL) {
+    /* start() has said why. */
+    g_free (ops_error);
+    tn_vsteps_clear (&steps);
+    goto parent;
   }
+  GST_OBJECT_LOCK (self);
+  ops = g_strdup (self->ops);
+  GST_OBJECT_UNLOCK (self);
+  desc = gst_tn_info_to_string (&in);
+  if (!gst_tensor_view_out_info (&steps, &in, &o, &err)) {
+    if (gst_tn_caps_refusal_is_new (&self->refused, caps))
+      GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
+          ("%s: ops=\"%s\" cannot view %s: %s", GST_OBJECT_NAME (self), ops,
+              desc, err),
+          ("caps %" GST_PTR_FORMAT, caps));
+    ok = FALSE;
+  } else if ((empty = gst_tensor_view_empties (&steps, &in)) >= 0
+             && gst_tn_caps_refusal_is_new (&self->warned, caps)) {
+    gchar *odesc = gst_tn_info_to_string (&o);
+
+    GST_ELEMENT_WARNING (self, CORE, NEGOTIATION,
+        ("%s: ops=\"%s\" leaves no items of %s: after step %d of %d ('%s') "
+         "the tensor is empty, and the output is %s.",
+            GST_OBJECT_NAME (self), ops, desc, empty + 1, steps.n,
+            steps.steps[empty].text, odesc),
+        (NULL));
+    g_free (odesc);
+  }
+  g_free (err);
+  g_free (desc);
+  g_free (ops);
+  tn_vsteps_clear (&steps);
+  if (!ok)
+    return FALSE;
+  gst_caps_replace (&self->refused, NULL);
+
+parent:
   return GST_BASE_TRANSFORM_CLASS (gst_tensor_view_parent_class)
       ->accept_caps (trans, direction, caps);
 }
@@ -510,7 +349,6 @@ gst_tensor_view_set_caps (
 {
   GstTensorView *self = GST_TENSOR_VIEW (trans);
   GError *err = NULL;
-  gint n;
 
   if (!gst_tn_info_from_caps (&self->in_info, incaps, &err)
       || !gst_tn_info_from_caps (&self->out_info, outcaps, &err)) {
@@ -520,24 +358,24 @@ gst_tensor_view_set_caps (
     g_clear_error (&err);
     return FALSE;
   }
-  GST_OBJECT_LOCK (self);
-  n = self->nsteps;
-  GST_OBJECT_UNLOCK (self);
-  /* Only the empty list is the identity: permute:1:0 of a square tensor
-   * keeps the caps but not the layout. */
   self->in_ok = tn_view_init (&self->in_view, self->in_info.dtype,
                     self->in_info.dims, self->in_info.rank, NULL)
                     == 0
                 && gst_tn_info_size (&self->in_info, &self->in_nbytes);
-  g_free (self->run_steps);
-  gst_tensor_view_get_steps (self, &self->run_steps, &self->run_n, NULL);
-  gst_base_transform_set_passthrough (trans, n == 0);
+  tn_vsteps_clear (&self->run);
+  gst_tensor_view_get_steps (self, &self->run, NULL);
+  /* Never passthrough, not even for the empty list: an input with its
+   * own layout meta must be copied for a reader of dense tensors, and
+   * only decide_allocation (which passthrough skips) says whether
+   * downstream reads the meta.  A dense input still goes on untouched. */
   self->downstream_meta = FALSE;
   self->memo.valid = FALSE;
   return TRUE;
 }
 
-/* This element reads any layout: a view of a view is one view. */
+/* This element reads any layout (a view of a view is one view), and every
+ * buffer it gives a reader of dense tensors only is dense: advertising
+ * the meta upstream cannot let a view through to such a reader. */
 static gboolean
 gst_tensor_view_propose_allocation (
     GstBaseTransform *trans, GstQuery *decide_query, GstQuery *query)
@@ -547,8 +385,7 @@ gst_tensor_view_propose_allocation (
   if (!GST_BASE_TRANSFORM_CLASS (gst_tensor_view_parent_class)
            ->propose_allocation (trans, decide_query, query))
     return FALSE;
-  if (!gst_base_transform_is_passthrough (trans)
-      && !gst_query_find_allocation_meta (query, api, NULL))
+  if (!gst_query_find_allocation_meta (query, api, NULL))
     gst_query_add_allocation_meta (query, api, NULL);
   return TRUE;
 }
@@ -565,8 +402,8 @@ gst_tensor_view_decide_allocation (GstBaseTransform *trans, GstQuery *query)
   GST_DEBUG_OBJECT (
       self, "downstream reads the layout meta: %d", self->downstream_meta);
 
-  /* The pool only serves the copies made when downstream reads dense
-   * tensors only. */
+  /* The pool serves the copies: views for a reader of dense tensors only,
+   * and flips. */
   gst_query_parse_allocation (query, &caps, NULL);
   if (caps == NULL || !gst_tn_info_size (&self->out_info, &size) || size == 0
       || size > G_MAXUINT)
@@ -620,7 +457,6 @@ gst_tensor_view_region (GstBuffer *buf, tn_view *v)
 {
   gsize isz = tn_dtype_size (v->dtype);
   gint64 span = 1;
-  int64_t dims[TN_MAX_RANK];
   GstBuffer *out;
   gint k;
 
@@ -630,7 +466,7 @@ gst_tensor_view_region (GstBuffer *buf, tn_view *v)
         GST_BUFFER_COPY_FLAGS | GST_BUFFER_COPY_TIMESTAMPS
             | GST_BUFFER_COPY_META,
         0, -1);
-    tn_view_init (v, v->dtype, dims_copy (v, dims), v->rank, NULL);
+    tn_view_init (v, v->dtype, v->dims, v->rank, NULL);
     return out;
   }
   for (k = 0; k < v->rank; k++)
@@ -675,17 +511,78 @@ gst_tensor_view_error (GstTensorView *self, const gchar *msg)
   return GST_FLOW_ERROR;
 }
 
+/* One copy of f (over buf's memory) into a new dense buffer, its axes in
+ * f->flip reversed: from the negotiated pool when the result is the
+ * output tensor, else from the tensor allocator.  The copy keeps buf's
+ * flags, timestamps and metas other than the layout meta.  NULL with
+ * *msg when it cannot be made. */
+static GstBuffer *
+gst_tensor_view_copy (
+    GstTensorView *self, GstBuffer *buf, const tn_fview *f, gchar **msg)
+{
+  gsize nbytes = (gsize) tn_view_count (&f->v) * tn_dtype_size (f->v.dtype);
+  gsize out_size = 0;
+  GstBufferPool *pool = NULL;
+  GstBuffer *out = NULL;
+  GstMapInfo src, dst;
+
+  if (gst_tn_info_size (&self->out_info, &out_size) && out_size == nbytes)
+    pool = gst_tensor_view_pool (GST_BASE_TRANSFORM (self));
+  if (pool != NULL) {
+    if (gst_buffer_pool_acquire_buffer (pool, &out, NULL) != GST_FLOW_OK
+        || gst_buffer_get_size (out) < nbytes)
+      gst_clear_buffer (&out);
+    gst_object_unref (pool);
+  }
+  if (out == NULL) {
+    GstAllocator *alloc = gst_tn_allocator_get ();
+
+    out = gst_buffer_new_allocate (alloc, nbytes, NULL);
+    gst_object_unref (alloc);
+  }
+  if (out == NULL) {
+    *msg = g_strdup_printf ("Could not allocate %" G_GSIZE_FORMAT
+                            " bytes to copy the view.",
+        nbytes);
+    return NULL;
+  }
+  if (!gst_buffer_map (buf, &src, GST_MAP_READ)) {
+    gst_buffer_unref (out);
+    *msg = g_strdup ("Could not map the input buffer for reading.");
+    return NULL;
+  }
+  if (!gst_buffer_map (out, &dst, GST_MAP_WRITE)) {
+    gst_buffer_unmap (buf, &src);
+    gst_buffer_unref (out);
+    *msg = g_strdup_printf ("Could not map a buffer of %" G_GSIZE_FORMAT
+                            " bytes for writing.",
+        nbytes);
+    return NULL;
+  }
+  tn_view_materialize_flip (dst.data, src.data, &f->v, f->flip);
+  gst_buffer_unmap (out, &dst);
+  gst_buffer_unmap (buf, &src);
+  /* Without GST_BUFFER_COPY_MEMORY, memory-tagged metas (the layout meta
+   * among them) describe memory out does not have and are not copied. */
+  gst_buffer_copy_into (out, buf,
+      GST_BUFFER_COPY_FLAGS | GST_BUFFER_COPY_TIMESTAMPS | GST_BUFFER_COPY_META,
+      0, -1);
+  gst_tensor_view_count_copy (self, nbytes);
+  return out;
+}
+
 /* The memo for buf's layout, worked out when buf's layout is not the last
  * one's.  NULL for what only the general path handles: a buffer that does
- * not fit, a reshape of a strided view (a copy) and an empty result. */
+ * not fit, a reshape of a strided or reversed view (a copy) and an empty
+ * result. */
 static const ViewMemo *
 gst_tensor_view_lookup (GstTensorView *self, GstBuffer *buf)
 {
   GstTnLayoutMeta *meta = gst_tn_buffer_get_layout_meta (buf);
   gsize size = gst_buffer_get_size (buf), isz;
   ViewMemo *r = &self->memo;
-  gchar *msg = NULL;
-  tn_view in, v;
+  tn_fview f = { .flip = 0 };
+  tn_view in;
   gint64 span = 1;
   gint k, stop;
 
@@ -699,13 +596,9 @@ gst_tensor_view_lookup (GstTensorView *self, GstBuffer *buf)
   r->valid = FALSE;
   if (!gst_tensor_view_in_view (self, buf, &in))
     return NULL;
-  v = in;
-  if (!gst_tensor_view_apply (
-          self->run_steps, self->run_n, &v, 0, FALSE, &stop, &msg)) {
-    g_free (msg);
-    return NULL;
-  }
-  if (stop != self->run_n || tn_view_count (&v) == 0)
+  f.v = in;
+  if (tn_vsteps_apply (&self->run, 0, &f, FALSE, &stop, NULL) != 0
+      || stop != self->run.n || tn_view_count (&f.v) == 0)
     return NULL;
 
   r->in_size = size;
@@ -716,18 +609,22 @@ gst_tensor_view_lookup (GstTensorView *self, GstBuffer *buf)
     memcpy (r->in_strides, meta->strides, sizeof r->in_strides);
   else
     memset (r->in_strides, 0, sizeof r->in_strides);
+  r->flip = f.flip;
   r->same
-      = meta == NULL && v.rank == in.rank && v.offset == in.offset
-        && memcmp (v.dims, in.dims, v.rank * sizeof v.dims[0]) == 0
-        && memcmp (v.strides, in.strides, v.rank * sizeof v.strides[0]) == 0;
-  isz = tn_dtype_size (v.dtype);
-  for (k = 0; k < v.rank; k++)
-    span += (v.dims[k] - 1) * v.strides[k];
-  r->off = (gsize) v.offset * isz;
+      = meta == NULL && f.flip == 0 && f.v.rank == in.rank
+        && f.v.offset == in.offset
+        && memcmp (f.v.dims, in.dims, f.v.rank * sizeof f.v.dims[0]) == 0
+        && memcmp (f.v.strides, in.strides, f.v.rank * sizeof f.v.strides[0])
+               == 0;
+  isz = tn_dtype_size (f.v.dtype);
+  for (k = 0; k < f.v.rank; k++)
+    span += (f.v.dims[k] - 1) * f.v.strides[k];
+  r->off = (gsize) f.v.offset * isz;
   r->len = (gsize) span * isz;
-  v.offset = 0;
-  r->out = v;
-  r->dense = tn_view_dense (&v);
+  if (f.flip == 0)
+    f.v.offset = 0;
+  r->out = f.v;
+  r->dense = f.flip == 0 && tn_view_dense (&f.v);
   r->valid = TRUE;
   return r;
 }
@@ -737,8 +634,8 @@ static GstFlowReturn gst_tensor_view_general (
 
 /* Passes the memory on without a copy: the input itself when it is
  * writable (cut, its meta set in place) or the view leaves it as it is,
- * else a new buffer over the same memory.  Anything else, and a view that
- * downstream could not read, takes the general path. */
+ * else a new buffer over the same memory.  A view that downstream could
+ * not read takes the general path; a reversed axis is copied here. */
 static GstFlowReturn
 gst_tensor_view_prepare_output_buffer (
     GstBaseTransform *trans, GstBuffer *inbuf, GstBuffer **outbuf)
@@ -748,16 +645,23 @@ gst_tensor_view_prepare_output_buffer (
   const ViewMemo *r;
   GstBuffer *out;
 
-  /* The empty list, as set_caps set passthrough. */
-  if (self->run_n == 0) {
-    *outbuf = inbuf;
-    return GST_FLOW_OK;
-  }
   r = gst_tensor_view_lookup (self, inbuf);
-  if (r == NULL || (!r->dense && !self->downstream_meta))
+  if (r == NULL || (!r->dense && r->flip == 0 && !self->downstream_meta))
     return gst_tensor_view_general (self, inbuf, outbuf);
   if (r->same) {
     *outbuf = inbuf;
+    return GST_FLOW_OK;
+  }
+  if (r->flip != 0) {
+    tn_fview f = { r->out, r->flip };
+    gchar *msg = NULL;
+
+    *outbuf = gst_tensor_view_copy (self, inbuf, &f, &msg);
+    if (*outbuf == NULL) {
+      gst_tensor_view_error (self, msg);
+      g_free (msg);
+      return GST_FLOW_ERROR;
+    }
     return GST_FLOW_OK;
   }
   if (gst_buffer_is_writable (inbuf)) {
@@ -781,25 +685,24 @@ gst_tensor_view_prepare_output_buffer (
 }
 
 /* Every case: an input that does not fit (an error in words), reshapes of
- * strided views (one copy), empty results, and materialized views. */
+ * strided or reversed views (one copy), empty results, flips and
+ * materialized views. */
 static GstFlowReturn
 gst_tensor_view_general (
     GstTensorView *self, GstBuffer *inbuf, GstBuffer **outbuf)
 {
   GstBaseTransform *trans = GST_BASE_TRANSFORM (self);
-  GstTnInfo info = self->in_info;
   GstBufferPool *pool;
   GstBuffer *cur, *next;
   GstTnMap m;
   GError *err = NULL;
-  ViewStep *steps;
   gchar *msg = NULL;
-  gint n, from = 0, stop;
+  tn_err e = { { 0 } };
+  gint from = 0, stop;
   gsize nbytes;
-  int64_t dims[TN_MAX_RANK];
-  tn_view v;
+  tn_fview f = { .flip = 0 };
 
-  if (!gst_tensor_view_in_view (self, inbuf, &v)) {
+  if (!gst_tensor_view_in_view (self, inbuf, &f.v)) {
     /* Mapping says in words what does not fit. */
     if (!gst_tn_buffer_map (&m, inbuf, &self->in_info, GST_MAP_READ, &err)) {
       GST_ELEMENT_ERROR (
@@ -819,40 +722,46 @@ gst_tensor_view_general (
     return GST_FLOW_ERROR;
   }
 
-  steps = self->run_steps;
-  n = self->run_n;
   cur = gst_buffer_ref (inbuf);
   for (;;) {
-    if (!gst_tensor_view_apply (steps, n, &v, from, FALSE, &stop, &msg)) {
+    if (tn_vsteps_apply (&self->run, from, &f, FALSE, &stop, &e) != 0) {
       gst_buffer_unref (cur);
+      msg = g_strdup_printf ("%s: %s.", GST_OBJECT_NAME (self), e.msg);
       gst_tensor_view_error (self, msg);
       g_free (msg);
       return GST_FLOW_ERROR;
     }
-    if (stop == n)
+    if (stop == self->run.n)
       break;
-    /* A reshape of a strided view: one copy, then on from there. */
-    info.rank = v.rank;
-    memcpy (info.dims, v.dims, sizeof info.dims);
-    next = gst_tensor_view_region (cur, &v);
+    /* A reshape of a strided or reversed view: one copy, then on from
+     * there. */
+    next = gst_tensor_view_copy (self, cur, &f, &msg);
     gst_buffer_unref (cur);
-    cur = gst_tn_buffer_dense (next, &info, NULL, &err);
-    gst_buffer_unref (next);
-    if (cur == NULL)
+    if (next == NULL)
       goto copy_failed;
-    gst_tn_info_size (&info, &nbytes);
-    gst_tensor_view_count_copy (self, nbytes);
-    tn_view_init (&v, v.dtype, dims_copy (&v, dims), v.rank, NULL);
+    cur = next;
+    tn_view_init (&f.v, f.v.dtype, f.v.dims, f.v.rank, NULL);
+    f.flip = 0;
     from = stop;
+  }
+
+  if (f.flip != 0 && tn_view_count (&f.v) > 0) {
+    /* Reversed axes: the one copy, whoever reads. */
+    next = gst_tensor_view_copy (self, cur, &f, &msg);
+    gst_buffer_unref (cur);
+    if (next == NULL)
+      goto copy_failed;
+    *outbuf = next;
+    return GST_FLOW_OK;
   }
 
   /* The memoized path passed on every other view of the input's memory:
    * here are empty views, views of a reshape's copy and views to copy. */
-  next = gst_tensor_view_region (cur, &v);
+  next = gst_tensor_view_region (cur, &f.v);
   gst_buffer_unref (cur);
   if (next == NULL)
     return gst_tensor_view_error (self, "Could not share the input memory.");
-  if (tn_view_dense (&v) || self->downstream_meta) {
+  if (tn_view_dense (&f.v) || self->downstream_meta) {
     *outbuf = next;
     return GST_FLOW_OK;
   }
@@ -862,18 +771,23 @@ gst_tensor_view_general (
   if (pool)
     gst_object_unref (pool);
   gst_buffer_unref (next);
-  if (cur == NULL)
+  if (cur == NULL) {
+    msg = g_strdup (err->message);
+    g_clear_error (&err);
     goto copy_failed;
+  }
   gst_tn_info_size (&self->out_info, &nbytes);
   gst_tensor_view_count_copy (self, nbytes);
   *outbuf = cur;
   return GST_FLOW_OK;
 
-copy_failed:
-  msg = g_strdup_printf ("Could not copy the view: %s", err->message);
-  g_clear_error (&err);
-  gst_tensor_view_error (self, msg);
+copy_failed : {
+  gchar *text = g_strdup_printf ("Could not copy the view: %s", msg);
+
+  gst_tensor_view_error (self, text);
+  g_free (text);
   g_free (msg);
+}
   return GST_FLOW_ERROR;
 }
 
@@ -885,21 +799,38 @@ gst_tensor_view_transform (
   return GST_FLOW_OK;
 }
 
+/* A stored ops that cannot be used stops the element here, on its way to
+ * PAUSED: the pipeline fails with the reason instead of running without
+ * the view. */
 static gboolean
 gst_tensor_view_start (GstBaseTransform *trans)
 {
   GstTensorView *self = GST_TENSOR_VIEW (trans);
-  gchar *err;
+  gchar *err, *ops;
+  gboolean ok = TRUE;
 
-  self->caps_error_posted = FALSE;
+  gst_caps_replace (&self->refused, NULL);
+  gst_caps_replace (&self->warned, NULL);
   GST_OBJECT_LOCK (self);
   err = g_strdup (self->ops_error);
+  ops = g_strdup (self->ops);
   GST_OBJECT_UNLOCK (self);
-  if (err != NULL) {
-    GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS, ("%s", err), (NULL));
-    g_free (err);
-    return FALSE;
-  }
+  if (err != NULL)
+    ok = gst_tn_element_property_error (GST_ELEMENT (self), "ops", ops, err);
+  g_free (err);
+  g_free (ops);
+  return ok;
+}
+
+static gboolean
+gst_tensor_view_stop (GstBaseTransform *trans)
+{
+  GstTensorView *self = GST_TENSOR_VIEW (trans);
+
+  gst_caps_replace (&self->refused, NULL);
+  gst_caps_replace (&self->warned, NULL);
+  tn_vsteps_clear (&self->run);
+  self->memo.valid = FALSE;
   return TRUE;
 }
 
@@ -909,26 +840,30 @@ gst_tensor_view_set_property (
 {
   GstTensorView *self = GST_TENSOR_VIEW (object);
   const gchar *ops;
-  ViewStep *steps;
+  tn_vsteps steps;
+  tn_err e = { { 0 } };
   gchar *error = NULL;
-  gint n;
 
   switch (prop_id) {
   case PROP_OPS:
+    if (!gst_tn_element_property_settable (GST_ELEMENT (self), pspec, value))
+      return;
     ops = g_value_get_string (value);
     if (ops == NULL)
       ops = "";
-    /* A list that does not parse is kept, so that get returns what was
-     * set, and reported when the element starts. */
-    if (!gst_tensor_view_parse (ops, &steps, &n, &error))
-      GST_WARNING_OBJECT (self, "%s", error);
+    /* Checked now, as far as no tensor is needed; a list that cannot be
+     * used is kept, so that get returns what was set, and refused when
+     * the element starts (it may have no bus yet to tell). */
+    if (tn_vsteps_parse (ops, &steps, &e) != 0) {
+      error = g_strdup_printf ("%s.", e.msg);
+      GST_WARNING_OBJECT (self, "ops=\"%s\": %s", ops, error);
+    }
     GST_OBJECT_LOCK (self);
     g_free (self->ops);
-    g_free (self->steps);
     g_free (self->ops_error);
+    tn_vsteps_clear (&self->steps);
     self->ops = g_strdup (ops);
     self->steps = steps;
-    self->nsteps = n;
     self->ops_error = error;
     GST_OBJECT_UNLOCK (self);
     gst_base_transform_reconfigure_src (GST_BASE_TRANSFORM (self));
@@ -966,9 +901,11 @@ gst_tensor_view_finalize (GObject *object)
   GstTensorView *self = GST_TENSOR_VIEW (object);
 
   g_free (self->ops);
-  g_free (self->steps);
   g_free (self->ops_error);
-  g_free (self->run_steps);
+  tn_vsteps_clear (&self->steps);
+  tn_vsteps_clear (&self->run);
+  gst_caps_replace (&self->refused, NULL);
+  gst_caps_replace (&self->warned, NULL);
   G_OBJECT_CLASS (gst_tensor_view_parent_class)->finalize (object);
 }
 
@@ -989,14 +926,18 @@ gst_tensor_view_class_init (GstTensorViewClass *klass)
   /**
    * GstTensorView:ops:
    *
-   * The view steps, applied left to right; empty: pass buffers through.
+   * The view steps, applied left to right; the empty list passes buffers
+   * on as they are (an input with a layout meta is copied for a reader
+   * of dense tensors).  A list that does not parse is an error when the
+   * element starts; it can only change in the NULL and READY states.
    */
   g_object_class_install_property (gobject_class, PROP_OPS,
       g_param_spec_string ("ops", "Ops",
           "View steps separated by ',' with arguments separated by ':': "
-          "permute:A:B..., transpose, slice:AXIS:START:STOP[:STEP], "
-          "select:AXIS:INDEX, reshape:D:D..., expand:AXIS, squeeze:AXIS, "
-          "broadcast:D:D.... Default: empty (buffers pass through)",
+          "permute:A:B..., transpose, slice:AXIS:START:STOP[:STEP] (Python's "
+          "a[..., START:STOP:STEP]; bounds may be empty), select:AXIS:INDEX, "
+          "reshape:D:D..., expand:AXIS, squeeze:AXIS, broadcast:D:D..., "
+          "flip:AXIS (one copy); empty: buffers pass on as they are",
           DEFAULT_OPS,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS
               | GST_PARAM_MUTABLE_READY));
@@ -1004,25 +945,22 @@ gst_tensor_view_class_init (GstTensorViewClass *klass)
   /**
    * GstTensorView:bytes-copied:
    *
-   * Bytes copied so far: materialized views (downstream reads dense
-   * tensors only) and reshapes of strided views.
+   * Bytes copied so far: views materialized for a reader of dense tensors
+   * only, flips, and reshapes of strided views.
    */
   g_object_class_install_property (gobject_class, PROP_BYTES_COPIED,
       g_param_spec_uint64 ("bytes-copied", "Bytes copied",
-          "Bytes copied so far to materialize views (read-only; 0 to "
-          "2^64-1, starts at 0)",
+          "Bytes copied so far: views materialized for a reader of dense "
+          "tensors, flips, reshapes of strided views",
           0, G_MAXUINT64, 0, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
 
   gst_element_class_add_static_pad_template (element_class, &sink_template);
   gst_element_class_add_static_pad_template (element_class, &src_template);
   gst_element_class_set_static_metadata (element_class, "Tensor view",
       "Filter/Converter/Tensor",
-      "Permutes, slices, selects, reshapes, expands, squeezes or "
-      "broadcasts a tensor without copying it. Example (HWC frames to "
-      "normalized CHW): gst-launch-1.0 videotestsrc num-buffers=2 ! "
-      "video/x-raw,format=RGB,width=4,height=2 ! tensorconvert ! "
-      "tensorview ops=permute:2:0:1 ! tensorop "
-      "ops=\"cast:float32,div:255\" ! tensordebug ! fakesink",
+      "Permutes, slices, selects, reshapes, expands, squeezes, broadcasts "
+      "or flips tensors, sharing the input memory wherever the result is a "
+      "view",
       "gst-tensor developers");
 
   trans_class->transform_caps
@@ -1037,6 +975,7 @@ gst_tensor_view_class_init (GstTensorViewClass *klass)
       = GST_DEBUG_FUNCPTR (gst_tensor_view_prepare_output_buffer);
   trans_class->transform = GST_DEBUG_FUNCPTR (gst_tensor_view_transform);
   trans_class->start = GST_DEBUG_FUNCPTR (gst_tensor_view_start);
+  trans_class->stop = GST_DEBUG_FUNCPTR (gst_tensor_view_stop);
   trans_class->passthrough_on_same_caps = FALSE;
 }
 
