@@ -6,6 +6,12 @@
  * - the same view with downstream reading dense tensors only, so each
  *   buffer is materialized once: against a memcpy of the same bytes (goal:
  *   at most 2x);
+ * - tensorview flip (always one copy, strides being non-negative) of a
+ *   1080p RGB frame upside down (whole rows by memcpy), mirrored (pixels
+ *   in reverse order), RGB <-> BGR (each pixel's channels reversed), of
+ *   float32 planes mirrored, and BGR planes for a network (flip:-1 then
+ *   permute:2:0:1, one copy): against a memcpy of the same bytes (goal:
+ *   at most 2x, the materialized views' bar);
  * - tensorconvert from 1080p RGB video (zero-copy): against identity on
  *   the same video buffer (goal: equal), with the bytes it copied per
  *   buffer; and width 1921 (padded rows) for a dense-only reader, one copy,
@@ -411,6 +417,16 @@ main (int argc, char **argv)
       "ops", "permute:2:0:1", HWC_U8, hwc, hwc, 20);
   against_memcpy ("tensorview permute:2:0:1 f32 materialized", "tensorview",
       "ops", "permute:2:0:1", CHW_F32, chw, chw, 10);
+  against_memcpy ("tensorview flip:0 u8 <1080,1920,3> (upside down)",
+      "tensorview", "ops", "flip:0", HWC_U8, hwc, hwc, 20);
+  against_memcpy ("tensorview flip:1 u8 <1080,1920,3> (mirror)", "tensorview",
+      "ops", "flip:1", HWC_U8, hwc, hwc, 20);
+  against_memcpy ("tensorview flip:-1 u8 <1080,1920,3> (RGB<->BGR)",
+      "tensorview", "ops", "flip:-1", HWC_U8, hwc, hwc, 20);
+  against_memcpy ("tensorview flip:-1 f32 <3,1080,1920> (mirror)", "tensorview",
+      "ops", "flip:-1", CHW_F32, chw, chw, 10);
+  against_memcpy ("tensorview flip:-1,permute:2:0:1 u8 (BGR planes)",
+      "tensorview", "ops", "flip:-1,permute:2:0:1", HWC_U8, hwc, hwc, 20);
   against_identity ("tensorconvert RGB 1920x1080 -> tensor", "tensorconvert",
       NULL, NULL, RGB_1080, hwc, FALSE, 20000);
   against_identity_pool ("tensorconvert RGB 1920x1080 -> tensor, writable",
