@@ -65,8 +65,8 @@
 #include <string.h>
 
 #include "elements.h"
-#include "plugin/gsttensor.h"
 #include "tnelement.h"
+#include "plugin/gsttensor.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_npy_enc_debug);
 #define GST_CAT_DEFAULT gst_npy_enc_debug
@@ -76,6 +76,12 @@ G_DECLARE_FINAL_TYPE (GstNpyEnc, gst_npy_enc, GST, NPY_ENC, GstElement)
 
 /* A rank-8 header of 20-digit extents is about 300 bytes, padded to 64. */
 #define NPY_ENC_HEADER_CAP 1024
+
+/* Every message starts with the element's name, so that an application
+ * that shows only the text still says who is speaking. */
+#define NPY_ENC_ERROR(self, domain, code, fmt, ...)                            \
+  GST_ELEMENT_ERROR (self, domain, code,                                       \
+      ("%s: " fmt, GST_OBJECT_NAME (self), __VA_ARGS__), (NULL))
 
 struct _GstNpyEnc {
   GstElement parent;
@@ -87,6 +93,9 @@ struct _GstNpyEnc {
   GstTnInfo info;
   /* The header for the negotiated caps, shared by every output buffer. */
   GstMemory *header;
+  /* The caps refused last: a source sends them again before every buffer
+   * it tries, and one refusal is one error. */
+  GstCaps *refused;
 };
 
 static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE (
@@ -151,10 +160,10 @@ gst_npy_enc_chain (GstPad *pad, GstObject *parent, GstBuffer *in)
   guint i, n;
 
   if (!self->have_info) {
-    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
-        ("Received a buffer of %" G_GSIZE_FORMAT " bytes before any caps.",
-            gst_buffer_get_size (in)),
-        (NULL));
+    NPY_ENC_ERROR (self, CORE, NEGOTIATION,
+        "received a buffer of %" G_GSIZE_FORMAT
+        " bytes before any caps (or after caps it refused).",
+        gst_buffer_get_size (in));
     gst_buffer_unref (in);
     return GST_FLOW_NOT_NEGOTIATED;
   }
@@ -163,11 +172,10 @@ gst_npy_enc_chain (GstPad *pad, GstObject *parent, GstBuffer *in)
   if (!gst_tn_info_size (info, &need)) {
     gchar *s = gst_tn_info_to_string (info);
 
-    GST_ELEMENT_ERROR (self, STREAM, FORMAT,
-        ("Caps %s describe more bytes than fit in memory; the buffer "
-         "holds %" G_GSIZE_FORMAT ".",
-            s, size),
-        (NULL));
+    NPY_ENC_ERROR (self, STREAM, FORMAT,
+        "caps %s describe more bytes than fit in memory; the buffer "
+        "holds %" G_GSIZE_FORMAT ".",
+        s, size);
     g_free (s);
     gst_buffer_unref (in);
     return GST_FLOW_ERROR;
@@ -175,11 +183,10 @@ gst_npy_enc_chain (GstPad *pad, GstObject *parent, GstBuffer *in)
   if (gst_tn_buffer_get_layout_meta (in) == NULL && size != need) {
     gchar *s = gst_tn_info_to_string (info);
 
-    GST_ELEMENT_ERROR (self, STREAM, FORMAT,
-        ("Buffer holds %" G_GSIZE_FORMAT " bytes; caps %s need %" G_GSIZE_FORMAT
-         ".",
-            size, s, need),
-        (NULL));
+    NPY_ENC_ERROR (self, STREAM, FORMAT,
+        "buffer holds %" G_GSIZE_FORMAT " bytes; caps %s need %" G_GSIZE_FORMAT
+        ".",
+        size, s, need);
     g_free (s);
     gst_buffer_unref (in);
     return GST_FLOW_ERROR;
@@ -188,7 +195,7 @@ gst_npy_enc_chain (GstPad *pad, GstObject *parent, GstBuffer *in)
   /* A dense buffer comes back as itself; a strided one is copied once. */
   dense = gst_tn_buffer_dense (in, info, NULL, &err);
   if (dense == NULL) {
-    GST_ELEMENT_ERROR (self, STREAM, FORMAT, ("%s", err->message), (NULL));
+    NPY_ENC_ERROR (self, STREAM, FORMAT, "%s", err->message);
     g_clear_error (&err);
     gst_buffer_unref (in);
     return GST_FLOW_ERROR;
@@ -229,26 +236,30 @@ gst_npy_enc_set_caps (GstNpyEnc *self, GstCaps *caps)
   GError *err = NULL;
   GstCaps *out;
   gboolean ok;
+  gchar *s;
 
   gst_npy_enc_clear (self);
   if (!gst_tn_info_from_caps (&self->info, caps, &err)) {
-    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, ("%s", err->message),
-        ("caps: %" GST_PTR_FORMAT, caps));
+    if (gst_tn_caps_refusal_is_new (&self->refused, caps))
+      GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
+          ("%s: %s", GST_OBJECT_NAME (self), err->message),
+          ("caps: %" GST_PTR_FORMAT, caps));
     g_clear_error (&err);
     return FALSE;
   }
   self->header = gst_npy_enc_make_header (&self->info);
   if (self->header == NULL) {
-    gchar *s = gst_tn_info_to_string (&self->info);
-
-    GST_ELEMENT_ERROR (self, STREAM, ENCODE,
-        ("Cannot write an npy header for %s: its data would not fit in "
-         "2^63 bytes, or the header in %d.",
-            s, NPY_ENC_HEADER_CAP),
-        (NULL));
-    g_free (s);
+    if (gst_tn_caps_refusal_is_new (&self->refused, caps)) {
+      s = gst_tn_info_to_string (&self->info);
+      NPY_ENC_ERROR (self, STREAM, ENCODE,
+          "cannot write an npy header for %s: its data would not fit in "
+          "2^63 bytes, or the header in %d.",
+          s, NPY_ENC_HEADER_CAP);
+      g_free (s);
+    }
     return FALSE;
   }
+  gst_caps_replace (&self->refused, NULL);
   self->have_info = TRUE;
   GST_DEBUG_OBJECT (self,
       "header of %" G_GSIZE_FORMAT " bytes for %" GST_PTR_FORMAT,
@@ -297,8 +308,10 @@ gst_npy_enc_change_state (GstElement *element, GstStateChange transition)
 
   ret = GST_ELEMENT_CLASS (gst_npy_enc_parent_class)
             ->change_state (element, transition);
-  if (transition == GST_STATE_CHANGE_PAUSED_TO_READY)
+  if (transition == GST_STATE_CHANGE_PAUSED_TO_READY) {
     gst_npy_enc_clear (self);
+    gst_caps_replace (&self->refused, NULL);
+  }
   return ret;
 }
 
@@ -306,6 +319,7 @@ static void
 gst_npy_enc_finalize (GObject *object)
 {
   gst_npy_enc_clear (GST_NPY_ENC (object));
+  gst_caps_replace (&GST_NPY_ENC (object)->refused, NULL);
   G_OBJECT_CLASS (gst_npy_enc_parent_class)->finalize (object);
 }
 

@@ -946,6 +946,47 @@ GST_START_TEST (test_description)
 
 GST_END_TEST;
 
+/* A source that sends refused caps again before each buffer it tries
+ * gets one error for them, not one per try; the element is named. */
+GST_START_TEST (test_refusal_once)
+{
+  GstElement *e = gst_element_factory_make ("npyenc", "enc7");
+  GstBus *bus = gst_bus_new ();
+  GstHarness *h;
+  GstCaps *caps;
+  GstSegment seg;
+  gchar *text;
+  gint i;
+
+  gst_element_set_bus (e, bus);
+  h = gst_harness_new_with_element (e, "sink", "src");
+  gst_object_unref (e);
+  fail_unless (gst_harness_push_event (h, gst_event_new_stream_start ("s")));
+  gst_segment_init (&seg, GST_FORMAT_TIME);
+  for (i = 0; i < 3; i++) {
+    gchar *str = tn_tensor_caps ("int16", "<2147483647, 2147483647, 2>");
+
+    caps = gst_caps_from_string (str);
+    g_free (str);
+    gst_harness_push_event (h, gst_event_new_caps (caps));
+    gst_caps_unref (caps);
+    gst_harness_push_event (h, gst_event_new_segment (&seg));
+    fail_unless_equals_int (
+        gst_harness_push (h, gst_buffer_new_allocate (NULL, 24, NULL)),
+        GST_FLOW_NOT_NEGOTIATED);
+  }
+  text = pop_error (bus);
+  tn_assert_contains (text, "enc7: cannot write an npy header for int16 "
+                            "<2147483647, 2147483647, 2>");
+  g_free (text);
+  text = pop_error (bus);
+  fail_unless (text == NULL, "a second error: %s", text);
+  enc_free (h, bus);
+  tn_check_no_outstanding ();
+}
+
+GST_END_TEST;
+
 static Suite *
 npyenc_suite (void)
 {
@@ -972,6 +1013,7 @@ npyenc_suite (void)
   tcase_add_test (tc, test_bfloat16_steady_state);
   tcase_add_test (tc, test_doc_launch_lines);
   tcase_add_test (tc, test_description);
+  tcase_add_test (tc, test_refusal_once);
   return s;
 }
 
