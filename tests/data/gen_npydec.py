@@ -14,7 +14,7 @@ in tests/elements/npydec.c.  npydec_part_<k>.raw holds the C-order
 little-endian bytes the decoder must emit for array k.
 
 npydec_doc_* are what the documented launch lines of npydec and npyenc
-must write.
+must write, and npydec_enc_minimal.npy what npyenc writes from minimal caps.
 
 npydec_huge_* hold headers whose extents do not fit tensor caps (above
 2147483647) or ask a split for many empty tensors; those with data are
@@ -108,6 +108,10 @@ def main():
             np.arange(16, dtype=np.uint8).reshape(4, 2, 2))
     np.save(path("doc_out.npy"), np.arange(3, dtype=np.int16))
     np.save(path("doc_enc_bf16.npy"), np.arange(4, dtype=np.float32))
+    # npyenc fed from minimal caps type=float32,dims=<3,4>: item i is
+    # i * 0.5 - 2.
+    np.save(path("enc_minimal.npy"),
+            (np.arange(12, dtype=np.float32) * 0.5 - 2).reshape(3, 4))
     for i in range(4):
         np.save(path("doc_frame_%d.npy" % i),
                 np.arange(16, dtype=np.uint8).reshape(4, 2, 2)[i])

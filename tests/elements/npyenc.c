@@ -784,6 +784,48 @@ GST_START_TEST (test_bfloat16_steady_state)
 
 GST_END_TEST;
 
+/* Hand-written caps with only type and dims, as most users write them,
+ * from appsrc: before, a bare not-negotiated. */
+GST_START_TEST (test_minimal_caps)
+{
+  GstElement *p
+      = gst_parse_launch ("appsrc name=src format=time "
+                          "caps=\"tensor/x-raw,type=float32,dims=<3,4>\" "
+                          "! npyenc ! appsink name=sink sync=false",
+          NULL);
+  GstElement *src = gst_bin_get_by_name (GST_BIN (p), "src");
+  GstElement *sink = gst_bin_get_by_name (GST_BIN (p), "sink");
+  GstSample *sample = NULL;
+  GstFlowReturn ret;
+  GstBuffer *in;
+  gfloat items[12];
+  guint8 *npy;
+  gsize len;
+  gint i;
+
+  tn_load_data ("npydec_enc_minimal.npy", &npy, &len);
+  for (i = 0; i < 12; i++)
+    items[i] = i * 0.5f - 2;
+  in = gst_buffer_new_memdup (items, sizeof items);
+  gst_element_set_state (p, GST_STATE_PLAYING);
+  g_signal_emit_by_name (src, "push-buffer", in, &ret);
+  gst_buffer_unref (in);
+  fail_unless_equals_int (ret, GST_FLOW_OK);
+  g_signal_emit_by_name (src, "end-of-stream", &ret);
+  g_signal_emit_by_name (sink, "pull-sample", &sample);
+  fail_unless (sample != NULL, "no file came out");
+  check_bytes (gst_sample_get_buffer (sample), npy, len);
+  gst_sample_unref (sample);
+  gst_element_set_state (p, GST_STATE_NULL);
+  gst_object_unref (src);
+  gst_object_unref (sink);
+  gst_object_unref (p);
+  g_free (npy);
+  tn_check_no_outstanding ();
+}
+
+GST_END_TEST;
+
 /* The example launch lines of the SECTION block in elements/<file>, as a
  * shell would see them: " * " dropped, backslash-newlines joined. */
 static gchar **
@@ -1011,6 +1053,7 @@ npyenc_suite (void)
   tcase_add_test (tc, test_writable_and_readonly);
   tcase_add_test (tc, test_negotiate_partial);
   tcase_add_test (tc, test_bfloat16_steady_state);
+  tcase_add_test (tc, test_minimal_caps);
   tcase_add_test (tc, test_doc_launch_lines);
   tcase_add_test (tc, test_description);
   tcase_add_test (tc, test_refusal_once);
