@@ -27,14 +27,33 @@
  * end of the stream are dropped with a warning.
  *
  * The way back: uint8 tensors `<h, w>` and `<h, w, 1>` become GRAY8,
- * `<h, w, 3>` RGB or BGR, `<h, w, 4>` any of the 4-byte formats (a
- * capsfilter picks; RGB and RGBA first); uint16 `<h, w>` becomes
- * GRAY16_LE; `<frames, channels>` tensors of the audio dtypes become audio
- * at rate frames x framerate.  A strided tensor whose rows are whole
- * (pixels and channels dense) is passed on with a #GstVideoMeta when
- * downstream accepts that; otherwise it is copied once into the default
- * video layout.  A tensor that fits no media format fails negotiation
- * with a message that says what would fit.
+ * `<h, w, 3>` RGB or BGR, `<h, w, 4>` any of the 4-byte formats; uint16
+ * `<h, w>` becomes GRAY16_LE; `<frames, channels>` tensors of the audio
+ * dtypes become audio at rate frames x framerate.  A strided tensor whose
+ * rows are whole (pixels and channels dense) is passed on with a
+ * #GstVideoMeta when downstream accepts that; otherwise it is copied once
+ * into the default video layout.  A tensor that fits no media format fails
+ * negotiation with a message that says what would fit.
+ *
+ * ## Defaults
+ *
+ * Where the caps on both sides leave the format open, tensorconvert picks:
+ *
+ * - video to tensors: RGB, so `videotestsrc ! tensorconvert` gives uint8
+ *   `<240, 320, 3>`; then BGR, the 4-byte formats (RGBA first), GRAY8
+ *   and GRAY16_LE, in this order, among what upstream can produce;
+ * - audio to tensors: F32LE (float32, the dtype of tensor arithmetic),
+ *   then S16LE, S32LE, F64LE, S8 and U8;
+ * - tensors to video: RGB for `<h, w, 3>` and RGBA for `<h, w, 4>`
+ *   whatever order downstream lists its formats in, since a tensor does
+ *   not say its channel order and these are the ones tensorconvert itself
+ *   makes from video by default.  A capsfilter (or a downstream element
+ *   that takes only BGR, as avimux) chooses otherwise.
+ *
+ * Caps asked for downstream are followed: `type=uint8,dims=<h, w, 3>`
+ * gives RGB, `type=int16` S16LE, `dims=<h, w>` GRAY8.
+ *
+ * ## Copies
  *
  * #GstTensorConvert:bytes-copied counts every byte copied.  A writable
  * input buffer is passed on itself (its range cut, its video or layout
@@ -89,9 +108,12 @@ typedef struct {
   gint channels;
 } VideoFormat;
 
+/* In the order of preference: where both sides of a negotiation leave the
+ * format open, caps list the formats in this order and fixation takes the
+ * first one that fits.  RGB first because it is what a user (and NumPy,
+ * PIL, torchvision) expects of an image tensor; then the 4-byte formats,
+ * RGBA first; gray last, since it throws the colours away. */
 static const VideoFormat video_formats[] = {
-  { GST_VIDEO_FORMAT_GRAY8, TN_UINT8, 1 },
-  { GST_VIDEO_FORMAT_GRAY16_LE, TN_UINT16, 1 },
   { GST_VIDEO_FORMAT_RGB, TN_UINT8, 3 },
   { GST_VIDEO_FORMAT_BGR, TN_UINT8, 3 },
   { GST_VIDEO_FORMAT_RGBA, TN_UINT8, 4 },
@@ -102,6 +124,8 @@ static const VideoFormat video_formats[] = {
   { GST_VIDEO_FORMAT_BGRx, TN_UINT8, 4 },
   { GST_VIDEO_FORMAT_xRGB, TN_UINT8, 4 },
   { GST_VIDEO_FORMAT_xBGR, TN_UINT8, 4 },
+  { GST_VIDEO_FORMAT_GRAY8, TN_UINT8, 1 },
+  { GST_VIDEO_FORMAT_GRAY16_LE, TN_UINT16, 1 },
 };
 
 typedef struct {
@@ -109,20 +133,24 @@ typedef struct {
   tn_dtype dtype;
 } AudioFormat;
 
+/* In the order of preference, as video_formats: float32 is the dtype tensor
+ * arithmetic works in; S16LE the native format of most devices and files,
+ * so the next best when upstream cannot give float; then by width. */
 static const AudioFormat audio_formats[] = {
-  { GST_AUDIO_FORMAT_S8, TN_INT8 },
-  { GST_AUDIO_FORMAT_U8, TN_UINT8 },
+  { GST_AUDIO_FORMAT_F32LE, TN_FLOAT32 },
   { GST_AUDIO_FORMAT_S16LE, TN_INT16 },
   { GST_AUDIO_FORMAT_S32LE, TN_INT32 },
-  { GST_AUDIO_FORMAT_F32LE, TN_FLOAT32 },
   { GST_AUDIO_FORMAT_F64LE, TN_FLOAT64 },
+  { GST_AUDIO_FORMAT_S8, TN_INT8 },
+  { GST_AUDIO_FORMAT_U8, TN_UINT8 },
 };
 
+/* The templates list the formats in the tables' order of preference. */
 #define VIDEO_FORMATS                                                          \
-  "{ GRAY8, GRAY16_LE, RGB, BGR, RGBA, BGRA, ARGB, ABGR, RGBx, BGRx, "         \
-  "xRGB, xBGR }"
-#define AUDIO_FORMATS "{ S8, U8, S16LE, S32LE, F32LE, F64LE }"
-#define TENSOR_TYPES "{ uint8, uint16, int8, int16, int32, float32, float64 }"
+  "{ RGB, BGR, RGBA, BGRA, ARGB, ABGR, RGBx, BGRx, xRGB, xBGR, GRAY8, "        \
+  "GRAY16_LE }"
+#define AUDIO_FORMATS "{ F32LE, S16LE, S32LE, F64LE, S8, U8 }"
+#define TENSOR_TYPES "{ uint8, float32, int16, int32, float64, int8, uint16 }"
 
 #define ALL_CAPS                                                               \
   "video/x-raw, format=(string)" VIDEO_FORMATS ", width=(int)[ 1, MAX ], "     \
@@ -344,12 +372,14 @@ audio_to_tensor_caps (
     g_ptr_array_free (formats, TRUE);
 }
 
-/* Video structures for a tensor of dtype and (when rank >= 0) dims. */
+/* The video structure of format vf for a tensor of (when rank >= 0) dims,
+ * if the tensor fits it. */
 static void
-tensor_to_video_caps (tn_dtype dtype, const gint64 *dims, gint rank,
+tensor_to_video_caps (const VideoFormat *vf, const gint64 *dims, gint rank,
     const GstStructure *s, GstCaps *out)
 {
   gint channels = 0;
+  GstStructure *v;
 
   if (rank >= 0) {
     if (rank == 2)
@@ -361,40 +391,30 @@ tensor_to_video_caps (tn_dtype dtype, const gint64 *dims, gint rank,
     if (dims[0] < 1 || dims[1] < 1 || dims[0] > G_MAXINT || dims[1] > G_MAXINT)
       return;
   }
-  for (guint i = 0; i < G_N_ELEMENTS (video_formats); i++) {
-    const VideoFormat *vf = &video_formats[i];
-    GstStructure *v;
-
-    if (vf->dtype != dtype || (channels > 0 && vf->channels != channels))
-      continue;
-    v = gst_structure_new ("video/x-raw", "format", G_TYPE_STRING,
-        gst_video_format_to_string (vf->format), NULL);
-    if (rank >= 0)
-      gst_structure_set (v, "width", G_TYPE_INT, (gint) dims[1], "height",
-          G_TYPE_INT, (gint) dims[0], NULL);
-    else
-      gst_structure_set (v, "width", GST_TYPE_INT_RANGE, 1, G_MAXINT, "height",
-          GST_TYPE_INT_RANGE, 1, G_MAXINT, NULL);
-    copy_framerate (v, s);
-    gst_caps_append_structure (out, v);
-  }
+  if (channels > 0 && vf->channels != channels)
+    return;
+  v = gst_structure_new ("video/x-raw", "format", G_TYPE_STRING,
+      gst_video_format_to_string (vf->format), NULL);
+  if (rank >= 0)
+    gst_structure_set (v, "width", G_TYPE_INT, (gint) dims[1], "height",
+        G_TYPE_INT, (gint) dims[0], NULL);
+  else
+    gst_structure_set (v, "width", GST_TYPE_INT_RANGE, 1, G_MAXINT, "height",
+        GST_TYPE_INT_RANGE, 1, G_MAXINT, NULL);
+  copy_framerate (v, s);
+  gst_caps_append_structure (out, v);
 }
 
-/* Audio structures for a tensor; frames > 0 requires dims[0] == frames
- * (audio-to-tensor mode, where the property sets the frames). */
+/* The audio structure of format af for a tensor, if it fits; frames > 0
+ * requires dims[0] == frames (audio-to-tensor mode, where the property
+ * sets the frames). */
 static void
-tensor_to_audio_caps (tn_dtype dtype, const gint64 *dims, gint rank,
+tensor_to_audio_caps (const AudioFormat *af, const gint64 *dims, gint rank,
     const GstStructure *s, GstCaps *out, gint frames)
 {
-  const AudioFormat *af = NULL;
   GstStructure *a;
   gint fps_n, fps_d;
 
-  for (guint i = 0; i < G_N_ELEMENTS (audio_formats); i++)
-    if (audio_formats[i].dtype == dtype)
-      af = &audio_formats[i];
-  if (af == NULL)
-    return;
   if (rank >= 0
       && (rank != 2 || dims[0] < 1 || dims[1] < 1 || dims[1] > G_MAXINT
           || (frames > 0 && dims[0] != frames)))
@@ -429,6 +449,18 @@ tensor_to_audio_caps (tn_dtype dtype, const gint64 *dims, gint rank,
   gst_caps_append_structure (out, a);
 }
 
+static gboolean
+has_type (GPtrArray *types, tn_dtype t)
+{
+  for (guint k = 0; types && k < types->len; k++)
+    if (g_strcmp0 (g_ptr_array_index (types, k), tn_dtype_name (t)) == 0)
+      return TRUE;
+  return types == NULL;
+}
+
+/* Media structures for tensor structure s: every video format in the
+ * order of preference, then every audio format, whatever order the dtypes
+ * are listed in (which, for the template, would put int8 audio first). */
 static void
 tensor_caps (const GstStructure *s, GstCaps *out, gint frames)
 {
@@ -438,16 +470,12 @@ tensor_caps (const GstStructure *s, GstCaps *out, gint frames)
 
   if (!gst_tn_structure_get_dims (s, dims, &rank, NULL))
     rank = -1;
-  for (gint t = 0; t < TN_NDTYPES; t++) {
-    gboolean found = types == NULL;
-
-    for (guint k = 0; types && k < types->len; k++)
-      found |= g_strcmp0 (g_ptr_array_index (types, k), tn_dtype_name (t)) == 0;
-    if (!found)
-      continue;
-    tensor_to_video_caps (t, dims, rank, s, out);
-    tensor_to_audio_caps (t, dims, rank, s, out, frames);
-  }
+  for (guint i = 0; i < G_N_ELEMENTS (video_formats); i++)
+    if (has_type (types, video_formats[i].dtype))
+      tensor_to_video_caps (&video_formats[i], dims, rank, s, out);
+  for (guint i = 0; i < G_N_ELEMENTS (audio_formats); i++)
+    if (has_type (types, audio_formats[i].dtype))
+      tensor_to_audio_caps (&audio_formats[i], dims, rank, s, out, frames);
   if (types)
     g_ptr_array_free (types, TRUE);
 }
@@ -503,6 +531,59 @@ gst_tensor_convert_transform_caps (GstBaseTransform *trans,
   GST_LOG_OBJECT (self, "%s %" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT,
       direction == GST_PAD_SINK ? "sink" : "src", caps, out);
   return out;
+}
+
+/* Whether the format field of st allows format name. */
+static gboolean
+allows_format (const GstStructure *st, const gchar *name)
+{
+  GPtrArray *formats = string_values (st, "format");
+  gboolean found = formats == NULL;
+
+  for (guint k = 0; formats && k < formats->len; k++)
+    found |= g_strcmp0 (g_ptr_array_index (formats, k), name) == 0;
+  if (formats)
+    g_ptr_array_free (formats, TRUE);
+  return found;
+}
+
+/* Tensors to media: the first format in the tables' order of preference
+ * that downstream takes, whatever order downstream lists them in
+ * (smptealpha lists ARGB before RGBA).  A tensor does not say its channel
+ * order, and RGB and RGBA are what tensorconvert makes of video by
+ * default, so video -> tensor -> video keeps the colours. */
+static GstCaps *
+gst_tensor_convert_fixate_caps (GstBaseTransform *trans,
+    GstPadDirection direction, GstCaps *caps, GstCaps *othercaps)
+{
+  const guint nv = G_N_ELEMENTS (video_formats);
+  GstCaps *pick = NULL;
+
+  for (guint i = 0; pick == NULL && i < nv + G_N_ELEMENTS (audio_formats);
+       i++) {
+    const gchar *media = i < nv ? "video/x-raw" : "audio/x-raw";
+    const gchar *name
+        = i < nv ? gst_video_format_to_string (video_formats[i].format)
+                 : gst_audio_format_to_string (audio_formats[i - nv].format);
+
+    for (guint k = 0; k < gst_caps_get_size (othercaps); k++) {
+      GstStructure *st = gst_caps_get_structure (othercaps, k);
+
+      if (!gst_structure_has_name (st, media) || !allows_format (st, name))
+        continue;
+      st = gst_structure_copy (st);
+      gst_structure_set (st, "format", G_TYPE_STRING, name, NULL);
+      pick = gst_caps_new_full (st, NULL);
+      break;
+    }
+  }
+  if (pick != NULL) {
+    GST_DEBUG_OBJECT (trans, "preferring %" GST_PTR_FORMAT, pick);
+    gst_caps_unref (othercaps);
+    othercaps = pick;
+  }
+  return GST_BASE_TRANSFORM_CLASS (gst_tensor_convert_parent_class)
+      ->fixate_caps (trans, direction, caps, othercaps);
 }
 
 /* A tensor that fits nothing downstream takes still reaches accept_caps,
@@ -1298,6 +1379,7 @@ gst_tensor_convert_class_init (GstTensorConvertClass *klass)
 
   trans_class->transform_caps
       = GST_DEBUG_FUNCPTR (gst_tensor_convert_transform_caps);
+  trans_class->fixate_caps = GST_DEBUG_FUNCPTR (gst_tensor_convert_fixate_caps);
   trans_class->accept_caps = GST_DEBUG_FUNCPTR (gst_tensor_convert_accept_caps);
   trans_class->query = GST_DEBUG_FUNCPTR (gst_tensor_convert_query);
   trans_class->set_caps = GST_DEBUG_FUNCPTR (gst_tensor_convert_set_caps);

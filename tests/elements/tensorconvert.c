@@ -954,6 +954,284 @@ GST_START_TEST (test_tensor_meta_out_of_range)
 
 GST_END_TEST;
 
+/* ---- Collecting what reaches a sink ------------------------------------ */
+
+typedef struct {
+  GPtrArray *bufs; /* every buffer at the sink pad of "out", in order */
+  gchar *sink_caps, *src_caps; /* of the element named "c", if any */
+} Got;
+
+static GstPadProbeReturn
+record (GstPad *pad, GstPadProbeInfo *info, gpointer data)
+{
+  g_ptr_array_add (data, gst_buffer_ref (GST_PAD_PROBE_INFO_BUFFER (info)));
+  return GST_PAD_PROBE_OK;
+}
+
+static gchar *
+pad_caps (GstElement *e, const gchar *pad)
+{
+  GstPad *p = gst_element_get_static_pad (e, pad);
+  GstCaps *caps = gst_pad_get_current_caps (p);
+  gchar *str = caps ? gst_caps_to_string (caps) : NULL;
+
+  if (caps)
+    gst_caps_unref (caps);
+  gst_object_unref (p);
+  return str;
+}
+
+/* Runs launch to EOS, recording the buffers that reach the sink pad of the
+ * element named "out" (an appsink is drained as an application would:
+ * it posts EOS only once emptied).  Returns the pipeline, stopped, for
+ * its properties. */
+static GstElement *
+run_got (const gchar *launch, Got *got)
+{
+  GError *err = NULL;
+  GstElement *pipe = gst_parse_launch (launch, &err);
+  GstElement *out, *c;
+  GstPad *pad;
+  GstBus *bus;
+  GstMessage *msg = NULL;
+  gboolean app;
+
+  fail_unless (pipe != NULL, "%s: %s", launch, err ? err->message : "?");
+  got->bufs
+      = g_ptr_array_new_with_free_func ((GDestroyNotify) gst_buffer_unref);
+  got->sink_caps = got->src_caps = NULL;
+  out = gst_bin_get_by_name (GST_BIN (pipe), "out");
+  fail_unless (out != NULL, "%s has no element named out", launch);
+  pad = gst_element_get_static_pad (out, "sink");
+  gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, record, got->bufs, NULL);
+  gst_object_unref (pad);
+  app = g_str_equal (
+      GST_OBJECT_NAME (gst_element_get_factory (out)), "appsink");
+  bus = gst_element_get_bus (pipe);
+  fail_unless (gst_element_set_state (pipe, GST_STATE_PLAYING)
+                   != GST_STATE_CHANGE_FAILURE,
+      "%s", launch);
+  for (gint i = 0; i < 200 && msg == NULL; i++) {
+    if (app) {
+      GstSample *smp = NULL;
+
+      do {
+        g_signal_emit_by_name (out, "try-pull-sample", (guint64) 0, &smp);
+        if (smp)
+          gst_sample_unref (smp);
+      } while (smp != NULL);
+    }
+    msg = gst_bus_timed_pop_filtered (
+        bus, 50 * GST_MSECOND, GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  }
+  fail_unless (msg != NULL, "%s: no EOS within 10 s", launch);
+  if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
+    gst_message_parse_error (msg, &err, NULL);
+    fail ("%s: %s", launch, err->message);
+  }
+  gst_message_unref (msg);
+  c = gst_bin_get_by_name (GST_BIN (pipe), "c");
+  if (c) {
+    got->sink_caps = pad_caps (c, "sink");
+    got->src_caps = pad_caps (c, "src");
+    gst_object_unref (c);
+  }
+  gst_element_set_state (pipe, GST_STATE_NULL);
+  gst_object_unref (bus);
+  gst_object_unref (out);
+  return pipe;
+}
+
+static void
+got_clear (Got *got)
+{
+  g_ptr_array_unref (got->bufs);
+  g_free (got->sink_caps);
+  g_free (got->src_caps);
+}
+
+/* The bytes of every buffer of launch's sink, one after the other. */
+static GBytes *
+sink_bytes (const gchar *launch)
+{
+  GByteArray *all = g_byte_array_new ();
+  GstElement *p;
+  Got got;
+
+  p = run_got (launch, &got);
+  for (guint i = 0; i < got.bufs->len; i++) {
+    GstMapInfo map;
+
+    fail_unless (
+        gst_buffer_map (g_ptr_array_index (got.bufs, i), &map, GST_MAP_READ));
+    g_byte_array_append (all, map.data, map.size);
+    gst_buffer_unmap (g_ptr_array_index (got.bufs, i), &map);
+  }
+  got_clear (&got);
+  gst_object_unref (p);
+  return g_byte_array_free_to_bytes (all);
+}
+
+static void
+assert_bytes_equal (GBytes *got, const guint8 *want, gsize n, const gchar *what)
+{
+  gsize len;
+  const guint8 *g = g_bytes_get_data (got, &len);
+
+  fail_unless_equals_uint64 (len, n);
+  for (gsize i = 0; i < n; i++)
+    fail_unless (g[i] == want[i], "%s: byte %" G_GSIZE_FORMAT " is %u, not %u",
+        what, i, g[i], want[i]);
+}
+
+static void
+assert_caps_in (const gchar *caps, const gchar *want)
+{
+  GstCaps *a, *b;
+
+  fail_unless (caps != NULL, "no caps where %s was expected", want);
+  a = gst_caps_from_string (caps);
+  b = gst_caps_from_string (want);
+  fail_unless (gst_caps_is_subset (a, b), "%s is not %s", caps, want);
+  gst_caps_unref (a);
+  gst_caps_unref (b);
+}
+
+/* ---- Defaults (issue 11, point 5) -------------------------------------- */
+
+/* Nothing between videotestsrc and tensorconvert: RGB, the frame as it
+ * is, not GRAY8 (which the first format of the old table gave). */
+GST_START_TEST (test_default_video)
+{
+  GBytes *raw = sink_bytes ("videotestsrc num-buffers=1 ! "
+                            "video/x-raw,format=RGB ! appsink name=out");
+  GstElement *p;
+  GstMapInfo map;
+  Got got;
+
+  p = run_got ("videotestsrc num-buffers=1 ! tensorconvert name=c ! "
+               "appsink name=out",
+      &got);
+  assert_caps_in (got.sink_caps, "video/x-raw,format=RGB,width=320,height=240");
+  assert_caps_in (got.src_caps, "tensor/x-raw,type=uint8,dims=<240,320,3>,"
+                                "framerate=30/1");
+  fail_unless_equals_int (got.bufs->len, 1);
+  /* 320 x 3 is a multiple of 4: RGB rows carry no padding. */
+  fail_unless (
+      gst_buffer_map (g_ptr_array_index (got.bufs, 0), &map, GST_MAP_READ));
+  assert_bytes_equal (raw, map.data, map.size, "default video tensor");
+  gst_buffer_unmap (g_ptr_array_index (got.bufs, 0), &map);
+  fail_unless_equals_uint64 (copied_in (p, "c"), 0);
+  got_clear (&got);
+  gst_object_unref (p);
+  g_bytes_unref (raw);
+  tn_check_no_outstanding ();
+}
+
+GST_END_TEST;
+
+/* Nothing between audiotestsrc and tensorconvert: float32, the samples as
+ * audiotestsrc makes them in F32LE, not int8. */
+GST_START_TEST (test_default_audio)
+{
+  GBytes *raw = sink_bytes ("audiotestsrc num-buffers=2 ! "
+                            "audio/x-raw,format=F32LE ! appsink name=out");
+  GstElement *p;
+  GByteArray *all = g_byte_array_new ();
+  Got got;
+
+  p = run_got ("audiotestsrc num-buffers=2 ! tensorconvert name=c ! "
+               "appsink name=out",
+      &got);
+  assert_caps_in (got.sink_caps, "audio/x-raw,format=F32LE,rate=44100,"
+                                 "channels=1");
+  assert_caps_in (got.src_caps, "tensor/x-raw,type=float32,dims=<1024,1>,"
+                                "framerate=11025/256");
+  fail_unless_equals_int (got.bufs->len, 2);
+  for (guint i = 0; i < got.bufs->len; i++) {
+    GstMapInfo map;
+
+    fail_unless (
+        gst_buffer_map (g_ptr_array_index (got.bufs, i), &map, GST_MAP_READ));
+    g_byte_array_append (all, map.data, map.size);
+    gst_buffer_unmap (g_ptr_array_index (got.bufs, i), &map);
+  }
+  assert_bytes_equal (raw, all->data, all->len, "default audio tensors");
+  fail_unless_equals_uint64 (copied_in (p, "c"), 0);
+  g_byte_array_unref (all);
+  got_clear (&got);
+  gst_object_unref (p);
+  g_bytes_unref (raw);
+  tn_check_no_outstanding ();
+}
+
+GST_END_TEST;
+
+/* What downstream asks of the tensor picks the media format upstream;
+ * and the way back, the tables' preference over downstream's order. */
+GST_START_TEST (test_defaults_follow_downstream)
+{
+  static const struct {
+    const gchar *launch, *sink, *src;
+  } cases[] = {
+    { "videotestsrc num-buffers=1 ! tensorconvert name=c ! "
+      "tensor/x-raw,type=uint8,dims=<240,320,3> ! fakesink name=out",
+        "video/x-raw,format=RGB", NULL },
+    { "videotestsrc num-buffers=1 ! tensorconvert name=c ! "
+      "tensor/x-raw,dims=<240,320,4> ! fakesink name=out",
+        "video/x-raw,format=RGBA", NULL },
+    { "videotestsrc num-buffers=1 ! tensorconvert name=c ! "
+      "tensor/x-raw,dims=<240,320> ! fakesink name=out",
+        "video/x-raw,format=GRAY8", NULL },
+    { "videotestsrc num-buffers=1 ! tensorconvert name=c ! "
+      "tensor/x-raw,type=uint16 ! fakesink name=out",
+        "video/x-raw,format=GRAY16_LE", NULL },
+    { "audiotestsrc num-buffers=1 ! tensorconvert name=c ! "
+      "tensor/x-raw,type=float32 ! fakesink name=out",
+        "audio/x-raw,format=F32LE", NULL },
+    { "audiotestsrc num-buffers=1 ! tensorconvert name=c ! "
+      "tensor/x-raw,type=int16 ! fakesink name=out",
+        "audio/x-raw,format=S16LE", NULL },
+    { "audiotestsrc num-buffers=1 ! tensorconvert name=c ! "
+      "tensor/x-raw,type=float64 ! fakesink name=out",
+        "audio/x-raw,format=F64LE", NULL },
+    /* smptealpha lists ARGB before RGBA: a tensor does not say its
+     * channel order, and labelling RGBA bytes ARGB would swap them. */
+    { "tensorsrc num-buffers=1 ! tensor/x-raw,type=uint8,dims=<48,64,4> ! "
+      "tensorconvert name=c ! smptealpha ! fakesink name=out",
+        NULL, "video/x-raw,format=RGBA,width=64,height=48" },
+    { "tensorsrc num-buffers=1 ! tensor/x-raw,type=uint8,dims=<48,64,3> ! "
+      "tensorconvert name=c ! video/x-raw,format={BGR,RGB} ! "
+      "fakesink name=out",
+        NULL, "video/x-raw,format=RGB" },
+    /* Followed when downstream takes only another format. */
+    { "tensorsrc num-buffers=1 ! tensor/x-raw,type=uint8,dims=<48,64,3> ! "
+      "tensorconvert name=c ! avimux ! fakesink name=out",
+        NULL, "video/x-raw,format=BGR" },
+    { "tensorsrc num-buffers=1 ! tensor/x-raw,type=uint8,dims=<48,64> ! "
+      "tensorconvert name=c ! videoconvert ! fakesink name=out",
+        NULL, "video/x-raw,format=GRAY8" },
+    { "tensorsrc num-buffers=1 ! tensor/x-raw,type=int16,dims=<1024,2> ! "
+      "tensorconvert name=c ! audioconvert ! fakesink name=out",
+        NULL, "audio/x-raw,format=S16LE,channels=2,rate=30720" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++) {
+    Got got;
+    GstElement *p = run_got (cases[i].launch, &got);
+
+    if (cases[i].sink)
+      assert_caps_in (got.sink_caps, cases[i].sink);
+    if (cases[i].src)
+      assert_caps_in (got.src_caps, cases[i].src);
+    got_clear (&got);
+    gst_object_unref (p);
+  }
+  tn_check_no_outstanding ();
+}
+
+GST_END_TEST;
+
 static Suite *
 tensorconvert_suite (void)
 {
@@ -979,6 +1257,9 @@ tensorconvert_suite (void)
   tcase_add_test (tc, test_short_frame);
   tcase_add_test (tc, test_stream_errors);
   tcase_add_test (tc, test_properties);
+  tcase_add_test (tc, test_default_video);
+  tcase_add_test (tc, test_default_audio);
+  tcase_add_test (tc, test_defaults_follow_downstream);
   return s;
 }
 
