@@ -85,6 +85,7 @@
 #include <gst/video/video.h>
 
 #include "elements.h"
+#include "tnelement.h"
 #include "plugin/gsttensor.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_tensor_convert_debug);
@@ -1242,6 +1243,30 @@ gst_tensor_convert_sink_event (GstBaseTransform *trans, GstEvent *event)
       ->sink_event (trans, event);
 }
 
+/* A frames value below 1 is stored as given (the property's range is
+ * every int, so that GLib does not refuse it with a warning and leave the
+ * default in its place, which would run a pipeline the user did not ask
+ * for) and refused here, before any data flows. */
+static gboolean
+gst_tensor_convert_start (GstBaseTransform *trans)
+{
+  GstTensorConvert *self = GST_TENSOR_CONVERT (trans);
+  gint frames;
+
+  GST_OBJECT_LOCK (self);
+  frames = self->frames;
+  GST_OBJECT_UNLOCK (self);
+  if (frames < 1) {
+    gchar *text = g_strdup_printf ("%d", frames);
+    gboolean ok = gst_tn_element_property_error (GST_ELEMENT (self), "frames",
+        text, "a tensor needs 1 or more audio frames");
+
+    g_free (text);
+    return ok;
+  }
+  return TRUE;
+}
+
 static gboolean
 gst_tensor_convert_stop (GstBaseTransform *trans)
 {
@@ -1253,12 +1278,16 @@ gst_tensor_convert_stop (GstBaseTransform *trans)
   return TRUE;
 }
 
+/* Caps and tensor sizes follow from both, so neither may change while a
+ * stream runs (GST_PARAM_MUTABLE_READY): refused with a warning there. */
 static void
 gst_tensor_convert_set_property (
     GObject *object, guint prop_id, const GValue *value, GParamSpec *pspec)
 {
   GstTensorConvert *self = GST_TENSOR_CONVERT (object);
 
+  if (!gst_tn_element_property_settable (GST_ELEMENT (self), pspec, value))
+    return;
   GST_OBJECT_LOCK (self);
   switch (prop_id) {
   case PROP_GRAY_CHANNEL_AXIS:
@@ -1337,13 +1366,16 @@ gst_tensor_convert_class_init (GstTensorConvertClass *klass)
   /**
    * GstTensorConvert:frames:
    *
-   * Audio frames per tensor when converting audio to tensors.
+   * Audio frames per tensor when converting audio to tensors: dims
+   * `<frames, channels>`.  1 or more; any other value is an error when the
+   * element starts (the range is every int so that the value reaches the
+   * element, which can say so).
    */
   g_object_class_install_property (gobject_class, PROP_FRAMES,
       g_param_spec_int ("frames", "Frames",
           "Audio to tensors: frames per tensor, dims <frames, channels>; "
-          "1 to 2147483647, default 1024",
-          1, G_MAXINT, DEFAULT_FRAMES,
+          "1 or more, anything else is an error at start",
+          G_MININT, G_MAXINT, DEFAULT_FRAMES,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS
               | GST_PARAM_MUTABLE_READY));
 
@@ -1395,6 +1427,7 @@ gst_tensor_convert_class_init (GstTensorConvertClass *klass)
   trans_class->generate_output
       = GST_DEBUG_FUNCPTR (gst_tensor_convert_generate_output);
   trans_class->sink_event = GST_DEBUG_FUNCPTR (gst_tensor_convert_sink_event);
+  trans_class->start = GST_DEBUG_FUNCPTR (gst_tensor_convert_start);
   trans_class->stop = GST_DEBUG_FUNCPTR (gst_tensor_convert_stop);
   trans_class->passthrough_on_same_caps = FALSE;
 }

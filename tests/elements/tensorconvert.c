@@ -35,6 +35,22 @@ bytes_copied (GstElement *e)
   return v;
 }
 
+/* A harness around a tensorconvert whose property prop (if any) was set
+ * before it started: a harness plays its element at once, and neither
+ * property may change while it runs. */
+static GstHarness *
+conv_harness (const gchar *prop, gint value)
+{
+  GstElement *e = gst_element_factory_make ("tensorconvert", NULL);
+  GstHarness *h;
+
+  if (prop)
+    g_object_set (e, prop, value, NULL);
+  h = gst_harness_new_with_element (e, "sink", "src");
+  gst_object_unref (e);
+  return h;
+}
+
 static GstBuffer *
 pattern_buffer (gsize size, guint seed)
 {
@@ -357,7 +373,7 @@ static const gchar *audio_types[]
 GST_START_TEST (test_audio_round_trip)
 {
   for (guint f = 0; f < G_N_ELEMENTS (audio_formats); f++) {
-    GstHarness *h1 = gst_harness_new ("tensorconvert");
+    GstHarness *h1 = conv_harness ("frames", 4);
     GstHarness *h2 = gst_harness_new ("tensorconvert");
     GstAudioInfo ai;
     GstBuffer *in[2], *t[4];
@@ -365,7 +381,6 @@ GST_START_TEST (test_audio_round_trip)
     gsize bpf;
     gint fps_n, fps_d;
 
-    g_object_set (h1->element, "frames", 4, NULL);
     gst_audio_info_set_format (
         &ai, gst_audio_format_from_string (audio_formats[f]), 48000, 2, NULL);
     bpf = GST_AUDIO_INFO_BPF (&ai);
@@ -444,13 +459,12 @@ GST_END_TEST;
  * are dropped with a warning that counts them. */
 GST_START_TEST (test_audio_across_buffers)
 {
-  GstHarness *h = gst_harness_new ("tensorconvert");
+  GstHarness *h = conv_harness ("frames", 4);
   GstBus *bus = watch (h->element);
   GstBuffer *in[2], *t;
   GstMapInfo map;
   gchar *text;
 
-  g_object_set (h->element, "frames", 4, NULL);
   gst_harness_set_src_caps_str (h, "audio/x-raw,format=S16LE,rate=8000,"
                                    "channels=1,layout=interleaved");
   for (gint i = 0; i < 2; i++) {
@@ -487,10 +501,9 @@ GST_END_TEST;
 
 GST_START_TEST (test_gray_channel_axis)
 {
-  GstHarness *h = gst_harness_new ("tensorconvert");
+  GstHarness *h = conv_harness ("gray-channel-axis", TRUE);
   GstCaps *caps, *want;
 
-  g_object_set (h->element, "gray-channel-axis", TRUE, NULL);
   gst_harness_set_src_caps_str (
       h, "video/x-raw,format=GRAY8,width=4,height=2,framerate=0/1");
   gst_harness_push (h, pattern_buffer (8, 0));
@@ -609,8 +622,7 @@ GST_START_TEST (test_caps_both_directions)
   gst_harness_teardown (h);
 
   /* With audio, the frames property sets the tensor's first extent. */
-  h = gst_harness_new ("tensorconvert");
-  g_object_set (h->element, "frames", 256, NULL);
+  h = conv_harness ("frames", 256);
   gst_harness_set_sink_caps_str (h, "tensor/x-raw,type=int16,dims=<256,2>");
   caps = gst_pad_peer_query_caps (h->srcpad, NULL);
   want = gst_caps_from_string (
@@ -832,7 +844,9 @@ GST_START_TEST (test_properties)
   g_object_get (e, "gray-channel-axis", &gray, "frames", &frames, NULL);
   fail_unless (!gray);
   fail_unless_equals_int (frames, 1024);
-  fail_unless_equals_int (fr->minimum, 1);
+  /* Every int reaches the element, which refuses those below 1 at start
+   * (test_frames_refused): GLib would refuse them with only a warning. */
+  fail_unless_equals_int (fr->minimum, G_MININT);
   fail_unless_equals_int (fr->maximum, G_MAXINT);
   fail_unless (!(bc->flags & G_PARAM_WRITABLE));
   fail_unless_equals_uint64 (bytes_copied (e), 0);
@@ -1232,6 +1246,69 @@ GST_START_TEST (test_defaults_follow_downstream)
 
 GST_END_TEST;
 
+/* ---- Properties (issue 11, point 2) ------------------------------------ */
+
+/* frames below 1 stops the pipeline at the state change, naming the
+ * element, the property and the value; GLib's range used to refuse it
+ * with a warning and run with 1024. */
+GST_START_TEST (test_frames_refused)
+{
+  static const gchar *values[] = { "0", "-3", "-2147483648" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (values); i++) {
+    gchar *launch = g_strdup_printf (
+        "audiotestsrc num-buffers=1 ! tensorconvert name=c frames=%s ! "
+        "fakesink",
+        values[i]);
+    gchar *from = NULL, *text = run_error (launch, &from);
+    gchar *want = g_strdup_printf ("c: frames=\"%s\" cannot be used: a tensor "
+                                   "needs 1 or more audio frames",
+        values[i]);
+
+    tn_assert_contains (text, want);
+    fail_unless_equals_string (from, "c");
+    g_free (want);
+    g_free (text);
+    g_free (from);
+    g_free (launch);
+  }
+  tn_check_no_outstanding ();
+}
+
+GST_END_TEST;
+
+/* Both properties shape the caps of a running stream: set while running
+ * they warn and keep the value in use. */
+GST_START_TEST (test_properties_while_running)
+{
+  GstHarness *h = conv_harness ("frames", 4);
+  gboolean gray = TRUE;
+  gint frames = 0;
+
+  gst_harness_set_src_caps_str (h, "audio/x-raw,format=S16LE,rate=8000,"
+                                   "channels=1,layout=interleaved");
+  gst_harness_push (h, pattern_buffer (8, 0));
+  gst_buffer_unref (gst_harness_pull (h));
+  ASSERT_WARNING (g_object_set (h->element, "frames", 7, NULL));
+  ASSERT_WARNING (g_object_set (h->element, "gray-channel-axis", TRUE, NULL));
+  g_object_get (
+      h->element, "frames", &frames, "gray-channel-axis", &gray, NULL);
+  fail_unless_equals_int (frames, 4);
+  fail_unless (!gray);
+  /* Still tensors of 4 frames. */
+  gst_harness_push (h, pattern_buffer (8, 0));
+  {
+    GstBuffer *t = gst_harness_pull (h);
+
+    fail_unless_equals_uint64 (gst_buffer_get_size (t), 8);
+    gst_buffer_unref (t);
+  }
+  gst_harness_teardown (h);
+  tn_check_no_outstanding ();
+}
+
+GST_END_TEST;
+
 static Suite *
 tensorconvert_suite (void)
 {
@@ -1260,6 +1337,8 @@ tensorconvert_suite (void)
   tcase_add_test (tc, test_default_video);
   tcase_add_test (tc, test_default_audio);
   tcase_add_test (tc, test_defaults_follow_downstream);
+  tcase_add_test (tc, test_frames_refused);
+  tcase_add_test (tc, test_properties_while_running);
   return s;
 }
 
