@@ -59,7 +59,11 @@
  * input buffer is passed on itself (its range cut, its video or layout
  * metas dropped) unless a pool locked such a meta on it, and so is a
  * shared one that holds exactly the output's bytes and no metas; any other
- * shared one gets a new buffer over the same memory.
+ * shared one gets a new buffer over the same memory.  Every buffer passed
+ * on by reference starts at an address aligned for its items: a tensor
+ * that would not (audio buffers that are not a whole number of frames, a
+ * frame of 2-byte pixels at an odd address or pitch) is copied once into
+ * aligned memory instead.
  *
  * ## Example launch lines
  * |[
@@ -868,6 +872,132 @@ pass_on (GstBuffer *inbuf, GstBuffer *buf, gsize offset, gsize size,
   return inbuf;
 }
 
+/* Whether the byte at offset of buf lies at an address that is a multiple
+ * of isz, as loads of items of isz bytes need (C requires it, UBSan
+ * checks it, and kernels may use aligned vector loads).  Memory made by
+ * others can start anywhere, and a tensor cut from inside a buffer starts
+ * wherever the cut falls; finding out costs a map of one memory, which
+ * items of one byte never need. */
+static gboolean
+aligned_at (GstBuffer *buf, gsize offset, gsize isz)
+{
+  GstMemory *mem;
+  GstMapInfo map;
+  guint idx, len;
+  gsize skip;
+  gboolean ok;
+
+  if (isz <= 1)
+    return TRUE;
+  /* Nothing at offset: an empty tensor, which no item is loaded from. */
+  if (!gst_buffer_find_memory (buf, offset, 1, &idx, &len, &skip))
+    return TRUE;
+  mem = gst_buffer_peek_memory (buf, idx);
+  if (!gst_memory_map (mem, &map, GST_MAP_READ))
+    return FALSE;
+  ok = (guintptr) (map.data + skip) % isz == 0;
+  gst_memory_unmap (mem, &map);
+  return ok;
+}
+
+/* A new buffer of size bytes for a copy: from the pool decide_allocation
+ * configured when it serves that size, else from the tensor allocator;
+ * both give 64-byte aligned memory. */
+static GstBuffer *
+gst_tensor_convert_new_buffer (GstTensorConvert *self, gsize size)
+{
+  GstBufferPool *pool = gst_tensor_convert_pool (GST_BASE_TRANSFORM (self));
+  GstBuffer *out = NULL;
+
+  if (pool) {
+    GstStructure *config = gst_buffer_pool_get_config (pool);
+    guint psize = 0;
+
+    gst_buffer_pool_config_get_params (config, NULL, &psize, NULL, NULL);
+    gst_structure_free (config);
+    if (psize == size
+        && gst_buffer_pool_acquire_buffer (pool, &out, NULL) != GST_FLOW_OK)
+      out = NULL;
+    gst_object_unref (pool);
+  }
+  if (out == NULL) {
+    GstAllocator *alloc = gst_tn_allocator_get ();
+
+    out = gst_buffer_new_allocate (alloc, size, NULL);
+    gst_object_unref (alloc);
+  }
+  return out;
+}
+
+/* One dense copy of h rows of row bytes, stride bytes apart from byte
+ * offset of inbuf: memcpy, so any address and pitch will do. */
+static GstBuffer *
+gst_tensor_convert_copy_rows (GstTensorConvert *self, GstBuffer *inbuf,
+    gsize offset, gsize stride, gsize row, gint h)
+{
+  GstBuffer *out = gst_tensor_convert_new_buffer (self, row * h);
+  GstMapInfo sm, dm;
+
+  if (out == NULL)
+    return NULL;
+  if (!gst_buffer_map (inbuf, &sm, GST_MAP_READ)) {
+    gst_buffer_unref (out);
+    return NULL;
+  }
+  gst_buffer_map (out, &dm, GST_MAP_WRITE);
+  if (stride == row)
+    memcpy (dm.data, sm.data + offset, row * h);
+  else
+    for (gint y = 0; y < h; y++)
+      memcpy (dm.data + y * row, sm.data + offset + y * stride, row);
+  gst_buffer_unmap (out, &dm);
+  gst_buffer_unmap (inbuf, &sm);
+  gst_buffer_copy_into (
+      out, inbuf, GST_BUFFER_COPY_FLAGS | GST_BUFFER_COPY_TIMESTAMPS, 0, -1);
+  gst_tensor_convert_count_copy (self, row * h);
+  return out;
+}
+
+/* One dense copy of view v of inbuf into tensor memory.  The core copy
+ * loads whole items, so from a misaligned address it reads v as bytes
+ * instead: the same view with one more axis, of the item's bytes. */
+static GstBuffer *
+gst_tensor_convert_copy_view (GstTensorConvert *self, GstBuffer *inbuf,
+    const tn_view *v, gboolean aligned)
+{
+  gsize isz = tn_dtype_size (v->dtype), nbytes = self->tbytes;
+  GstBuffer *out;
+  GstMapInfo sm, dm;
+  tn_view b = *v;
+
+  if (!aligned && isz > 1) {
+    /* Media tensors have rank 2 or 3: there is room for the axis. */
+    g_assert (v->rank < TN_MAX_RANK);
+    b.dtype = TN_UINT8;
+    b.rank = v->rank + 1;
+    for (gint i = 0; i < v->rank; i++)
+      b.strides[i] = v->strides[i] * (gint64) isz;
+    b.dims[v->rank] = (gint64) isz;
+    b.strides[v->rank] = 1;
+    b.offset = v->offset * (gint64) isz;
+  }
+  out = gst_tensor_convert_new_buffer (self, nbytes);
+  if (out == NULL)
+    return NULL;
+  if (!gst_buffer_map (inbuf, &sm, GST_MAP_READ)) {
+    gst_buffer_unref (out);
+    return NULL;
+  }
+  gst_buffer_map (out, &dm, GST_MAP_WRITE);
+  tn_view_materialize (dm.data, sm.data, &b);
+  gst_buffer_unmap (out, &dm);
+  gst_buffer_unmap (inbuf, &sm);
+  gst_buffer_copy_into (
+      out, inbuf, GST_BUFFER_COPY_FLAGS | GST_BUFFER_COPY_TIMESTAMPS, 0, -1);
+  gst_tensor_convert_count_copy (self, nbytes);
+  return out;
+}
+
 static GstFlowReturn
 gst_tensor_convert_video_to_tensor (
     GstTensorConvert *self, GstBuffer *inbuf, GstBuffer **outbuf)
@@ -879,9 +1009,8 @@ gst_tensor_convert_video_to_tensor (
   gint w = GST_VIDEO_INFO_WIDTH (vi), h = GST_VIDEO_INFO_HEIGHT (vi);
   gint pstride = GST_VIDEO_INFO_COMP_PSTRIDE (vi, 0), stride;
   gint64 strides[3];
-  GstBufferPool *pool;
-  GstBuffer *tmp, *dense;
-  GError *err = NULL;
+  gboolean whole_items;
+  GstBuffer *tmp;
 
   offset = vm ? vm->offset[0] : GST_VIDEO_INFO_PLANE_OFFSET (vi, 0);
   stride = vm ? vm->stride[0] : GST_VIDEO_INFO_PLANE_STRIDE (vi, 0);
@@ -899,21 +1028,20 @@ gst_tensor_convert_video_to_tensor (
                          " needs %" G_GSIZE_FORMAT ".",
             size, GST_VIDEO_INFO_NAME (vi), w, h, stride, offset, need));
 
-  if (stride == w * pstride) {
+  /* By reference only where every item can be loaded where it is: the
+   * first at an aligned address, every row a whole number of items on. */
+  whole_items = aligned_at (inbuf, offset, isz)
+                && (h == 1 || (gsize) stride % isz == 0);
+  if (stride == w * pstride && whole_items) {
     *outbuf = pass_on (inbuf, inbuf, offset, nbytes, video_tag, TRUE);
     return *outbuf ? GST_FLOW_OK : GST_FLOW_ERROR;
   }
-  if (stride % isz != 0 || offset % isz != 0)
-    return gst_tensor_convert_error (self,
-        g_strdup_printf ("Video rows of %d bytes from byte %" G_GSIZE_FORMAT
-                         " do not hold whole %" G_GSIZE_FORMAT "-byte items.",
-            stride, offset, isz));
 
-  /* Padded rows: the same memory with strides. */
-  strides[0] = stride / isz;
-  strides[1] = self->tinfo.rank == 3 ? pstride / isz : 1;
-  strides[2] = 1;
-  if (self->downstream_layout_meta) {
+  /* Padded rows: the same memory with strides, for a reader of them. */
+  if (self->downstream_layout_meta && whole_items) {
+    strides[0] = stride / isz;
+    strides[1] = self->tinfo.rank == 3 ? pstride / isz : 1;
+    strides[2] = 1;
     tmp = pass_on (inbuf, inbuf, 0, size, video_tag, FALSE);
     if (tmp == NULL)
       return GST_FLOW_ERROR;
@@ -922,24 +1050,13 @@ gst_tensor_convert_video_to_tensor (
     *outbuf = tmp;
     return GST_FLOW_OK;
   }
-  tmp = share (inbuf, 0, size);
-  if (tmp == NULL)
-    return GST_FLOW_ERROR;
-  gst_tn_buffer_add_layout_meta (tmp, self->tinfo.rank, offset / isz, strides);
-  pool = gst_tensor_convert_pool (GST_BASE_TRANSFORM (self));
-  dense = gst_tn_buffer_dense (tmp, &self->tinfo, pool, &err);
-  if (pool)
-    gst_object_unref (pool);
-  gst_buffer_unref (tmp);
-  if (dense == NULL) {
-    gchar *m = g_strdup (err->message);
-
-    g_clear_error (&err);
-    return gst_tensor_convert_error (self, m);
-  }
-  gst_tensor_convert_count_copy (self, nbytes);
-  *outbuf = dense;
-  return GST_FLOW_OK;
+  GST_LOG_OBJECT (self,
+      "one copy: rows of %d bytes at a pitch of %d from "
+      "byte %" G_GSIZE_FORMAT ", items %s",
+      w * pstride, stride, offset, whole_items ? "whole" : "misaligned");
+  *outbuf = gst_tensor_convert_copy_rows (
+      self, inbuf, offset, stride, (gsize) w * pstride, h);
+  return *outbuf ? GST_FLOW_OK : GST_FLOW_ERROR;
 }
 
 /* The view of buf its caps and layout meta describe, FALSE when it does
@@ -951,34 +1068,46 @@ tensor_view_of (GstTensorConvert *self, GstBuffer *buf, tn_view *v)
          && gst_tn_buffer_view (buf, &self->tview, self->tbytes, v);
 }
 
+/* The view of inbuf, or an error that says in words what does not fit. */
+static GstFlowReturn
+gst_tensor_convert_view (GstTensorConvert *self, GstBuffer *inbuf, tn_view *v)
+{
+  GError *err = NULL;
+  GstTnMap m;
+
+  if (tensor_view_of (self, inbuf, v))
+    return GST_FLOW_OK;
+  if (!gst_tn_buffer_map (&m, inbuf, &self->tinfo, GST_MAP_READ, &err)) {
+    gchar *msg = g_strdup (err->message);
+
+    g_clear_error (&err);
+    return gst_tensor_convert_error (self, msg);
+  }
+  *v = m.view;
+  gst_tn_buffer_unmap (&m);
+  return GST_FLOW_OK;
+}
+
 static GstFlowReturn
 gst_tensor_convert_tensor_to_video (
     GstTensorConvert *self, GstBuffer *inbuf, GstBuffer **outbuf)
 {
   GstVideoInfo *vi = &self->vinfo;
-  gsize isz = tn_dtype_size (self->tinfo.dtype), nbytes, offset;
+  gsize isz = tn_dtype_size (self->tinfo.dtype), offset;
   gint w = GST_VIDEO_INFO_WIDTH (vi), h = GST_VIDEO_INFO_HEIGHT (vi);
   gint pstride = GST_VIDEO_INFO_COMP_PSTRIDE (vi, 0);
   gsize row = (gsize) w * pstride, stride, vstride;
   GstBuffer *src, *out;
-  GstBufferPool *pool;
-  GError *err = NULL;
-  GstTnMap m;
   GstMapInfo dst;
+  GstFlowReturn ret;
   tn_view v;
-  gboolean rows_whole;
+  gboolean rows_whole, aligned;
 
-  if (!tensor_view_of (self, inbuf, &v)) {
-    /* Mapping says in words what does not fit. */
-    if (!gst_tn_buffer_map (&m, inbuf, &self->tinfo, GST_MAP_READ, &err)) {
-      gchar *msg = g_strdup (err->message);
-
-      g_clear_error (&err);
-      return gst_tensor_convert_error (self, msg);
-    }
-    v = m.view;
-    gst_tn_buffer_unmap (&m);
-  }
+  if ((ret = gst_tensor_convert_view (self, inbuf, &v)) != GST_FLOW_OK)
+    return ret;
+  /* Items are whole items of the view's strides; only the first address
+   * can be off. */
+  aligned = aligned_at (inbuf, (gsize) v.offset * isz, isz);
 
   /* Pixels and channels dense; rows at any pitch. */
   rows_whole = (w == 1 || v.strides[1] * (gint64) isz == pstride)
@@ -986,28 +1115,24 @@ gst_tensor_convert_tensor_to_video (
                && (h == 1 || v.strides[0] * (gint64) isz >= (gint64) row);
   src = inbuf; /* borrowed, or a dense copy we own */
   if (!rows_whole) {
-    GstBuffer *d = gst_tn_buffer_dense (inbuf, &self->tinfo, NULL, &err);
-
-    if (d == NULL) {
-      gchar *msg = g_strdup (err->message);
-
-      g_clear_error (&err);
-      return gst_tensor_convert_error (self, msg);
-    }
-    gst_tn_info_size (&self->tinfo, &nbytes);
-    gst_tensor_convert_count_copy (self, nbytes);
-    src = d;
+    src = gst_tensor_convert_copy_view (self, inbuf, &v, aligned);
+    if (src == NULL)
+      return gst_tensor_convert_error (
+          self, g_strdup_printf ("Could not copy a tensor of %" G_GSIZE_FORMAT
+                                 " bytes.",
+                    self->tbytes));
     tn_view_init (
         &v, self->tinfo.dtype, self->tinfo.dims, self->tinfo.rank, NULL);
+    aligned = TRUE;
   }
   offset = (gsize) v.offset * isz;
   stride = h == 1 ? row : (gsize) v.strides[0] * isz;
   vstride = GST_VIDEO_INFO_PLANE_STRIDE (vi, 0);
 
-  if (offset == 0 && stride == vstride
+  if (aligned && offset == 0 && stride == vstride
       && gst_buffer_get_size (src) >= GST_VIDEO_INFO_SIZE (vi)) {
     out = pass_on (inbuf, src, 0, GST_VIDEO_INFO_SIZE (vi), tensor_tag, TRUE);
-  } else if (self->downstream_video_meta) {
+  } else if (aligned && self->downstream_video_meta) {
     gsize offsets[GST_VIDEO_MAX_PLANES] = { offset };
     gint strides[GST_VIDEO_MAX_PLANES] = { (gint) stride };
 
@@ -1015,22 +1140,11 @@ gst_tensor_convert_tensor_to_video (
     gst_buffer_add_video_meta_full (out, GST_VIDEO_FRAME_FLAG_NONE,
         GST_VIDEO_INFO_FORMAT (vi), w, h, 1, offsets, strides);
   } else {
-    /* One copy into the default layout, row by row. */
+    /* One copy into the default layout, row by row (memcpy: any address
+     * will do). */
     GstMapInfo sm;
 
-    pool = gst_tensor_convert_pool (GST_BASE_TRANSFORM (self));
-    out = NULL;
-    if (pool) {
-      if (gst_buffer_pool_acquire_buffer (pool, &out, NULL) != GST_FLOW_OK)
-        out = NULL;
-      gst_object_unref (pool);
-    }
-    if (out == NULL) {
-      GstAllocator *alloc = gst_tn_allocator_get ();
-
-      out = gst_buffer_new_allocate (alloc, GST_VIDEO_INFO_SIZE (vi), NULL);
-      gst_object_unref (alloc);
-    }
+    out = gst_tensor_convert_new_buffer (self, GST_VIDEO_INFO_SIZE (vi));
     gst_buffer_map (out, &dst, GST_MAP_WRITE);
     gst_buffer_map (src, &sm, GST_MAP_READ);
     for (gint y = 0; y < h; y++) {
@@ -1048,33 +1162,28 @@ gst_tensor_convert_tensor_to_video (
   if (src != inbuf)
     gst_buffer_unref (src);
   *outbuf = out;
-  return GST_FLOW_OK;
+  return out ? GST_FLOW_OK : GST_FLOW_ERROR;
 }
 
 static GstFlowReturn
 gst_tensor_convert_tensor_to_audio (
     GstTensorConvert *self, GstBuffer *inbuf, GstBuffer **outbuf)
 {
-  GstBuffer *d;
-  GError *err = NULL;
-  gsize nbytes;
+  gsize isz = tn_dtype_size (self->tinfo.dtype);
+  GstFlowReturn ret;
+  gboolean aligned;
+  tn_view v;
 
-  d = gst_tn_buffer_dense (inbuf, &self->tinfo, NULL, &err);
-  if (d == NULL) {
-    gchar *msg = g_strdup (err->message);
-
-    g_clear_error (&err);
-    return gst_tensor_convert_error (self, msg);
-  }
-  gst_tn_info_size (&self->tinfo, &nbytes);
-  if (d != inbuf) {
-    /* A dense copy of our own: the output as it is. */
-    gst_tensor_convert_count_copy (self, nbytes);
-    *outbuf = d;
-    return GST_FLOW_OK;
-  }
-  gst_buffer_unref (d);
-  *outbuf = pass_on (inbuf, inbuf, 0, nbytes, tensor_tag, TRUE);
+  if ((ret = gst_tensor_convert_view (self, inbuf, &v)) != GST_FLOW_OK)
+    return ret;
+  aligned = aligned_at (inbuf, (gsize) v.offset * isz, isz);
+  /* A dense run at an aligned address is the audio as it is: shared, not
+   * copied, wherever in the buffer it starts. */
+  if (tn_view_dense (&v) && aligned)
+    *outbuf = pass_on (
+        inbuf, inbuf, (gsize) v.offset * isz, self->tbytes, tensor_tag, TRUE);
+  else
+    *outbuf = gst_tensor_convert_copy_view (self, inbuf, &v, aligned);
   return *outbuf ? GST_FLOW_OK : GST_FLOW_ERROR;
 }
 
@@ -1144,8 +1253,12 @@ gst_tensor_convert_generate_output (GstBaseTransform *trans, GstBuffer **outbuf)
     return GST_FLOW_OK;
 
   out = gst_adapter_take_buffer_fast (self->adapter, nbytes);
-  if (gst_buffer_n_memory (out) > 1) {
-    /* A tensor across input buffers: one copy, into tensor memory. */
+  if (gst_buffer_n_memory (out) > 1
+      || !aligned_at (out, 0, tn_dtype_size (self->tinfo.dtype))) {
+    /* A tensor across input buffers, or one whose first item is not at an
+     * address its items can be loaded from (input buffers that are not a
+     * whole number of frames shift every tensor after them): one copy,
+     * into tensor memory, which is aligned. */
     GstAllocator *alloc = gst_tn_allocator_get ();
     GstBuffer *one = gst_buffer_new_allocate (alloc, nbytes, NULL);
     GstMapInfo map;
@@ -1382,8 +1495,9 @@ gst_tensor_convert_class_init (GstTensorConvertClass *klass)
   /**
    * GstTensorConvert:bytes-copied:
    *
-   * Bytes copied so far (padded rows, strided tensors, audio tensors
-   * across input buffers); 0 when everything went through by reference.
+   * Bytes copied so far (padded rows for a dense-only reader, strided
+   * tensors, audio tensors across input buffers, tensors at misaligned
+   * addresses); 0 when everything went through by reference.
    */
   g_object_class_install_property (gobject_class, PROP_BYTES_COPIED,
       g_param_spec_uint64 ("bytes-copied", "Bytes copied",
