@@ -65,6 +65,12 @@
  * frame of 2-byte pixels at an odd address or pitch) is copied once into
  * aligned memory instead.
  *
+ * A view (padded rows with the layout meta) is emitted only when the
+ * ALLOCATION query downstream had the meta; a sink that does not answer
+ * it (filesink, appsink, fakesink) gets the dense array.  Upstream,
+ * tensorconvert advertises only the meta it reads itself: the
+ * #GstVideoMeta of video input, the layout meta of tensor input.
+ *
  * ## Example launch lines
  * |[
  * gst-launch-1.0 videotestsrc num-buffers=1 ! tensorconvert \
@@ -222,7 +228,7 @@ static GstFlowReturn (*parent_submit_input_buffer) (
     GstBaseTransform *, gboolean, GstBuffer *);
 static GstFlowReturn (*parent_generate_output) (
     GstBaseTransform *, GstBuffer **);
-static GQuark video_tag, tensor_tag;
+static GQuark video_tag, tensor_tag, memory_tag;
 
 static const VideoFormat *
 video_format_lookup (GstVideoFormat f)
@@ -721,7 +727,15 @@ gst_tensor_convert_set_caps (
   return TRUE;
 }
 
-/* Each mode reads the layout its input can come in. */
+/* Upstream is told of the metas tensorconvert acts on itself: the
+ * GstVideoMeta of video input, the layout meta of tensor input, each
+ * turned into the output's own layout (or one copy) whatever downstream
+ * reads.  Of downstream's metas, only those that outlive the conversion
+ * unchanged: not a video or layout meta (tensor input has no video
+ * layout, video input no tensor one), nor any other video- or
+ * memory-tagged one (a GstVideoCropMeta would have upstream leave the
+ * crop to tensorconvert, which drops it: the tensor would hold the whole
+ * frame).  GstBaseTransform would forward all of downstream's. */
 static gboolean
 gst_tensor_convert_propose_allocation (
     GstBaseTransform *trans, GstQuery *decide_query, GstQuery *query)
@@ -729,9 +743,17 @@ gst_tensor_convert_propose_allocation (
   GstTensorConvert *self = GST_TENSOR_CONVERT (trans);
   GType api = 0;
 
-  if (!GST_BASE_TRANSFORM_CLASS (gst_tensor_convert_parent_class)
-           ->propose_allocation (trans, decide_query, query))
-    return FALSE;
+  for (guint i = 0;
+       decide_query && i < gst_query_get_n_allocation_metas (decide_query);
+       i++) {
+    const GstStructure *params;
+    GType t = gst_query_parse_nth_allocation_meta (decide_query, i, &params);
+
+    if (!gst_meta_api_type_has_tag (t, video_tag)
+        && !gst_meta_api_type_has_tag (t, tensor_tag)
+        && !gst_meta_api_type_has_tag (t, memory_tag))
+      gst_query_add_allocation_meta (query, t, params);
+  }
   if (self->mode == MODE_VIDEO_TO_TENSOR)
     api = GST_VIDEO_META_API_TYPE;
   else if (self->mode == MODE_TENSOR_TO_VIDEO
@@ -1522,6 +1544,7 @@ gst_tensor_convert_class_init (GstTensorConvertClass *klass)
   parent_generate_output = trans_class->generate_output;
   video_tag = g_quark_from_static_string (GST_META_TAG_VIDEO_STR);
   tensor_tag = g_quark_from_static_string ("tensor");
+  memory_tag = g_quark_from_static_string (GST_META_TAG_MEMORY_STR);
 
   trans_class->transform_caps
       = GST_DEBUG_FUNCPTR (gst_tensor_convert_transform_caps);

@@ -3,6 +3,8 @@
  * pattern, so every expectation is computed from the bytes pushed. */
 #include <string.h>
 
+#include <glib/gstdio.h>
+
 #include <gst/audio/audio.h>
 #include <gst/check/gstharness.h>
 #include <gst/video/video.h>
@@ -1571,6 +1573,207 @@ GST_START_TEST (test_properties_while_running)
 
 GST_END_TEST;
 
+/* ---- Views only for readers of them (issue 11, point 1) ---------------- */
+
+/* Padded rows (RGB of width 321: 963 bytes at a pitch of 964) through
+ * each sink that reads dense tensors only, directly or behind an element
+ * that passes buffers on: the bytes the sink gets are the dense array,
+ * copied once by tensorconvert.  Behind a reader of the layout meta
+ * (npyenc, tensorreduce, and tensordebug before one): nothing copied, and
+ * the result still that of the dense array. */
+GST_START_TEST (test_views_only_for_meta_readers)
+{
+  static const gchar *dense_only[] = {
+    "filesink location=%s",
+    "tensordebug output=log ! filesink location=%s",
+    "appsink name=out",
+    "fakesink name=out",
+    "tensordebug output=log ! appsink name=out",
+    "identity ! appsink name=out",
+    "queue ! appsink name=out",
+    "tee ! appsink name=out",
+    "capsfilter caps=tensor/x-raw ! appsink name=out",
+    "tensordebug output=log ! queue ! fakesink name=out",
+  };
+  const gsize w = 321, hh = 10, row = w * 3, pitch = 964;
+  GBytes *raw
+      = sink_bytes ("videotestsrc num-buffers=1 ! video/x-raw,"
+                    "format=RGB,width=321,height=10 ! appsink name=out");
+  const guint8 *r = g_bytes_get_data (raw, NULL);
+  guint8 *dense = g_malloc (row * hh);
+  gchar *dir = g_dir_make_tmp ("tconv-XXXXXX", NULL);
+  gchar *file = g_build_filename (dir, "out.bin", NULL);
+  guint64 sums[3] = { 0, 0, 0 };
+
+  fail_unless_equals_uint64 (g_bytes_get_size (raw), pitch * hh);
+  for (gsize y = 0; y < hh; y++)
+    memcpy (dense + y * row, r + y * pitch, row);
+  for (gsize i = 0; i < row * hh; i++)
+    sums[i % 3] += dense[i];
+
+  for (guint i = 0; i < G_N_ELEMENTS (dense_only); i++) {
+    gchar *tail = g_strdup_printf (dense_only[i], file);
+    gchar *launch = g_strdup_printf (
+        "videotestsrc num-buffers=1 ! video/x-raw,format=RGB,width=321,"
+        "height=10 ! tensorconvert name=c ! %s",
+        tail);
+    GByteArray *bytes = g_byte_array_new ();
+    GstElement *p;
+    GBytes *got;
+
+    if (strstr (tail, "name=out")) {
+      Got g;
+
+      p = run_got (launch, &g);
+      for (guint k = 0; k < g.bufs->len; k++) {
+        GstBuffer *buf = g_ptr_array_index (g.bufs, k);
+        GstMapInfo map;
+
+        fail_unless (gst_tn_buffer_get_layout_meta (buf) == NULL, "%s", launch);
+        fail_unless (gst_buffer_map (buf, &map, GST_MAP_READ));
+        g_byte_array_append (bytes, map.data, map.size);
+        gst_buffer_unmap (buf, &map);
+      }
+      got_clear (&g);
+    } else {
+      gchar *data;
+      gsize len;
+
+      p = run (launch);
+      fail_unless (g_file_get_contents (file, &data, &len, NULL));
+      g_byte_array_append (bytes, (const guint8 *) data, len);
+      g_free (data);
+    }
+    got = g_byte_array_free_to_bytes (bytes);
+    assert_bytes_equal (got, dense, row * hh, launch);
+    g_bytes_unref (got);
+    fail_unless_equals_uint64 (copied_in (p, "c"), row * hh);
+    gst_object_unref (p);
+    g_free (launch);
+    g_free (tail);
+  }
+
+  /* npyenc reads strides and writes the dense array after its header. */
+  for (gint debug = 0; debug < 2; debug++) {
+    gchar *launch = g_strdup_printf (
+        "videotestsrc num-buffers=1 ! video/x-raw,format=RGB,width=321,"
+        "height=10 ! tensorconvert name=c ! %snpyenc ! filesink location=%s",
+        debug ? "tensordebug output=log ! " : "", file);
+    GstElement *p = run (launch);
+    guint8 *data;
+    gsize len, hdr;
+    GBytes *body;
+
+    fail_unless_equals_uint64 (copied_in (p, "c"), 0);
+    gst_object_unref (p);
+    fail_unless (g_file_get_contents (file, (gchar **) &data, &len, NULL));
+    fail_unless (len > 10 && memcmp (data, "\x93NUMPY\x01", 7) == 0);
+    hdr = 10 + (data[8] | (gsize) data[9] << 8);
+    body = g_bytes_new (data + hdr, len - hdr);
+    assert_bytes_equal (body, dense, row * hh, launch);
+    g_bytes_unref (body);
+    g_free (data);
+    g_free (launch);
+  }
+
+  /* tensorreduce sums the channels over the strided view itself. */
+  {
+    GstElement *p;
+    GstMapInfo map;
+    Got got;
+
+    p = run_got ("videotestsrc num-buffers=1 ! video/x-raw,format=RGB,"
+                 "width=321,height=10 ! tensorconvert name=c ! tensordebug "
+                 "output=log ! tensorreduce op=sum axes=0,1 ! appsink name=out",
+        &got);
+    fail_unless_equals_uint64 (copied_in (p, "c"), 0);
+    fail_unless_equals_int (got.bufs->len, 1);
+    fail_unless (
+        gst_buffer_map (g_ptr_array_index (got.bufs, 0), &map, GST_MAP_READ));
+    fail_unless_equals_uint64 (map.size, 3 * 8);
+    for (gint c = 0; c < 3; c++)
+      fail_unless_equals_uint64 (((const guint64 *) map.data)[c], sums[c]);
+    gst_buffer_unmap (g_ptr_array_index (got.bufs, 0), &map);
+    got_clear (&got);
+    gst_object_unref (p);
+  }
+
+  g_unlink (file);
+  g_rmdir (dir);
+  g_free (file);
+  g_free (dir);
+  g_free (dense);
+  g_bytes_unref (raw);
+  tn_check_no_outstanding ();
+}
+
+GST_END_TEST;
+
+static gboolean
+proposes (GstQuery *q, GType api)
+{
+  return gst_query_find_allocation_meta (q, api, NULL);
+}
+
+/* The ALLOCATION query upstream of a harnessed tensorconvert whose
+ * downstream offers every meta of apis. */
+static GstQuery *
+proposal (const gchar *in_caps, const GType *apis, guint n)
+{
+  GstHarness *h = gst_harness_new ("tensorconvert");
+  GstCaps *caps = gst_caps_from_string (in_caps);
+  GstQuery *q;
+
+  for (guint i = 0; i < n; i++)
+    gst_harness_add_propose_allocation_meta (h, apis[i], NULL);
+  gst_harness_set_src_caps (h, gst_caps_ref (caps));
+  q = gst_query_new_allocation (caps, TRUE);
+  fail_unless (gst_pad_peer_query (h->srcpad, q));
+  gst_caps_unref (caps);
+  gst_harness_teardown (h);
+  return q;
+}
+
+/* Upstream is offered the metas tensorconvert reads itself, and of
+ * downstream's only those that survive the conversion: a crop meta would
+ * have upstream leave a crop that tensorconvert drops, and GstBaseTransform
+ * forwarded it (with the layout meta, to a video source). */
+GST_START_TEST (test_proposal_own_metas_only)
+{
+  const GType apis[] = { GST_TN_LAYOUT_META_API_TYPE, GST_VIDEO_META_API_TYPE,
+    GST_VIDEO_CROP_META_API_TYPE, GST_REFERENCE_TIMESTAMP_META_API_TYPE };
+  GstQuery *q;
+
+  q = proposal ("video/x-raw,format=RGB,width=5,height=2,framerate=0/1", apis,
+      G_N_ELEMENTS (apis));
+  fail_unless (proposes (q, GST_VIDEO_META_API_TYPE));
+  fail_if (proposes (q, GST_TN_LAYOUT_META_API_TYPE));
+  fail_if (proposes (q, GST_VIDEO_CROP_META_API_TYPE));
+  fail_unless (proposes (q, GST_REFERENCE_TIMESTAMP_META_API_TYPE));
+  gst_query_unref (q);
+
+  /* Without anything downstream: the video meta still, since
+   * tensorconvert reads it. */
+  q = proposal (
+      "video/x-raw,format=RGB,width=5,height=2,framerate=0/1", NULL, 0);
+  fail_unless (proposes (q, GST_VIDEO_META_API_TYPE));
+  fail_if (proposes (q, GST_TN_LAYOUT_META_API_TYPE));
+  gst_query_unref (q);
+
+  /* Tensors to video: the layout meta, read and turned into a video meta
+   * or a copy; not downstream's video meta. */
+  q = proposal ("tensor/x-raw,type=uint8,dims=<2,5,3>,dims-order=row-major,"
+                "framerate=0/1",
+      apis + 1, 3);
+  fail_unless (proposes (q, GST_TN_LAYOUT_META_API_TYPE));
+  fail_if (proposes (q, GST_VIDEO_META_API_TYPE));
+  fail_if (proposes (q, GST_VIDEO_CROP_META_API_TYPE));
+  gst_query_unref (q);
+  tn_check_no_outstanding ();
+}
+
+GST_END_TEST;
+
 static Suite *
 tensorconvert_suite (void)
 {
@@ -1605,6 +1808,8 @@ tensorconvert_suite (void)
   tcase_add_test (tc, test_tensor_to_media_misaligned);
   tcase_add_test (tc, test_frames_refused);
   tcase_add_test (tc, test_properties_while_running);
+  tcase_add_test (tc, test_views_only_for_meta_readers);
+  tcase_add_test (tc, test_proposal_own_metas_only);
   return s;
 }
 
