@@ -72,14 +72,30 @@
  * #GstVideoMeta of video input, the layout meta of tensor input.
  *
  * ## Example launch lines
+ *
+ * A test frame (RGB by default) as a tensor, printed, and back into a PNG
+ * picture:
  * |[
- * gst-launch-1.0 videotestsrc num-buffers=1 ! tensorconvert \
- *     ! tensordebug ! tensorconvert ! pngenc ! filesink location=f.png
+ * gst-launch-1.0 videotestsrc num-buffers=1 ! tensorconvert ! tensordebug \
+ *     ! tensorconvert ! pngenc ! filesink location=f.png
  * ]|
+ * The negative of a picture by tensor arithmetic:
  * |[
- * gst-launch-1.0 audiotestsrc num-buffers=4 \
- *     ! audio/x-raw,format=F32LE,channels=2 ! tensorconvert frames=1024 \
- *     ! tensordebug ! fakesink
+ * gst-launch-1.0 videotestsrc num-buffers=1 \
+ *     ! video/x-raw,width=64,height=48 ! tensorconvert \
+ *     ! tensorop ops=cast:int16,sub:255,abs,cast:uint8 ! tensorconvert \
+ *     ! pngenc ! filesink location=negative.png
+ * ]|
+ * Stereo audio (F32LE by default) as tensors of 1024 frames, printed:
+ * |[
+ * gst-launch-1.0 audiotestsrc num-buffers=4 ! audio/x-raw,channels=2 \
+ *     ! tensorconvert frames=1024 ! tensordebug ! fakesink
+ * ]|
+ * Audio at half the volume, through tensors and back, into a WAV file:
+ * |[
+ * gst-launch-1.0 audiotestsrc num-buffers=4 ! tensorconvert \
+ *     ! tensorop ops=mul:0.5 ! tensorconvert ! wavenc \
+ *     ! filesink location=half.wav
  * ]|
  */
 
@@ -1492,8 +1508,8 @@ gst_tensor_convert_class_init (GstTensorConvertClass *klass)
    */
   g_object_class_install_property (gobject_class, PROP_GRAY_CHANNEL_AXIS,
       g_param_spec_boolean ("gray-channel-axis", "Gray channel axis",
-          "Give GRAY8 and GRAY16_LE frames dims <height, width, 1> instead "
-          "of <height, width>. Default false",
+          "Give GRAY8 and GRAY16_LE frames a channel axis: dims <height, "
+          "width, 1> instead of <height, width>",
           DEFAULT_GRAY_CHANNEL_AXIS,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS
               | GST_PARAM_MUTABLE_READY));
@@ -1523,8 +1539,7 @@ gst_tensor_convert_class_init (GstTensorConvertClass *klass)
    */
   g_object_class_install_property (gobject_class, PROP_BYTES_COPIED,
       g_param_spec_uint64 ("bytes-copied", "Bytes copied",
-          "Bytes copied so far (read-only; 0 to 2^64-1, starts at 0); 0 "
-          "while every buffer is passed on by "
+          "Bytes copied so far; 0 while every buffer is passed on by "
           "reference",
           0, G_MAXUINT64, 0, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
 
@@ -1532,12 +1547,8 @@ gst_tensor_convert_class_init (GstTensorConvertClass *klass)
   gst_element_class_add_static_pad_template (element_class, &src_template);
   gst_element_class_set_static_metadata (element_class,
       "Tensor media converter", "Filter/Converter/Video/Audio/Tensor",
-      "Converts raw video and audio to tensors and back without copying. "
-      "Example (a frame through tensor math into a PNG picture): "
-      "gst-launch-1.0 videotestsrc num-buffers=1 ! "
-      "video/x-raw,format=RGB,width=64,height=48 ! tensorconvert ! "
-      "tensorop ops=\"cast:int16,sub:255,abs,cast:uint8\" ! tensorconvert ! "
-      "pngenc ! filesink location=f.png (the negative of the picture)",
+      "Converts raw video and audio to tensors and back, without copying "
+      "where the layouts allow",
       "gst-tensor developers");
 
   parent_submit_input_buffer = trans_class->submit_input_buffer;

@@ -1774,6 +1774,249 @@ GST_START_TEST (test_proposal_own_metas_only)
 
 GST_END_TEST;
 
+/* ---- Documentation (issue 11, point 6) --------------------------------- */
+
+/* The example launch lines of the SECTION block of elements/<file>, as a
+ * shell would see them: " * " dropped, backslash-newlines joined. */
+static gchar **
+doc_commands (const gchar *file)
+{
+  gchar *data = tn_test_data ("");
+  gchar *path = g_build_filename (data, "..", "..", "elements", file, NULL);
+  gchar *src, *sec, *end, **lines;
+  GPtrArray *cmds = g_ptr_array_new ();
+  GString *cmd = NULL;
+
+  fail_unless (g_file_get_contents (path, &src, NULL, NULL), "no %s", path);
+  sec = strstr (src, " * SECTION:element-");
+  fail_unless (sec != NULL);
+  end = strstr (sec, "*/");
+  *end = '\0';
+  lines = g_strsplit (sec, "\n", -1);
+  for (guint i = 0; lines[i]; i++) {
+    const gchar *l = lines[i];
+
+    l += strncmp (l, " * ", 3) == 0 ? 3 : strncmp (l, " *", 2) == 0 ? 2 : 0;
+    if (strcmp (l, "|[") == 0) {
+      cmd = g_string_new (NULL);
+    } else if (strcmp (l, "]|") == 0) {
+      g_ptr_array_add (cmds, g_string_free (cmd, FALSE));
+      cmd = NULL;
+    } else if (cmd) {
+      while (*l == ' ')
+        l++;
+      g_string_append (cmd, l);
+      if (cmd->len && cmd->str[cmd->len - 1] == '\\')
+        g_string_truncate (cmd, cmd->len - 1);
+    }
+  }
+  fail_unless (cmd == NULL, "unclosed |[ in %s", path);
+  g_ptr_array_add (cmds, NULL);
+  g_strfreev (lines);
+  g_free (src);
+  g_free (path);
+  g_free (data);
+  return (gchar **) g_ptr_array_free (cmds, FALSE);
+}
+
+static GstPadProbeReturn
+record_bytes (GstPad *pad, GstPadProbeInfo *info, gpointer data)
+{
+  GstMapInfo map;
+
+  gst_buffer_map (GST_PAD_PROBE_INFO_BUFFER (info), &map, GST_MAP_READ);
+  g_byte_array_append (data, map.data, map.size);
+  gst_buffer_unmap (GST_PAD_PROBE_INFO_BUFFER (info), &map);
+  return GST_PAD_PROBE_OK;
+}
+
+/* Runs one documented command in the current directory as gst-launch-1.0
+ * would (gst_parse_launchv of its arguments), to EOS; the bytes reaching
+ * its fakesink, if it has one, go to sunk. */
+static void
+doc_run (const gchar *cmd, GByteArray *sunk)
+{
+  gchar **argv = NULL;
+  GError *err = NULL;
+  GstElement *p;
+  GstIterator *it;
+  GValue v = G_VALUE_INIT;
+  GstMessage *msg;
+  GstBus *bus;
+
+  fail_unless (g_shell_parse_argv (cmd, NULL, &argv, &err), "%s: %s", cmd,
+      err ? err->message : "?");
+  fail_unless_equals_string (argv[0], "gst-launch-1.0");
+  p = gst_parse_launchv ((const gchar **) argv + 1, &err);
+  fail_unless (
+      p != NULL && err == NULL, "%s: %s", cmd, err ? err->message : "?");
+  it = gst_bin_iterate_all_by_element_factory_name (GST_BIN (p), "fakesink");
+  if (gst_iterator_next (it, &v) == GST_ITERATOR_OK) {
+    GstPad *pad = gst_element_get_static_pad (g_value_get_object (&v), "sink");
+
+    fail_unless (sunk != NULL, "%s has a fakesink", cmd);
+    gst_pad_add_probe (
+        pad, GST_PAD_PROBE_TYPE_BUFFER, record_bytes, sunk, NULL);
+    gst_object_unref (pad);
+    g_value_unset (&v);
+  }
+  gst_iterator_free (it);
+  bus = gst_element_get_bus (p);
+  gst_element_set_state (p, GST_STATE_PLAYING);
+  msg = gst_bus_timed_pop_filtered (
+      bus, 30 * GST_SECOND, GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  fail_unless (msg != NULL, "%s did not finish", cmd);
+  if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
+    gst_message_parse_error (msg, &err, NULL);
+    fail ("%s: %s", cmd, err->message);
+  }
+  gst_message_unref (msg);
+  gst_element_set_state (p, GST_STATE_NULL);
+  gst_object_unref (bus);
+  gst_object_unref (p);
+  g_strfreev (argv);
+}
+
+/* Every example launch line of the SECTION block, run as printed in a
+ * fresh directory, each checked against what its text says, with
+ * expectations from the sources alone (no tensorconvert in them). */
+GST_START_TEST (test_doc_launch_lines)
+{
+  gchar **cmds = doc_commands ("tensorconvert.c");
+  gchar *dir = g_dir_make_tmp ("tconv-doc-XXXXXX", NULL);
+  gchar *cwd = g_get_current_dir ();
+  GByteArray *sunk = g_byte_array_new ();
+  GBytes *raw, *got;
+  const guint8 *r;
+  guint8 *want;
+  gsize n;
+
+  fail_unless_equals_int (g_strv_length (cmds), 4);
+  fail_unless (g_chdir (dir) == 0);
+
+  /* 0: f.png is the test frame, RGB 320x240 (rows of 960 bytes, not
+   * padded), through a tensor unchanged. */
+  doc_run (cmds[0], NULL);
+  raw = sink_bytes ("videotestsrc num-buffers=1 ! video/x-raw,format=RGB ! "
+                    "appsink name=out");
+  got = sink_bytes ("filesrc location=f.png ! pngdec ! "
+                    "video/x-raw,format=RGB,width=320,height=240 ! "
+                    "appsink name=out");
+  r = g_bytes_get_data (raw, &n);
+  assert_bytes_equal (got, r, n, "f.png");
+  g_bytes_unref (got);
+  g_bytes_unref (raw);
+
+  /* 1: negative.png is 255 minus each byte of the 64x48 frame. */
+  doc_run (cmds[1], NULL);
+  raw = sink_bytes ("videotestsrc num-buffers=1 ! video/x-raw,format=RGB,"
+                    "width=64,height=48 ! appsink name=out");
+  got = sink_bytes ("filesrc location=negative.png ! pngdec ! "
+                    "video/x-raw,format=RGB,width=64,height=48 ! "
+                    "appsink name=out");
+  r = g_bytes_get_data (raw, &n);
+  want = g_malloc (n);
+  for (gsize i = 0; i < n; i++)
+    want[i] = 255 - r[i];
+  assert_bytes_equal (got, want, n, "negative.png");
+  g_free (want);
+  g_bytes_unref (got);
+  g_bytes_unref (raw);
+
+  /* 2: the fakesink gets the F32LE stereo samples, 4 x 1024 frames. */
+  doc_run (cmds[2], sunk);
+  raw = sink_bytes ("audiotestsrc num-buffers=4 ! audio/x-raw,format=F32LE,"
+                    "channels=2 ! appsink name=out");
+  fail_unless_equals_uint64 (g_bytes_get_size (raw), 4 * 1024 * 2 * 4);
+  got = g_bytes_new (sunk->data, sunk->len);
+  r = g_bytes_get_data (raw, &n);
+  assert_bytes_equal (got, r, n, "stereo tensors");
+  g_bytes_unref (got);
+  g_bytes_unref (raw);
+
+  /* 3: half.wav holds every F32LE sample of audiotestsrc halved (exact in
+   * float32). */
+  doc_run (cmds[3], NULL);
+  raw = sink_bytes ("audiotestsrc num-buffers=4 ! audio/x-raw,format=F32LE ! "
+                    "appsink name=out");
+  got = sink_bytes ("filesrc location=half.wav ! wavparse ! "
+                    "audio/x-raw,format=F32LE,channels=1,rate=44100 ! "
+                    "appsink name=out");
+  {
+    const gfloat *a = g_bytes_get_data (raw, &n);
+    gsize m;
+    const gfloat *b = g_bytes_get_data (got, &m);
+
+    fail_unless_equals_uint64 (n, 4 * 1024 * 4);
+    fail_unless_equals_uint64 (m, n);
+    for (gsize i = 0; i < n / 4; i++)
+      fail_unless (b[i] == a[i] * 0.5f,
+          "sample %" G_GSIZE_FORMAT ": %.9g, "
+          "not %.9g",
+          i, b[i], a[i] * 0.5f);
+  }
+  g_bytes_unref (got);
+  g_bytes_unref (raw);
+
+  fail_unless (g_chdir (cwd) == 0);
+  {
+    static const gchar *files[] = { "f.png", "negative.png", "half.wav" };
+
+    for (guint i = 0; i < G_N_ELEMENTS (files); i++) {
+      gchar *f = g_build_filename (dir, files[i], NULL);
+
+      fail_unless (g_unlink (f) == 0, "%s was not written", files[i]);
+      g_free (f);
+    }
+  }
+  fail_unless (g_rmdir (dir) == 0, "%s holds files no line documents", dir);
+  g_byte_array_unref (sunk);
+  g_free (dir);
+  g_free (cwd);
+  g_strfreev (cmds);
+  tn_check_no_outstanding ();
+}
+
+GST_END_TEST;
+
+/* gst-inspect prints the description (one sentence, no launch line) and,
+ * beside each blurb, the range and default: a blurb does not repeat them. */
+GST_START_TEST (test_inspect_text)
+{
+  GstElementFactory *f = gst_element_factory_find ("tensorconvert");
+  GstElement *e = gst_element_factory_make ("tensorconvert", NULL);
+  const gchar *desc;
+  GParamSpec **props;
+  guint n;
+
+  desc = gst_element_factory_get_metadata (f, GST_ELEMENT_METADATA_DESCRIPTION);
+  fail_unless (strstr (desc, "gst-launch") == NULL, "%s", desc);
+  fail_unless (strchr (desc, '!') == NULL, "%s", desc);
+  fail_unless (strchr (desc, '.') == NULL, "%s: more than one sentence", desc);
+  fail_unless (strlen (desc) < 120, "%s", desc);
+  props = g_object_class_list_properties (G_OBJECT_GET_CLASS (e), &n);
+  for (guint i = 0; i < n; i++) {
+    const gchar *blurb = g_param_spec_get_blurb (props[i]);
+    gchar *low;
+
+    if (props[i]->owner_type != G_OBJECT_TYPE (e))
+      continue;
+    low = g_ascii_strdown (blurb, -1);
+    fail_unless (
+        strstr (low, "default") == NULL, "%s: %s", props[i]->name, blurb);
+    fail_unless (strstr (low, "2147483647") == NULL
+                     && strstr (low, "2^64") == NULL
+                     && strstr (low, "read-only") == NULL,
+        "%s: %s", props[i]->name, blurb);
+    g_free (low);
+  }
+  g_free (props);
+  gst_object_unref (e);
+  gst_object_unref (f);
+}
+
+GST_END_TEST;
+
 static Suite *
 tensorconvert_suite (void)
 {
@@ -1810,6 +2053,8 @@ tensorconvert_suite (void)
   tcase_add_test (tc, test_properties_while_running);
   tcase_add_test (tc, test_views_only_for_meta_readers);
   tcase_add_test (tc, test_proposal_own_metas_only);
+  tcase_add_test (tc, test_doc_launch_lines);
+  tcase_add_test (tc, test_inspect_text);
   return s;
 }
 
