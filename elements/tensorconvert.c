@@ -1059,6 +1059,10 @@ gst_tensor_convert_video_to_tensor (
                          "of %d bytes.",
             stride, w, pstride));
   need = offset + (gsize) stride * (h - 1) + (gsize) w * pstride;
+  /* Without a meta the frame is in the default layout, padding of the last
+   * row included, as gst_video_frame_map requires. */
+  if (vm == NULL)
+    need = MAX (need, GST_VIDEO_INFO_SIZE (vi));
   if (size < need)
     return gst_tensor_convert_error (self,
         g_strdup_printf ("Video buffer holds %" G_GSIZE_FORMAT " bytes; %s "

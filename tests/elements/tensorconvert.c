@@ -765,6 +765,17 @@ GST_START_TEST (test_short_frame)
   tn_assert_contains (text, "Video buffer holds 10 bytes; RGB 4x3 with stride "
                             "12 from byte 0 needs 36.");
   g_free (text);
+  /* RGB 5x3: rows of 15 bytes at a pitch of 16.  47 bytes hold every
+   * pixel but not the padding of the last row, which the default layout
+   * (gst_video_frame_map) has. */
+  gst_harness_set_src_caps_str (
+      h, "video/x-raw,format=RGB,width=5,height=3,framerate=0/1");
+  fail_unless_equals_int (
+      gst_harness_push (h, pattern_buffer (47, 0)), GST_FLOW_ERROR);
+  text = tn_pop_text (bus, GST_MESSAGE_ERROR);
+  tn_assert_contains (text, "Video buffer holds 47 bytes; RGB 5x3 with stride "
+                            "16 from byte 0 needs 48.");
+  g_free (text);
   unwatch (h->element, bus);
   gst_harness_teardown (h);
   tn_check_no_outstanding ();
