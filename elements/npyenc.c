@@ -291,6 +291,8 @@ gst_npy_enc_sink_event (GstPad *pad, GstObject *parent, GstEvent *event)
 static gboolean
 gst_npy_enc_sink_query (GstPad *pad, GstObject *parent, GstQuery *query)
 {
+  if (gst_tn_pad_accept_caps_query (pad, parent, query))
+    return TRUE;
   if (GST_QUERY_TYPE (query) == GST_QUERY_ALLOCATION) {
     /* We read strides, so a strided view upstream costs us one copy at
      * most instead of one upstream plus ours. */

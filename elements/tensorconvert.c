@@ -619,6 +619,7 @@ static gboolean
 gst_tensor_convert_query (
     GstBaseTransform *trans, GstPadDirection direction, GstQuery *query)
 {
+  gst_tn_transform_explain_query (trans, direction, query);
   return gst_tn_transform_query_any_tensor (
       GST_BASE_TRANSFORM_CLASS (gst_tensor_convert_parent_class), trans,
       direction, query);
@@ -633,6 +634,7 @@ gst_tensor_convert_accept_caps (
   GstTensorConvert *self = GST_TENSOR_CONVERT (trans);
   GstTnInfo info;
   GstCaps *media;
+  GError *err = NULL;
   gchar *desc;
   gboolean ok;
 
@@ -642,8 +644,21 @@ gst_tensor_convert_accept_caps (
     return GST_BASE_TRANSFORM_CLASS (gst_tensor_convert_parent_class)
         ->accept_caps (trans, direction, caps);
 
-  if (!gst_tn_info_from_caps (&info, caps, NULL))
+  if (!gst_tn_info_from_caps (&info, caps, &err)) {
+    /* Refused here, the CAPS event never reaches us: say why now. */
+    if (!self->caps_error_posted) {
+      gchar *str = gst_caps_to_string (caps);
+
+      GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
+          ("%s: refused the caps %s: %s", GST_OBJECT_NAME (self), str,
+              err->message),
+          (NULL));
+      g_free (str);
+    }
+    self->caps_error_posted = TRUE;
+    g_error_free (err);
     return FALSE;
+  }
   media = gst_caps_new_empty ();
   tensor_caps (gst_caps_get_structure (caps, 0), media, 0);
   desc = gst_tn_info_to_string (&info);

@@ -66,6 +66,7 @@
 
 #include "core/print.h"
 #include "elements.h"
+#include "tnelement.h"
 #include "plugin/gsttensor.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_tensor_debugger_debug);
@@ -529,6 +530,8 @@ gst_tensor_debugger_class_init (GstTensorDebuggerClass *klass)
 
   element_class->change_state
       = GST_DEBUG_FUNCPTR (gst_tensor_debugger_change_state);
+  trans_class->accept_caps = GST_DEBUG_FUNCPTR (gst_tn_transform_accept_caps);
+  trans_class->query = GST_DEBUG_FUNCPTR (gst_tn_transform_query);
   trans_class->start = GST_DEBUG_FUNCPTR (gst_tensor_debugger_start);
   trans_class->sink_event = GST_DEBUG_FUNCPTR (gst_tensor_debugger_sink_event);
   trans_class->set_caps = GST_DEBUG_FUNCPTR (gst_tensor_debugger_set_caps);

@@ -320,6 +320,8 @@ gst_tensor_matmul_sink_query (
   if (GST_QUERY_TYPE (query) == GST_QUERY_DRAIN && s
       && gst_structure_has_name (s, DRAIN_NAME))
     return TRUE;
+  if (gst_tn_pad_accept_caps_query (GST_PAD (pad), GST_OBJECT (agg), query))
+    return TRUE;
   return GST_AGGREGATOR_CLASS (gst_tensor_matmul_parent_class)
       ->sink_query (agg, pad, query);
 }

@@ -1018,6 +1018,8 @@ gst_tensor_op_class_init (GstTensorOpClass *klass)
       "can",
       "gst-tensor developers");
 
+  trans_class->accept_caps = GST_DEBUG_FUNCPTR (gst_tn_transform_accept_caps);
+  trans_class->query = GST_DEBUG_FUNCPTR (gst_tn_transform_query);
   trans_class->transform_caps
       = GST_DEBUG_FUNCPTR (gst_tensor_op_transform_caps);
   trans_class->sink_event = GST_DEBUG_FUNCPTR (gst_tensor_op_sink_event);

@@ -404,6 +404,7 @@ static gboolean
 gst_tensor_reduce_query (
     GstBaseTransform *trans, GstPadDirection direction, GstQuery *query)
 {
+  gst_tn_transform_explain_query (trans, direction, query);
   return gst_tn_transform_query_any_tensor (
       GST_BASE_TRANSFORM_CLASS (gst_tensor_reduce_parent_class), trans,
       direction, query);
@@ -906,6 +907,7 @@ gst_tensor_reduce_class_init (GstTensorReduceClass *klass)
 
   gst_type_mark_as_plugin_api (GST_TYPE_TENSOR_REDUCE_OP, 0);
 
+  trans_class->accept_caps = GST_DEBUG_FUNCPTR (gst_tn_transform_accept_caps);
   trans_class->transform_caps
       = GST_DEBUG_FUNCPTR (gst_tensor_reduce_transform_caps);
   trans_class->fixate_caps = GST_DEBUG_FUNCPTR (gst_tensor_reduce_fixate_caps);

@@ -339,8 +339,7 @@ gst_tensor_view_accept_caps (
   gst_caps_replace (&self->refused, NULL);
 
 parent:
-  return GST_BASE_TRANSFORM_CLASS (gst_tensor_view_parent_class)
-      ->accept_caps (trans, direction, caps);
+  return gst_tn_transform_accept_caps (trans, direction, caps);
 }
 
 static gboolean
@@ -966,6 +965,7 @@ gst_tensor_view_class_init (GstTensorViewClass *klass)
   trans_class->transform_caps
       = GST_DEBUG_FUNCPTR (gst_tensor_view_transform_caps);
   trans_class->accept_caps = GST_DEBUG_FUNCPTR (gst_tensor_view_accept_caps);
+  trans_class->query = GST_DEBUG_FUNCPTR (gst_tn_transform_query);
   trans_class->set_caps = GST_DEBUG_FUNCPTR (gst_tensor_view_set_caps);
   trans_class->propose_allocation
       = GST_DEBUG_FUNCPTR (gst_tensor_view_propose_allocation);

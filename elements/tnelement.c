@@ -3,6 +3,8 @@
  */
 #include "tnelement.h"
 
+#include "plugin/tensorinfo.h"
+
 gboolean
 gst_tn_element_is_running (GstElement *element)
 {
@@ -66,4 +68,90 @@ gst_tn_param_spec_n_threads (void)
       "gives the same bits",
       0, GST_TN_N_THREADS_MAX, GST_TN_N_THREADS_DEFAULT,
       G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING);
+}
+
+/* Tensor caps that are wrong in a way the element can name: posts that
+ * as the element's error, once for the same caps (a source sends its CAPS
+ * event again before each buffer it tries), and returns TRUE. */
+gboolean
+gst_tn_element_explain_caps (GstElement *element, GstCaps *caps)
+{
+  static GQuark last_quark;
+  GstCaps *last;
+  GError *err = NULL;
+  gchar *str;
+
+  if (!caps || gst_caps_get_size (caps) != 1
+      || !gst_structure_has_name (
+          gst_caps_get_structure (caps, 0), GST_TN_MEDIA_TYPE)
+      || gst_tn_caps_validate (caps, &err))
+    return FALSE;
+  if (!last_quark)
+    last_quark = g_quark_from_static_string ("gst-tn-refused-caps");
+  last = g_object_get_qdata (G_OBJECT (element), last_quark);
+  if (!last || !gst_caps_is_equal (last, caps)) {
+    g_object_set_qdata_full (G_OBJECT (element), last_quark,
+        gst_caps_ref (caps), (GDestroyNotify) gst_caps_unref);
+    str = gst_caps_to_string (caps);
+    GST_ELEMENT_ERROR (element, CORE, NEGOTIATION,
+        ("%s: refused the caps %s: %s", GST_OBJECT_NAME (element), str,
+            err->message),
+        (NULL));
+    g_free (str);
+  }
+  g_error_free (err);
+  return TRUE;
+}
+
+gboolean
+gst_tn_transform_accept_caps (
+    GstBaseTransform *trans, GstPadDirection direction, GstCaps *caps)
+{
+  GstBaseTransformClass *base
+      = GST_BASE_TRANSFORM_CLASS (g_type_class_peek (GST_TYPE_BASE_TRANSFORM));
+
+  if (base->accept_caps (trans, direction, caps))
+    return TRUE;
+  if (direction == GST_PAD_SINK)
+    gst_tn_element_explain_caps (GST_ELEMENT (trans), caps);
+  return FALSE;
+}
+
+gboolean
+gst_tn_pad_accept_caps_query (GstPad *pad, GstObject *parent, GstQuery *query)
+{
+  GstCaps *caps;
+  gboolean ok;
+
+  if (GST_QUERY_TYPE (query) != GST_QUERY_ACCEPT_CAPS)
+    return FALSE;
+  gst_query_parse_accept_caps (query, &caps);
+  gst_pad_query_default (pad, parent, query);
+  gst_query_parse_accept_caps_result (query, &ok);
+  if (!ok)
+    gst_tn_element_explain_caps (GST_ELEMENT (parent), caps);
+  return TRUE;
+}
+
+void
+gst_tn_transform_explain_query (
+    GstBaseTransform *trans, GstPadDirection direction, GstQuery *query)
+{
+  if (direction == GST_PAD_SINK && GST_QUERY_TYPE (query) == GST_QUERY_CAPS) {
+    GstCaps *filter;
+
+    gst_query_parse_caps (query, &filter);
+    gst_tn_element_explain_caps (GST_ELEMENT (trans), filter);
+  }
+}
+
+gboolean
+gst_tn_transform_query (
+    GstBaseTransform *trans, GstPadDirection direction, GstQuery *query)
+{
+  GstBaseTransformClass *base
+      = GST_BASE_TRANSFORM_CLASS (g_type_class_peek (GST_TYPE_BASE_TRANSFORM));
+
+  gst_tn_transform_explain_query (trans, direction, query);
+  return base->query (trans, direction, query);
 }

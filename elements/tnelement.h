@@ -3,6 +3,7 @@
 #define GST_TN_ELEMENT_H
 
 #include <gst/gst.h>
+#include <gst/base/gstbasetransform.h>
 
 G_BEGIN_DECLS
 
@@ -40,6 +41,32 @@ gboolean gst_tn_element_property_settable (
  * refuses them with a bare not-negotiated.  GstBaseTransform already
  * intersects; every other sink pad of the plugin calls this. */
 void gst_tn_pad_accept_intersect (GstPad *pad);
+
+/* Accept-caps for every sink pad of the plugin: GStreamer's answer, and
+ * when it refuses tensor caps for a field gst_tn_caps_validate() can name
+ * (a type that is no tensor type, dims-order=column-major, a framerate
+ * that is no fraction), an element error that says so, once for the same
+ * caps; a plain refusal would stop the source with a bare not-negotiated
+ * that names nobody.  The first is GstBaseTransform's accept_caps vfunc;
+ * the second handles GST_QUERY_ACCEPT_CAPS on other sink pads (FALSE for
+ * any other query, which the caller then answers). */
+gboolean gst_tn_transform_accept_caps (
+    GstBaseTransform *trans, GstPadDirection direction, GstCaps *caps);
+gboolean gst_tn_pad_accept_caps_query (
+    GstPad *pad, GstObject *parent, GstQuery *query);
+
+/* The CAPS query half of the same rule: upstream that holds such caps
+ * asks with them as the filter and, finding no common caps, stops with a
+ * bare not-negotiated before any CAPS event.  gst_tn_element_explain_caps
+ * posts the reason for such caps (once for the same caps) and returns
+ * TRUE; gst_tn_transform_query is GstBaseTransform's query after that
+ * check, for elements that do not answer the query themselves. */
+gboolean gst_tn_element_explain_caps (GstElement *element, GstCaps *caps);
+/* That check for a query on trans's pads (a CAPS query on the sink pad). */
+void gst_tn_transform_explain_query (
+    GstBaseTransform *trans, GstPadDirection direction, GstQuery *query);
+gboolean gst_tn_transform_query (
+    GstBaseTransform *trans, GstPadDirection direction, GstQuery *query);
 
 /* n-threads, the same in every element: threads of the process-wide
  * worker pool that share one large tensor, 0 for one per core (the
