@@ -977,9 +977,15 @@ tn_ewise_run (const tn_ewise *p, void *dst, const void *src, int nthreads)
     return;
   }
   /* Items are independent, so where the borders fall cannot change a
-   * bit; one thread takes the whole range in one call. */
-  if (nthreads == 1 || p->n < TN_EWISE_PARALLEL_MIN)
+   * bit; one thread takes the whole range in one call.  The caller's
+   * thread may flush subnormals (FTZ/DAZ): the steps promise IEEE
+   * results, so they run in the default environment (core/parallel.h). */
+  if (nthreads == 1 || p->n < TN_EWISE_PARALLEL_MIN) {
+    tn_fpenv env = tn_fpenv_enter ();
+
     run_range (&ctx, 0, 0, p->n);
-  else
+    tn_fpenv_leave (env);
+  } else {
     tn_parallel_run (nthreads, p->n, TN_EWISE_BLOCK, run_range, &ctx);
+  }
 }

@@ -2,6 +2,8 @@
 #define _GNU_SOURCE
 #include "random.h"
 
+#include "parallel.h"
+
 #include <math.h>
 #include <stdatomic.h>
 #include <string.h>
@@ -345,9 +347,9 @@ uniform_at (double u, double low, double high, double span, int finite_span,
   return x < bottom ? bottom : x > top ? top : x;
 }
 
-int
-tn_random_fill_uniform (void *dst, tn_dtype dt, uint64_t first, size_t n,
-    double low, double high, uint64_t seed, uint64_t stream, tn_err *e)
+static int
+fill_uniform (void *dst, tn_dtype dt, uint64_t first, size_t n, double low,
+    double high, uint64_t seed, uint64_t stream, tn_err *e)
 {
   double buf[CHUNK];
   float ubuf[CHUNK];
@@ -441,9 +443,22 @@ tn_random_fill_uniform (void *dst, tn_dtype dt, uint64_t first, size_t n,
   return 0;
 }
 
+/* In the IEEE environment whatever the caller's FTZ/DAZ: the values near
+ * the bounds and the Box-Muller tails are subnormal-sensitive. */
 int
-tn_random_fill_normal (void *dst, tn_dtype dt, uint64_t first, size_t n,
-    double mean, double stddev, uint64_t seed, uint64_t stream, tn_err *e)
+tn_random_fill_uniform (void *dst, tn_dtype dt, uint64_t first, size_t n,
+    double low, double high, uint64_t seed, uint64_t stream, tn_err *e)
+{
+  tn_fpenv env = tn_fpenv_enter ();
+  int r = fill_uniform (dst, dt, first, n, low, high, seed, stream, e);
+
+  tn_fpenv_leave (env);
+  return r;
+}
+
+static int
+fill_normal (void *dst, tn_dtype dt, uint64_t first, size_t n, double mean,
+    double stddev, uint64_t seed, uint64_t stream, tn_err *e)
 {
   double buf[CHUNK];
   unsigned char *out = dst;
@@ -474,4 +489,17 @@ tn_random_fill_normal (void *dst, tn_dtype dt, uint64_t first, size_t n,
     done += m;
   }
   return 0;
+}
+
+/* In the IEEE environment whatever the caller's FTZ/DAZ: the values near
+ * the bounds and the Box-Muller tails are subnormal-sensitive. */
+int
+tn_random_fill_normal (void *dst, tn_dtype dt, uint64_t first, size_t n,
+    double mean, double stddev, uint64_t seed, uint64_t stream, tn_err *e)
+{
+  tn_fpenv env = tn_fpenv_enter ();
+  int r = fill_normal (dst, dt, first, n, mean, stddev, seed, stream, e);
+
+  tn_fpenv_leave (env);
+  return r;
 }
