@@ -557,7 +557,10 @@ make_plan (
 
   memset (pl, 0, sizeof *pl);
   pl->isz = tn_dtype_size (v->dtype);
-  pl->base = (const char *) base + (size_t) v->offset * pl->isz;
+  /* A tensor without items may come with no storage at all (NULL): no
+   * arithmetic on a null pointer, even by 0. */
+  pl->base = v->offset ? (const char *) base + (size_t) v->offset * pl->isz
+                       : (const char *) base;
   pl->M = pl->N = 1;
   for (int i = 0; i < v->rank; i++) {
     bool red = (mask >> i) & 1;

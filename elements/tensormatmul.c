@@ -163,12 +163,12 @@ tn_array_clear (TnArray *a)
 }
 
 /* Reads a whole .npy file into a dense native-order array; FALSE with an
- * element error naming the file and what is wrong with it. */
+ * element error naming the property, the file and what is wrong with it. */
 static gboolean
 load_npy (
     GstTensorMatmul *self, const gchar *what, const gchar *path, TnArray *out)
 {
-  gchar *buf = NULL;
+  gchar *buf = NULL, *why = NULL;
   gsize len, need;
   GError *err = NULL;
   tn_npy h;
@@ -177,36 +177,34 @@ load_npy (
   gsize nbytes;
 
   if (!g_file_get_contents (path, &buf, &len, &err)) {
-    GST_ELEMENT_ERROR (self, RESOURCE, OPEN_READ,
-        ("Could not read the %s file '%s': %s", what, path, err->message),
-        (NULL));
+    why = g_strdup (err->message);
     g_error_free (err);
-    return FALSE;
+    goto fail;
   }
   switch (tn_npy_parse (&h, buf, len, &need, &e)) {
   case 0:
     break;
   case 1:
-    GST_ELEMENT_ERROR (self, STREAM, DECODE,
-        ("The %s file '%s' is cut short: %s", what, path, e.msg), (NULL));
-    g_free (buf);
-    return FALSE;
+    why = g_strdup_printf ("the file is cut short: %s", e.msg);
+    goto fail;
   default:
-    GST_ELEMENT_ERROR (self, STREAM, DECODE,
-        ("The %s file '%s' is not a valid .npy file: %s", what, path, e.msg),
-        (NULL));
-    g_free (buf);
-    return FALSE;
+    why = g_strdup_printf ("not a valid .npy file: %s", e.msg);
+    goto fail;
   }
   if (h.data_offset + h.data_size > len) {
-    GST_ELEMENT_ERROR (self, STREAM, DECODE,
-        ("The %s file '%s' holds %" G_GSIZE_FORMAT " bytes of data but its "
-         "header promises %" G_GSIZE_FORMAT ".",
-            what, path, len - MIN (len, h.data_offset), h.data_size),
-        (NULL));
-    g_free (buf);
-    return FALSE;
+    why = g_strdup_printf ("the file holds %" G_GSIZE_FORMAT " bytes of data "
+                           "but its header promises %" G_GSIZE_FORMAT,
+        len - MIN (len, h.data_offset), h.data_size);
+    goto fail;
   }
+  /* Its dims reach the output caps, which hold extents up to G_MAXINT. */
+  for (gint i = 0; i < h.rank; i++)
+    if (h.dims[i] > G_MAXINT) {
+      why = g_strdup_printf ("axis %d has extent %" G_GINT64_FORMAT "; tensor "
+                             "caps hold extents up to %d",
+          i, (gint64) h.dims[i], G_MAXINT);
+      goto fail;
+    }
   if (h.big_endian)
     tn_npy_swap (buf + h.data_offset, tn_dtype_size (h.dtype),
         h.data_size / MAX (tn_dtype_size (h.dtype), 1));
@@ -220,6 +218,12 @@ load_npy (
   tn_view_init (&out->view, h.dtype, h.dims, h.rank, NULL);
   g_free (buf);
   return TRUE;
+
+fail:
+  gst_tn_element_property_error (GST_ELEMENT (self), what, path, why);
+  g_free (why);
+  g_free (buf);
+  return FALSE;
 }
 
 /* The array in dtype t: itself, or (float32 file, bfloat16 stream) a
@@ -427,8 +431,19 @@ gst_tensor_matmul_update_src_caps (
 
     if (tn_matmul_check_bias (bias->view.dtype, bias->view.dims,
             bias->view.rank, out.dtype, out.dims, out.rank, &e)
-        < 0)
-      goto refused;
+        < 0) {
+      gchar *path;
+
+      GST_OBJECT_LOCK (self);
+      path = g_strdup (self->bias_path);
+      GST_OBJECT_UNLOCK (self);
+      GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
+          ("%s: bias=\"%s\" does not fit the product: %s",
+              GST_OBJECT_NAME (self), path, e.msg),
+          (NULL));
+      g_free (path);
+      return GST_FLOW_NOT_NEGOTIATED;
+    }
   }
   if (self->weights.data && (!self->packed || self->packed_dtype != bt)) {
     const TnArray *w = array_as (&self->weights, bt, &self->weights_t);

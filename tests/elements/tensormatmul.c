@@ -225,14 +225,19 @@ bus_error_wait (Mm *m, GstClockTime wait)
 
 #define bus_error(m) bus_error_wait ((m), 0)
 
+/* want may hold "@E@" for the element's name. */
 static void
 expect_error (Mm *m, const gchar *want)
 {
   gchar *text = bus_error_wait (m, 20 * GST_SECOND);
+  gchar **parts = g_strsplit (want, "@E@", -1);
+  gchar *full = g_strjoinv (GST_OBJECT_NAME (m->e), parts);
 
-  fail_unless (text != NULL, "no error, expected: %s", want);
-  fail_unless_equals_string (text, want);
+  fail_unless (text != NULL, "no error, expected: %s", full);
+  fail_unless_equals_string (text, full);
   g_free (text);
+  g_free (full);
+  g_strfreev (parts);
 }
 
 static void
@@ -854,6 +859,7 @@ GST_START_TEST (test_negotiation_errors)
   const int64_t d243[] = { 2, 4, 3 }, d532[] = { 5, 3, 2 }, d5[] = { 5 };
   gchar *bias5 = tmp_npy (TN_FLOAT32, d5, 1, 0);
   gchar *bias64 = tmp_npy (TN_FLOAT64, d5, 1, 0);
+  gchar *msg;
 
   for (int stream = 0; stream < 2; stream++) {
     expect_negotiation_error (d23, 2, d42, 2, TN_FLOAT32, stream, NULL,
@@ -864,13 +870,19 @@ GST_START_TEST (test_negotiation_errors)
         "batch axis 0 has 2 against 5 and neither is 1");
     expect_negotiation_error (d23, 2, d34, 2, TN_FLOAT64, stream, NULL,
         "matmul needs both operands of one type: float32 times float64");
-    expect_negotiation_error (d23, 2, d34, 2, TN_FLOAT32, stream, bias5,
-        "dims <5> and <2, 4> do not broadcast: axis 1 has 5 against 4 and "
-        "neither is 1");
+    msg = g_strdup_printf ("@E@: bias=\"%s\" does not fit the product: "
+                           "dims <5> and <2, 4> do not broadcast: axis 1 has "
+                           "5 against 4 and neither is 1",
+        bias5);
+    expect_negotiation_error (d23, 2, d34, 2, TN_FLOAT32, stream, bias5, msg);
+    g_free (msg);
   }
-  expect_negotiation_error (d23, 2, d34, 2, TN_FLOAT32, FALSE, bias64,
-      "the bias is float64 but the product <2, 4> is float32: they need one "
-      "type");
+  msg = g_strdup_printf ("@E@: bias=\"%s\" does not fit the product: the "
+                         "bias is float64 but the product <2, 4> is float32: "
+                         "they need one type",
+      bias64);
+  expect_negotiation_error (d23, 2, d34, 2, TN_FLOAT32, FALSE, bias64, msg);
+  g_free (msg);
   g_unlink (bias5);
   g_unlink (bias64);
   g_free (bias5);
@@ -923,13 +935,28 @@ GST_START_TEST (test_start_errors)
       "tensormatmul has no B: set weights to a .npy file or request and "
       "link the pad sink_1.");
   expect_start_error (FALSE, "/nonexistent/w.npy", NULL,
-      "Could not read the weights file '/nonexistent/w.npy': Failed to "
+      "@E@: weights=\"/nonexistent/w.npy\" cannot be used: Failed to "
       "open file “/nonexistent/w.npy”: No such file or directory");
   expect_start_error (FALSE, cut, NULL,
-      (msg = g_strdup_printf ("The weights file '%s' holds 40 bytes of "
-                              "data but its header promises 48.",
+      (msg = g_strdup_printf ("@E@: weights=\"%s\" cannot be used: the "
+                              "file holds 40 bytes of data but its header "
+                              "promises 48",
            cut)));
   g_free (msg);
+  {
+    /* no items, but an extent no caps can hold */
+    const int64_t huge[] = { 0, 3000000000 };
+    gchar *hw = tmp_npy (TN_FLOAT32, huge, 2, 0);
+
+    msg = g_strdup_printf ("@E@: weights=\"%s\" cannot be used: axis 1 has "
+                           "extent 3000000000; tensor caps hold extents up to "
+                           "2147483647",
+        hw);
+    expect_start_error (FALSE, hw, NULL, msg);
+    g_free (msg);
+    g_unlink (hw);
+    g_free (hw);
+  }
   {
     tn_npy h;
     tn_err e;
@@ -938,7 +965,9 @@ GST_START_TEST (test_start_errors)
 
     fail_unless_equals_int (
         tn_npy_parse (&h, "\x93NUMPY\x01\x00garbage", 16, &need, &e), 1);
-    want = g_strdup_printf ("The bias file '%s' is cut short: %s", bad, e.msg);
+    want = g_strdup_printf (
+        "@E@: bias=\"%s\" cannot be used: the file is cut short: %s", bad,
+        e.msg);
     expect_start_error (FALSE, w, bad, want);
     g_free (want);
   }
