@@ -6,7 +6,8 @@ set -euo pipefail
 pkgs=(gcc meson ninja-build pkg-config libglib2.0-dev libgstreamer1.0-dev
   libgstreamer-plugins-base1.0-dev gstreamer1.0-tools gstreamer1.0-plugins-base
   gstreamer1.0-plugins-good liborc-0.4-dev python3 python3-numpy python3-gi
-  gir1.2-gstreamer-1.0 gir1.2-gst-plugins-base-1.0 "$@")
+  gir1.2-gstreamer-1.0 gir1.2-gst-plugins-base-1.0
+  gstreamer1.0-plugins-bad "$@")
 
 missing=()
 for p in "${pkgs[@]}"; do
