@@ -138,4 +138,49 @@ tn_capture_warnings_stop (void)
   return g_string_free (*tn_capture_text_ (), FALSE);
 }
 
+/* The example launch lines of the SECTION block of elements/FILE, one
+ * command a string, as a shell would see them: " * " dropped,
+ * backslash-newlines joined (g_strfreev them). */
+static inline gchar **
+tn_doc_commands (const gchar *file)
+{
+  gchar *data = tn_test_data ("");
+  gchar *path = g_build_filename (data, "..", "..", "elements", file, NULL);
+  gchar *src, *sec, *end, **lines;
+  GPtrArray *cmds = g_ptr_array_new ();
+  GString *cmd = NULL;
+  guint i;
+
+  fail_unless (g_file_get_contents (path, &src, NULL, NULL), "no %s", path);
+  sec = strstr (src, " * SECTION:element-");
+  fail_unless (sec != NULL);
+  end = strstr (sec, "*/");
+  *end = '\0';
+  lines = g_strsplit (sec, "\n", -1);
+  for (i = 0; lines[i]; i++) {
+    const gchar *l = lines[i];
+
+    l += strncmp (l, " * ", 3) == 0 ? 3 : strncmp (l, " *", 2) == 0 ? 2 : 0;
+    if (strcmp (l, "|[") == 0) {
+      cmd = g_string_new (NULL);
+    } else if (strcmp (l, "]|") == 0) {
+      g_ptr_array_add (cmds, g_string_free (cmd, FALSE));
+      cmd = NULL;
+    } else if (cmd) {
+      while (*l == ' ')
+        l++;
+      g_string_append (cmd, l);
+      if (cmd->len && cmd->str[cmd->len - 1] == '\\')
+        g_string_truncate (cmd, cmd->len - 1);
+    }
+  }
+  fail_unless (cmd == NULL, "unclosed |[ in %s", path);
+  g_ptr_array_add (cmds, NULL);
+  g_strfreev (lines);
+  g_free (src);
+  g_free (path);
+  g_free (data);
+  return (gchar **) g_ptr_array_free (cmds, FALSE);
+}
+
 #endif

@@ -1918,47 +1918,6 @@ GST_END_TEST;
 
 /* The example launch lines of a SECTION block in elements/<file>, as a
  * shell would see them: " * " dropped, backslash-newlines joined. */
-static gchar **
-doc_commands (const gchar *file)
-{
-  gchar *data = tn_test_data ("");
-  gchar *path = g_build_filename (data, "..", "..", "elements", file, NULL);
-  gchar *src, *sec, *end, **lines;
-  GPtrArray *cmds = g_ptr_array_new ();
-  GString *cmd = NULL;
-  guint i;
-
-  fail_unless (g_file_get_contents (path, &src, NULL, NULL), "no %s", path);
-  sec = strstr (src, " * SECTION:element-");
-  fail_unless (sec != NULL);
-  end = strstr (sec, "*/");
-  *end = '\0';
-  lines = g_strsplit (sec, "\n", -1);
-  for (i = 0; lines[i]; i++) {
-    const gchar *l = lines[i];
-
-    l += strncmp (l, " * ", 3) == 0 ? 3 : strncmp (l, " *", 2) == 0 ? 2 : 0;
-    if (strcmp (l, "|[") == 0) {
-      cmd = g_string_new (NULL);
-    } else if (strcmp (l, "]|") == 0) {
-      g_ptr_array_add (cmds, g_string_free (cmd, FALSE));
-      cmd = NULL;
-    } else if (cmd) {
-      while (*l == ' ')
-        l++;
-      g_string_append (cmd, l);
-      if (cmd->len && cmd->str[cmd->len - 1] == '\\')
-        g_string_truncate (cmd, cmd->len - 1);
-    }
-  }
-  fail_unless (cmd == NULL, "unclosed |[ in %s", path);
-  g_ptr_array_add (cmds, NULL);
-  g_strfreev (lines);
-  g_free (src);
-  g_free (path);
-  g_free (data);
-  return (gchar **) g_ptr_array_free (cmds, FALSE);
-}
 
 /* Runs one documented command in the current directory: gst-launch-1.0
  * through gst_parse_launchv (what gst-launch does with its arguments), or
@@ -2064,7 +2023,7 @@ GST_START_TEST (test_doc_launch_lines)
 {
   static const gint64 d23[] = { 2, 3 }, d22[] = { 2, 2 }, d3[] = { 3 },
                       d422[] = { 4, 2, 2 };
-  gchar **cmds = doc_commands ("npydec.c");
+  gchar **cmds = tn_doc_commands ("npydec.c");
   gchar *dir = g_dir_make_tmp ("npydec-doc-XXXXXX", NULL);
   gchar *cwd = g_get_current_dir ();
   const gchar *name;

@@ -2,10 +2,11 @@
 """Runs every example launch line of every element's documentation.
 
 An example is a |[ ... ]| block of a SECTION:element-* comment in
-elements/*.c whose first line starts with gst-launch-1.0.  Its lines run in
-order, as printed, in one fresh folder (an example may first write the
-files the next line reads), each under a time limit; any exit status but 0
-fails the example.  Usage: examples.py SOURCE_ROOT
+elements/*.c whose first line is a command (gst-launch-1.0, or cat to join
+files).  The examples of one element run in the order printed, as a user
+following the page would, in one fresh folder (an example may read the
+files an earlier one wrote), each command under a time limit; any exit
+status but 0 fails the example.  Usage: examples.py SOURCE_ROOT
 """
 import os
 import pathlib
@@ -15,6 +16,7 @@ import sys
 import tempfile
 
 TIMEOUT = 60
+COMMANDS = ("gst-launch-1.0 ", "cat ")
 
 
 def blocks(path):
@@ -23,7 +25,7 @@ def blocks(path):
     for m in re.finditer(r"\|\[\n(.*?)\]\|", text, re.S):
         lines = [re.sub(r"^\s*\* ?", "", l) for l in m.group(1).splitlines()]
         lines = [l for l in lines if l.strip()]
-        if not lines or not lines[0].startswith("gst-launch-1.0"):
+        if not lines or not lines[0].startswith(COMMANDS):
             continue
         cmds, cur = [], ""
         for l in lines:
@@ -34,36 +36,41 @@ def blocks(path):
         yield text.count("\n", 0, m.start()) + 1, cmds
 
 
+def run_block(where, cmds, tmp):
+    """Runs one example's commands in tmp; False (and why) on a failure."""
+    for cmd in cmds:
+        if "..." in cmd:
+            print(f"FAIL {where}: not runnable as printed: {cmd}")
+            return False
+        # -q: the output is not checked here, only that it runs; the
+        # element suites check the values.
+        run = cmd.replace("gst-launch-1.0 ", "gst-launch-1.0 -q ", 1)
+        try:
+            r = subprocess.run(["bash", "-c", run], cwd=tmp,
+                               stdout=subprocess.DEVNULL,
+                               stderr=subprocess.PIPE, timeout=TIMEOUT,
+                               text=True)
+            ok, why = r.returncode == 0, r.stderr.strip()[-600:]
+        except subprocess.TimeoutExpired:
+            ok, why = False, f"still running after {TIMEOUT} s"
+        if not ok:
+            print(f"FAIL {where}: {cmd}\n  {why}")
+            return False
+    return True
+
+
 def main():
     root = pathlib.Path(sys.argv[1])
     passed = failed = 0
     for src in sorted((root / "elements").glob("*.c")):
-        for line, cmds in blocks(src):
-            where = f"{src.name}:{line}"
-            with tempfile.TemporaryDirectory() as tmp:
-                for cmd in cmds:
-                    if "..." in cmd:
-                        print(f"FAIL {where}: not runnable as printed: {cmd}")
-                        failed += 1
-                        break
-                    # -q: the output is not checked here, only that it runs;
-                    # the element suites check the values.
-                    run = cmd.replace("gst-launch-1.0 ", "gst-launch-1.0 -q ", 1)
-                    try:
-                        r = subprocess.run(["bash", "-c", run], cwd=tmp,
-                                           stdout=subprocess.DEVNULL,
-                                           stderr=subprocess.PIPE,
-                                           timeout=TIMEOUT, text=True)
-                        ok, why = r.returncode == 0, r.stderr.strip()[-600:]
-                    except subprocess.TimeoutExpired:
-                        ok, why = False, f"still running after {TIMEOUT} s"
-                    if not ok:
-                        print(f"FAIL {where}: {cmd}\n  {why}")
-                        failed += 1
-                        break
-                else:
+        with tempfile.TemporaryDirectory() as tmp:
+            for line, cmds in blocks(src):
+                where = f"{src.name}:{line}"
+                if run_block(where, cmds, tmp):
                     print(f"ok   {where}: {len(cmds)} line(s)")
                     passed += 1
+                else:
+                    failed += 1
     print(f"examples: {passed} passed, {failed} failed")
     if passed == 0:
         print("no example found: the parser or the sources changed")
