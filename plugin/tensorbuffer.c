@@ -134,6 +134,12 @@ gst_tn_buffer_map (GstTnMap *m, GstBuffer *buffer, const GstTnInfo *info,
   m->buffer = buffer;
   m->view = v;
   m->data = m->map.data;
+  if (m->map.size > 0
+      && (guintptr) m->map.data % tn_dtype_size (info->dtype) != 0) {
+    /* g_malloc's blocks are aligned for any scalar type. */
+    m->aligned = g_memdup2 (m->map.data, m->map.size);
+    m->data = m->aligned;
+  }
   return TRUE;
 }
 
@@ -144,6 +150,11 @@ gst_tn_buffer_unmap (GstTnMap *m)
 
   if (m->buffer == NULL)
     return;
+  if (m->aligned) {
+    if (m->map.flags & GST_MAP_WRITE)
+      memcpy (m->map.data, m->aligned, m->map.size);
+    g_clear_pointer (&m->aligned, g_free);
+  }
   gst_buffer_unmap (m->buffer, &m->map);
   m->buffer = NULL;
   m->data = NULL;

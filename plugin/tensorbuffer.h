@@ -12,11 +12,18 @@ G_BEGIN_DECLS
 typedef struct {
   GstBuffer *buffer;
   GstMapInfo map;
-  tn_view view; /* dtype and dims of the caps; strides/offset of the meta */
-  guint8 *data; /* map.data: item at (view.offset + sum idx*stride)*size */
+  tn_view view;     /* dtype and dims of the caps; strides/offset of the meta */
+  guint8 *data;     /* item at (view.offset + sum idx*stride)*size: map.data,
+                     * or an aligned copy of it when map.data is not aligned
+                     * for the dtype (written back by unmap for a write map) */
+  gpointer aligned; /* that copy, or NULL */
 } GstTnMap;
 
 /* Maps buffer as a tensor of info, reading the layout meta if present.
+ * Memory whose address is not a multiple of the item size (a buffer that
+ * starts at an odd byte of a stream) is given as an aligned copy, so that
+ * typed loads are defined: one copy in, and for a write map one copy
+ * back at unmap.
  * Checks once that every reachable item lies inside the buffer; a buffer
  * whose size disagrees with the caps fails with a message such as
  * "buffer holds 20 bytes; caps float32 <2, 3> need 24". */

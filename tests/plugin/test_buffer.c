@@ -147,6 +147,40 @@ GST_START_TEST (test_map_write)
 
 GST_END_TEST;
 
+/* Memory at an address that is not a multiple of the item size (a
+ * tensor that starts at byte 1 of a stream): the map gives an aligned
+ * copy with the same values, and a write map puts the writes back. */
+GST_START_TEST (test_map_misaligned)
+{
+  GstTnInfo info = make_info (TN_FLOAT32, 2, dims23);
+  static const gfloat vals[6] = { 0, 1, 2, 3, 4, 5 };
+  static const gfloat want[6] = { 0, 1, 2, 3, 40, 5 };
+  guint8 *store = g_malloc (sizeof vals + 1);
+  GstBuffer *buf;
+  GstTnMap m;
+  gfloat got[6];
+
+  memcpy (store + 1, vals, sizeof vals);
+  buf = gst_buffer_new_wrapped_full (
+      0, store, sizeof vals + 1, 1, sizeof vals, store, g_free);
+  fail_unless (gst_tn_buffer_map (&m, buf, &info, GST_MAP_READ, NULL));
+  fail_unless (m.data != m.map.data);
+  fail_unless_equals_int ((guintptr) m.data % sizeof (gfloat), 0);
+  fail_unless (memcmp (m.data, vals, sizeof vals) == 0);
+  gst_tn_buffer_unmap (&m);
+  fail_unless (gst_tn_buffer_map (&m, buf, &info, GST_MAP_READWRITE, NULL));
+  fail_unless_equals_int ((guintptr) m.data % sizeof (gfloat), 0);
+  ((gfloat *) m.data)[1 * 3 + 1] = 40;
+  gst_tn_buffer_unmap (&m);
+  fail_unless (m.aligned == NULL && m.buffer == NULL);
+  memcpy (got, store + 1, sizeof got);
+  fail_unless (memcmp (got, want, sizeof want) == 0);
+  gst_buffer_unref (buf);
+  tn_check_no_outstanding ();
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_map_scalar_and_empty)
 {
   static const gint64 dims03[2] = { 0, 3 };
@@ -706,6 +740,7 @@ buffer_suite (void)
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_map_dense);
   tcase_add_test (tc, test_map_write);
+  tcase_add_test (tc, test_map_misaligned);
   tcase_add_test (tc, test_map_scalar_and_empty);
   tcase_add_test (tc, test_map_size_mismatch);
   tcase_add_test (tc, test_map_transposed);
