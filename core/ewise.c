@@ -143,9 +143,13 @@ num_fits (const tn_ew_num *n, tn_dtype t)
   char buf[64];
 
   int_range (t, &lo, &hi, buf, sizeof buf);
-  if (n->kind == TN_EW_NUM_FLOAT) /* whole: compare with exact doubles */
+  /* A whole float: compare with exact doubles.  The tops of the 64-bit
+   * types (2^64 - 1, 2^63 - 1) are no doubles; they round up to 2^64 and
+   * 2^63, which do not fit, so those bounds are exclusive. */
+  if (n->kind == TN_EW_NUM_FLOAT)
     return n->f >= lo.f
-           && (hi.kind == TN_EW_NUM_UINT ? n->f < 18446744073709551616.0
+           && (hi.kind == TN_EW_NUM_UINT ? n->f < 0x1p64
+               : t == TN_INT64           ? n->f < 0x1p63
                                          : n->f <= hi.f);
   return !tn_ew_num_less (n, &lo) && !tn_ew_num_less (&hi, n);
 }

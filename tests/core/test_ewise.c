@@ -675,6 +675,9 @@ test_type_errors (void)
   EXPECT ("add:9223372036854775808", TN_INT64, NULL, -1,
       "operand 9223372036854775808 does not fit int64",
       "-9223372036854775808 to 9223372036854775807");
+  /* the same number written as a float: 2^63 is a double, INT64_MAX not */
+  EXPECT (
+      "add:9223372036854775808.0", TN_INT64, NULL, -1, "does not fit int64");
   EXPECT ("add:18446744073709551616", TN_UINT64, NULL, -1,
       "does not fit uint64, which holds 0 to 18446744073709551615");
   EXPECT ("pow:-1", TN_INT32, NULL, -1,
