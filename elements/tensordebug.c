@@ -457,7 +457,7 @@ gst_tensor_debugger_class_init (GstTensorDebuggerClass *klass)
   g_object_class_install_property (gobject_class, PROP_EVERY,
       g_param_spec_uint ("every", "Every",
           "Print buffers 0, N, 2N, ... (1 prints all); every buffer is still "
-          "checked against its caps. 1 to 4294967295; default 1",
+          "checked against its caps",
           1, G_MAXUINT, DEFAULT_EVERY,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS
               | GST_PARAM_MUTABLE_PLAYING));
@@ -471,7 +471,7 @@ gst_tensor_debugger_class_init (GstTensorDebuggerClass *klass)
   g_object_class_install_property (gobject_class, PROP_OUTPUT,
       g_param_spec_enum ("output", "Output",
           "Where the text goes: stdout, stderr, or the GStreamer log (INFO "
-          "level, category tensordebug). Default stdout",
+          "level, category tensordebug)",
           GST_TYPE_TENSOR_DEBUGGER_OUTPUT, DEFAULT_OUTPUT,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS
               | GST_PARAM_MUTABLE_PLAYING));
@@ -484,9 +484,8 @@ gst_tensor_debugger_class_init (GstTensorDebuggerClass *klass)
    */
   g_object_class_install_property (gobject_class, PROP_THRESHOLD,
       g_param_spec_int64 ("threshold", "Threshold",
-          "Summarise tensors of more items than this (NumPy's threshold). 0 "
-          "to 9223372036854775807; default 1000",
-          0, G_MAXINT64, DEFAULT_THRESHOLD,
+          "Summarise tensors of more items than this (NumPy's threshold)", 0,
+          G_MAXINT64, DEFAULT_THRESHOLD,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS
               | GST_PARAM_MUTABLE_PLAYING));
 
@@ -498,7 +497,7 @@ gst_tensor_debugger_class_init (GstTensorDebuggerClass *klass)
   g_object_class_install_property (gobject_class, PROP_EDGEITEMS,
       g_param_spec_uint ("edgeitems", "Edge items",
           "Items shown at each end of a summarised axis (NumPy's "
-          "edgeitems). 1 to 2147483647; default 3",
+          "edgeitems)",
           1, G_MAXINT, DEFAULT_EDGEITEMS,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS
               | GST_PARAM_MUTABLE_PLAYING));
@@ -510,9 +509,8 @@ gst_tensor_debugger_class_init (GstTensorDebuggerClass *klass)
    */
   g_object_class_install_property (gobject_class, PROP_LINEWIDTH,
       g_param_spec_uint ("linewidth", "Line width",
-          "Characters per line before a row wraps (NumPy's linewidth). 1 to "
-          "2147483647; default 75",
-          1, G_MAXINT, DEFAULT_LINEWIDTH,
+          "Characters per line before a row wraps (NumPy's linewidth)", 1,
+          G_MAXINT, DEFAULT_LINEWIDTH,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS
               | GST_PARAM_MUTABLE_PLAYING));
 
@@ -521,9 +519,7 @@ gst_tensor_debugger_class_init (GstTensorDebuggerClass *klass)
   gst_element_class_set_static_metadata (element_class, "Tensor debugger",
       "Filter/Debug/Tensor",
       "Prints the tensors passing through as NumPy does, with min, max, mean "
-      "and NaN count, and passes them on untouched. Example: gst-launch-1.0 "
-      "tensorsrc pattern=arange num-buffers=2 ! "
-      "\"tensor/x-raw,type=float32,dims=<2,3>\" ! tensordebug ! fakesink",
+      "and NaN count, and passes them on untouched",
       "gst-tensor developers");
 
   gst_type_mark_as_plugin_api (GST_TYPE_TENSOR_DEBUGGER_OUTPUT, 0);

@@ -1190,6 +1190,57 @@ GST_START_TEST (test_n_threads_everywhere)
 
 GST_END_TEST;
 
+/* What gst-inspect-1.0 prints of every element of the plugin: a
+ * description of one sentence (launch lines live in the SECTION blocks),
+ * and property blurbs that say what the property means without repeating
+ * the range and default gst-inspect prints beside them. */
+GST_START_TEST (test_inspect_text_everywhere)
+{
+  GList *feats
+      = gst_registry_get_feature_list_by_plugin (gst_registry_get (), "tensor");
+  GRegex *rd = g_regex_new ("\\b[Dd]efault\\b|\\bRange\\b|2147483647|"
+                            "4294967295|9223372036854775807",
+      0, 0, NULL);
+  guint seen = 0;
+
+  for (GList *l = feats; l; l = l->next) {
+    GstElementFactory *f;
+    const gchar *desc;
+    GstElement *e;
+    GParamSpec **ps;
+    guint n;
+
+    if (!GST_IS_ELEMENT_FACTORY (l->data))
+      continue;
+    f = GST_ELEMENT_FACTORY (l->data);
+    desc = gst_element_factory_get_metadata (
+        f, GST_ELEMENT_METADATA_DESCRIPTION);
+    fail_unless (strstr (desc, "gst-launch") == NULL, "%s: %s",
+        GST_OBJECT_NAME (f), desc);
+    fail_unless (strstr (desc, ". ") == NULL, "%s: more than a sentence: %s",
+        GST_OBJECT_NAME (f), desc);
+    e = gst_element_factory_create (f, NULL);
+    ps = g_object_class_list_properties (G_OBJECT_GET_CLASS (e), &n);
+    for (guint i = 0; i < n; i++) {
+      const gchar *blurb = g_param_spec_get_blurb (ps[i]);
+
+      /* GStreamer's own base-class properties are theirs to word */
+      if (ps[i]->owner_type != G_OBJECT_TYPE (e))
+        continue;
+      fail_if (g_regex_match (rd, blurb, 0, NULL), "%s:%s repeats: %s",
+          GST_OBJECT_NAME (f), ps[i]->name, blurb);
+    }
+    g_free (ps);
+    gst_object_unref (e);
+    seen++;
+  }
+  g_regex_unref (rd);
+  gst_plugin_feature_list_free (feats);
+  fail_unless (seen >= 9, "only %u elements", seen);
+}
+
+GST_END_TEST;
+
 static Suite *
 tensorop_suite (void)
 {
@@ -1201,6 +1252,7 @@ tensorop_suite (void)
   tcase_add_test (tc, test_bad_property_values);
   tcase_add_test (tc, test_conflict);
   tcase_add_test (tc, test_n_threads_everywhere);
+  tcase_add_test (tc, test_inspect_text_everywhere);
   tcase_add_test (tc, test_bad_value_while_running);
   tcase_add_test (tc, test_in_place);
   tcase_add_test (tc, test_copy_when_shared);
