@@ -45,8 +45,11 @@ def run_block(where, cmds, tmp):
         # -q: the output is not checked here, only that it runs; the
         # element suites check the values.
         run = cmd.replace("gst-launch-1.0 ", "gst-launch-1.0 -q ", 1)
+        env = dict(os.environ)
+        if env.get("TN_EXAMPLES_PRELOAD"):
+            env["LD_PRELOAD"] = env["TN_EXAMPLES_PRELOAD"]
         try:
-            r = subprocess.run(["bash", "-c", run], cwd=tmp,
+            r = subprocess.run(["bash", "-c", run], cwd=tmp, env=env,
                                stdout=subprocess.DEVNULL,
                                stderr=subprocess.PIPE, timeout=TIMEOUT,
                                text=True)
