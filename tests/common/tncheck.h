@@ -4,6 +4,8 @@
 
 #include <string.h>
 
+#include <glib/gstdio.h>
+
 #include <gst/check/gstcheck.h>
 
 #include "plugin/gsttensor.h"
@@ -181,6 +183,28 @@ tn_doc_commands (const gchar *file)
   g_free (path);
   g_free (data);
   return (gchar **) g_ptr_array_free (cmds, FALSE);
+}
+
+/* Back to cwd from the scratch folder dir a test worked in, which is
+ * emptied and removed; frees both. */
+static inline void
+tn_tmp_dir_leave (gchar *dir, gchar *cwd)
+{
+  const gchar *name;
+  GDir *gd;
+
+  fail_unless (g_chdir (cwd) == 0);
+  gd = g_dir_open (dir, 0, NULL);
+  while ((name = g_dir_read_name (gd)) != NULL) {
+    gchar *f = g_build_filename (dir, name, NULL);
+
+    g_unlink (f);
+    g_free (f);
+  }
+  g_dir_close (gd);
+  g_rmdir (dir);
+  g_free (dir);
+  g_free (cwd);
 }
 
 #endif

@@ -1219,6 +1219,8 @@ GST_START_TEST (test_inspect_text_everywhere)
         GST_OBJECT_NAME (f), desc);
     fail_unless (strstr (desc, ". ") == NULL, "%s: more than a sentence: %s",
         GST_OBJECT_NAME (f), desc);
+    fail_unless (strchr (desc, '!') == NULL && strlen (desc) < 200,
+        "%s: not one short sentence: %s", GST_OBJECT_NAME (f), desc);
     e = gst_element_factory_create (f, NULL);
     ps = g_object_class_list_properties (G_OBJECT_GET_CLASS (e), &n);
     for (guint i = 0; i < n; i++) {
