@@ -32,6 +32,12 @@ count_char (const char *s, char c)
 int
 tn_steps_parse (const char *text, tn_steps *s, tn_err *e)
 {
+  return tn_steps_parse_full (text, s, 0, e);
+}
+
+int
+tn_steps_parse_full (const char *text, tn_steps *s, int empty_args, tn_err *e)
+{
   char *p, *next;
   int nsteps, k = 0;
 
@@ -82,7 +88,7 @@ tn_steps_parse (const char *text, tn_steps *s, tn_err *e)
       if (colon)
         *colon++ = '\0';
       st->args[st->nargs] = trim (a);
-      if (*st->args[st->nargs] == '\0') {
+      if (*st->args[st->nargs] == '\0' && !empty_args) {
         tn_err_set (e, "step %d of %d ('%s') has an empty argument %d", k + 1,
             nsteps, st->name, st->nargs + 1);
         return -1;

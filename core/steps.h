@@ -29,6 +29,10 @@ typedef struct {
  * the step ("step 2 of 3 is empty", "step 1 ('permute') has 17 arguments;
  * at most 16 are allowed").  Call tn_steps_clear afterwards either way. */
 int tn_steps_parse (const char *text, tn_steps *s, tn_err *e);
+/* The same, but with empty_args an argument may be empty (an empty
+ * string): tensorview's slice:AXIS::STEP leaves bounds out, as Python. */
+int tn_steps_parse_full (
+    const char *text, tn_steps *s, int empty_args, tn_err *e);
 void tn_steps_clear (tn_steps *s);
 
 /* Argument i of step index (0-based) of s as a whole number; -1 with a

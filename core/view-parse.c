@@ -1,6 +1,5 @@
 #include "view-parse.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,32 +32,8 @@ tn_vsteps_names (void)
          "broadcast, flip";
 }
 
-/* Trims blanks in place; returns the first non-blank character. */
-static char *
-trim (char *s)
-{
-  char *end;
-
-  while (isspace ((unsigned char) *s))
-    s++;
-  end = s + strlen (s);
-  while (end > s && isspace ((unsigned char) end[-1]))
-    *--end = '\0';
-  return s;
-}
-
-static int
-count_char (const char *s, char c)
-{
-  int n = 0;
-
-  for (; *s; s++)
-    n += *s == c;
-  return n;
-}
-
 static void
-set_step_text (tn_vstep *st, const char *name, char **args, int nargs)
+set_step_text (tn_vstep *st, const char *name, char *const *args, int nargs)
 {
   size_t len = (size_t) snprintf (st->text, sizeof st->text, "%s", name);
 
@@ -170,32 +145,14 @@ check_step (const tn_vstep *st, int k, int n, tn_err *e)
   return 0;
 }
 
-/* One step's text (no ','), already cut from the list. */
+/* One step, already cut from the list by tn_steps_parse_full. */
 static int
-parse_step (char *p, tn_vstep *st, int k, int n, tn_err *e)
+parse_step (const tn_step *raw, tn_vstep *st, int k, int n, tn_err *e)
 {
-  char *fields[TN_STEP_MAX_ARGS + 1], *name, *colon;
-  int nargs = count_char (p, ':'), kind, i;
+  char *const *args = raw->args;
+  const char *name = raw->name;
+  int nargs = raw->nargs, kind, i;
 
-  if (nargs > TN_STEP_MAX_ARGS) {
-    tn_err_set (e, "step %d of %d has %d arguments; at most %d are allowed",
-        k + 1, n, nargs, TN_STEP_MAX_ARGS);
-    return -1;
-  }
-  for (i = 0; i <= nargs; i++) {
-    colon = strchr (p, ':');
-    if (colon)
-      *colon = '\0';
-    fields[i] = trim (p);
-    if (colon)
-      p = colon + 1;
-  }
-  name = fields[0];
-  if (*name == '\0') {
-    tn_err_set (e, "step %d of %d is empty%s", k + 1, n,
-        nargs ? " (an argument without a step name)" : "");
-    return -1;
-  }
   for (kind = 0; kind < NKINDS; kind++)
     if (strcmp (name, kinds[kind].name) == 0)
       break;
@@ -206,8 +163,8 @@ parse_step (char *p, tn_vstep *st, int k, int n, tn_err *e)
     return -1;
   }
   st->kind = (tn_vstep_kind) kind;
-  set_step_text (st, name, fields + 1, nargs);
-  if (kind == TN_VS_SLICE && nargs >= 1 && *fields[1] == '\0') {
+  set_step_text (st, name, args, nargs);
+  if (kind == TN_VS_SLICE && nargs >= 1 && *args[0] == '\0') {
     tn_err_set (e,
         "step %d of %d ('%s') has an empty argument 1; a slice names its "
         "AXIS first: slice:AXIS:START:STOP[:STEP] (slice:0::3 is NumPy's "
@@ -222,8 +179,8 @@ parse_step (char *p, tn_vstep *st, int k, int n, tn_err *e)
         "step %d of %d ('%s') has one bound after the axis; write "
         "slice:%s:%s: (from %s to the end), slice:%s::%s (up to %s) or "
         "select:%s:%s (one index)",
-        k + 1, n, st->text, fields[1], fields[2], fields[2], fields[1],
-        fields[2], fields[2], fields[1], fields[2]);
+        k + 1, n, st->text, args[0], args[1], args[1], args[0], args[1],
+        args[1], args[0], args[1]);
     return -1;
   }
   if (nargs < kinds[kind].min_args || nargs > kinds[kind].max_args) {
@@ -242,7 +199,7 @@ parse_step (char *p, tn_vstep *st, int k, int n, tn_err *e)
   }
   st->nargs = nargs;
   for (i = 0; i < nargs; i++) {
-    const char *a = fields[i + 1];
+    const char *a = args[i];
     char *end;
     long long v;
 
@@ -272,47 +229,32 @@ parse_step (char *p, tn_vstep *st, int k, int n, tn_err *e)
 int
 tn_vsteps_parse (const char *text, tn_vsteps *s, tn_err *e)
 {
-  char *buf, *p, *next;
-  int n, k;
+  tn_steps raw;
+  int k;
 
   memset (s, 0, sizeof *s);
-  if (text == NULL)
-    return 0;
-  buf = strdup (text);
-  if (buf == NULL) {
-    tn_err_set (
-        e, "could not copy the %zu characters of the step list", strlen (text));
+  if (tn_steps_parse_full (text, &raw, 1, e) < 0) {
+    tn_steps_clear (&raw);
     return -1;
   }
-  if (*trim (buf) == '\0') {
-    free (buf);
+  if (raw.n == 0) {
+    tn_steps_clear (&raw);
     return 0;
   }
-  n = count_char (buf, ',') + 1;
-  if (n > TN_STEPS_MAX) {
-    tn_err_set (
-        e, "the list has %d steps; at most %d are allowed", n, TN_STEPS_MAX);
-    free (buf);
-    return -1;
-  }
-  s->steps = calloc ((size_t) n, sizeof *s->steps);
+  s->steps = calloc ((size_t) raw.n, sizeof *s->steps);
   if (s->steps == NULL) {
-    tn_err_set (e, "could not allocate %d steps", n);
-    free (buf);
+    tn_err_set (e, "could not allocate %d steps", raw.n);
+    tn_steps_clear (&raw);
     return -1;
   }
-  for (p = buf, k = 0; p != NULL; p = next, k++) {
-    next = strchr (p, ',');
-    if (next)
-      *next++ = '\0';
-    if (parse_step (p, &s->steps[k], k, n, e) < 0) {
-      free (buf);
+  for (k = 0; k < raw.n; k++)
+    if (parse_step (&raw.steps[k], &s->steps[k], k, raw.n, e) < 0) {
+      tn_steps_clear (&raw);
       tn_vsteps_clear (s);
       return -1;
     }
-  }
-  s->n = n;
-  free (buf);
+  s->n = raw.n;
+  tn_steps_clear (&raw);
   return 0;
 }
 
