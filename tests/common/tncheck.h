@@ -207,4 +207,28 @@ tn_tmp_dir_leave (gchar *dir, gchar *cwd)
   g_free (cwd);
 }
 
+/* Plays p to EOS within secs seconds, failing the test on an ERROR (with
+ * its text and what, the command) or a timeout, then sets it to NULL and
+ * drops the reference. */
+static inline void
+tn_play_to_eos (GstElement *p, const gchar *what, guint secs)
+{
+  GstBus *bus = gst_element_get_bus (p);
+  GstMessage *msg;
+  GError *err = NULL;
+
+  gst_element_set_state (p, GST_STATE_PLAYING);
+  msg = gst_bus_timed_pop_filtered (
+      bus, secs * GST_SECOND, GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  fail_unless (msg != NULL, "%s did not finish", what);
+  if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
+    gst_message_parse_error (msg, &err, NULL);
+    fail ("%s: %s", what, err->message);
+  }
+  gst_message_unref (msg);
+  gst_element_set_state (p, GST_STATE_NULL);
+  gst_object_unref (bus);
+  gst_object_unref (p);
+}
+
 #endif

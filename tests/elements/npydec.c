@@ -1947,8 +1947,6 @@ doc_run (const gchar *cmd, Rec *rec)
     g_string_free (all, TRUE);
   } else {
     GstElement *p;
-    GstMessage *msg;
-    GstBus *bus;
 
     fail_unless_equals_string (argv[0], "gst-launch-1.0");
     p = gst_parse_launchv ((const gchar **) argv + 1, &err);
@@ -1963,19 +1961,7 @@ doc_run (const gchar *cmd, Rec *rec)
       g_value_unset (&v);
       gst_iterator_free (it);
     }
-    bus = gst_element_get_bus (p);
-    gst_element_set_state (p, GST_STATE_PLAYING);
-    msg = gst_bus_timed_pop_filtered (
-        bus, 60 * GST_SECOND, GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
-    fail_unless (msg != NULL, "%s did not finish", cmd);
-    if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
-      gst_message_parse_error (msg, &err, NULL);
-      fail ("%s: %s", cmd, err->message);
-    }
-    gst_message_unref (msg);
-    gst_element_set_state (p, GST_STATE_NULL);
-    gst_object_unref (bus);
-    gst_object_unref (p);
+    tn_play_to_eos (p, cmd, 60);
   }
   g_strfreev (argv);
 }

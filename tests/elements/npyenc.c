@@ -837,27 +837,13 @@ doc_run (const gchar *cmd)
   gchar **argv = NULL;
   GError *err = NULL;
   GstElement *p;
-  GstMessage *msg;
-  GstBus *bus;
 
   fail_unless (g_shell_parse_argv (cmd, NULL, &argv, &err), "%s: %s", cmd,
       err ? err->message : "?");
   fail_unless_equals_string (argv[0], "gst-launch-1.0");
   p = gst_parse_launchv ((const gchar **) argv + 1, &err);
   fail_unless (p != NULL, "%s: %s", cmd, err ? err->message : "?");
-  bus = gst_element_get_bus (p);
-  gst_element_set_state (p, GST_STATE_PLAYING);
-  msg = gst_bus_timed_pop_filtered (
-      bus, 60 * GST_SECOND, GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
-  fail_unless (msg != NULL, "%s did not finish", cmd);
-  if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
-    gst_message_parse_error (msg, &err, NULL);
-    fail ("%s: %s", cmd, err->message);
-  }
-  gst_message_unref (msg);
-  gst_element_set_state (p, GST_STATE_NULL);
-  gst_object_unref (bus);
-  gst_object_unref (p);
+  tn_play_to_eos (p, cmd, 60);
   g_strfreev (argv);
 }
 

@@ -1812,8 +1812,6 @@ doc_run (const gchar *cmd, GByteArray *sunk)
   GstElement *p;
   GstIterator *it;
   GValue v = G_VALUE_INIT;
-  GstMessage *msg;
-  GstBus *bus;
 
   fail_unless (g_shell_parse_argv (cmd, NULL, &argv, &err), "%s: %s", cmd,
       err ? err->message : "?");
@@ -1832,19 +1830,7 @@ doc_run (const gchar *cmd, GByteArray *sunk)
     g_value_unset (&v);
   }
   gst_iterator_free (it);
-  bus = gst_element_get_bus (p);
-  gst_element_set_state (p, GST_STATE_PLAYING);
-  msg = gst_bus_timed_pop_filtered (
-      bus, 30 * GST_SECOND, GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
-  fail_unless (msg != NULL, "%s did not finish", cmd);
-  if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
-    gst_message_parse_error (msg, &err, NULL);
-    fail ("%s: %s", cmd, err->message);
-  }
-  gst_message_unref (msg);
-  gst_element_set_state (p, GST_STATE_NULL);
-  gst_object_unref (bus);
-  gst_object_unref (p);
+  tn_play_to_eos (p, cmd, 30);
   g_strfreev (argv);
 }
 
