@@ -16,6 +16,7 @@ Every appsink has every buffer's bytes appended to DIR/ITS-NAME.  Each
 import argparse
 import os
 import sys
+import time
 
 import gi
 
@@ -35,14 +36,18 @@ def elements(pipe, factory):
             found.append(el)
 
 
-def on_sample(sink, f):
-    sample = sink.emit("pull-sample")
-    buf = sample.get_buffer()
-    ok, info = buf.map(Gst.MapFlags.READ)
-    if ok:
-        f.write(bytes(info.data))
-        buf.unmap(info)
-    return Gst.FlowReturn.OK
+def drain(sinks):
+    """Writes every sample the appsinks hold, without waiting."""
+    for sink, f in sinks:
+        while True:
+            sample = sink.try_pull_sample(0)
+            if sample is None:
+                break
+            buf = sample.get_buffer()
+            ok, info = buf.map(Gst.MapFlags.READ)
+            if ok:
+                f.write(bytes(info.data))
+                buf.unmap(info)
 
 
 def main():
@@ -73,23 +78,27 @@ def main():
                             Gst.Buffer.new_wrapped(data[off:off + chunk]))
             el.emit("end-of-stream")
 
-    outs = []
+    # Pulled from this thread between bus polls, not from new-sample
+    # handlers on the streaming threads: an appsink holds its samples
+    # until they are pulled (and its EOS until then), so none is lost.
+    sinks = []
     if a.out_dir:
         for el in elements(pipe, "appsink"):
             f = open(os.path.join(a.out_dir, el.get_name()), "wb")
-            outs.append(f)
-            el.set_property("emit-signals", True)
+            sinks.append((el, f))
             el.set_property("sync", False)
-            el.connect("new-sample", on_sample, f)
 
     rc = 0
     if pipe.set_state(Gst.State.PLAYING) == Gst.StateChangeReturn.FAILURE:
         rc = 1
     bus = pipe.get_bus()
-    deadline = int(a.timeout * Gst.SECOND)
+    end = time.monotonic() + a.timeout
     types = Gst.MessageType.EOS | Gst.MessageType.ERROR | Gst.MessageType.WARNING
     while True:
-        msg = bus.timed_pop_filtered(deadline, types)
+        drain(sinks)
+        msg = bus.timed_pop_filtered(10 * Gst.MSECOND, types)
+        if msg is None and time.monotonic() < end:
+            continue
         if msg is None:
             print("ERROR: gstpy: no EOS and no error within the timeout",
                   file=sys.stderr)
@@ -107,6 +116,7 @@ def main():
             print(f"Additional debug info:\n{dbg}", file=sys.stderr)
             rc = 1
             break
+        drain(sinks)
         break  # EOS
     if rc == 0:
         for p in a.prop:
@@ -114,7 +124,7 @@ def main():
             el = pipe.get_by_name(name)
             print(f"PROP {p}={el.get_property(prop)}")
     pipe.set_state(Gst.State.NULL)
-    for f in outs:
+    for _, f in sinks:
         f.close()
     return rc
 
