@@ -1,0 +1,107 @@
+#include "cpu.h"
+
+#include <stdatomic.h>
+#include <stdio.h>
+#include <string.h>
+
+#if TN_ARCH_X86
+#include <cpuid.h>
+
+/* CPUID and XGETBV directly: clang 14's __builtin_cpu_supports does not know
+ * "f16c", and VEX-encoded code also needs the OS to save YMM state. */
+static unsigned
+detect_x86 (void)
+{
+  unsigned a, b, c, d, xlo = 0, xhi, f = 0;
+  int ymm;
+
+  if (!__get_cpuid (1, &a, &b, &c, &d))
+    return 0;
+  if (c & bit_SSSE3)
+    f |= TN_CPU_SSSE3;
+  if (c & bit_OSXSAVE) {
+    __asm__("xgetbv" : "=a"(xlo), "=d"(xhi) : "c"(0));
+    (void) xhi;
+  }
+  ymm = (c & bit_OSXSAVE) && (c & bit_AVX) && (xlo & 6) == 6;
+  if (ymm && (c & bit_F16C))
+    f |= TN_CPU_F16C;
+  if (ymm && (c & bit_FMA) && __get_cpuid_max (0, NULL) >= 7) {
+    __cpuid_count (7, 0, a, b, c, d);
+    if (b & bit_AVX2)
+      f |= TN_CPU_AVX2;
+  }
+  return f;
+}
+#endif
+
+static atomic_int detected = -1;
+static atomic_uint mask = ~0u;
+static atomic_uint generation = 1;
+
+unsigned
+tn_cpu_detect (void)
+{
+  int v = atomic_load_explicit (&detected, memory_order_relaxed);
+
+  if (v < 0) {
+#if TN_ARCH_X86
+    v = (int) detect_x86 ();
+#else
+    v = 0;
+#endif
+    atomic_store_explicit (&detected, v, memory_order_relaxed);
+  }
+  return (unsigned) v;
+}
+
+unsigned
+tn_cpu_flags (void)
+{
+  return tn_cpu_detect () & atomic_load_explicit (&mask, memory_order_relaxed);
+}
+
+unsigned
+tn_cpu_set_mask (unsigned m)
+{
+  unsigned old = atomic_exchange (&mask, m);
+
+  atomic_fetch_add (&generation, 1);
+  return old;
+}
+
+unsigned
+tn_cpu_generation (void)
+{
+  return atomic_load_explicit (&generation, memory_order_acquire);
+}
+
+const char *
+tn_cpu_names (unsigned flags, char *buf, unsigned size)
+{
+  static const struct {
+    unsigned bit;
+    const char *name;
+  } names[] = {
+    { TN_CPU_SSSE3, "ssse3" },
+    { TN_CPU_AVX2, "avx2" },
+    { TN_CPU_F16C, "f16c" },
+  };
+  size_t used = 0;
+
+  if (size == 0)
+    return buf;
+  buf[0] = '\0';
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+    if (!(flags & names[i].bit))
+      continue;
+    int n = snprintf (buf + used, size - used, "%s%s", used ? "," : "",
+        names[i].name);
+    if (n < 0 || (size_t) n >= size - used)
+      break;
+    used += (size_t) n;
+  }
+  if (!used)
+    snprintf (buf, size, "portable");
+  return buf;
+}

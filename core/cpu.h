@@ -1,0 +1,46 @@
+/* The CPU features core's kernels may use: detected once, narrowed by a mask.
+ *
+ * Every kernel family keeps a table of function pointers filled by a
+ * portable init and then, for the flags tn_cpu_flags() reports, an ISA
+ * init.  Tests and benchmarks call tn_cpu_set_mask() to run the same code
+ * with fewer features (0 = portable only); each family re-reads the flags
+ * when the mask changes.  Detection never reports a feature the OS does not
+ * save state for (AVX needs XCR0's YMM bits). */
+#ifndef TN_CPU_H
+#define TN_CPU_H
+
+/* This build can emit x86 SIMD (GCC or clang on x86): the one test for
+ * whether ISA kernels are compiled at all. */
+#if (defined(__x86_64__) || defined(__i386__)) \
+    && (defined(__GNUC__) || defined(__clang__))
+#define TN_ARCH_X86 1
+#else
+#define TN_ARCH_X86 0
+#endif
+
+enum {
+  TN_CPU_SSSE3 = 1u << 0,
+  TN_CPU_AVX2 = 1u << 1, /* reported only with FMA: every AVX2 kernel may use it */
+  TN_CPU_F16C = 1u << 2,
+};
+
+/* What the machine has, without the mask. */
+unsigned tn_cpu_detect (void);
+
+/* What kernels may use: tn_cpu_detect () & mask. */
+unsigned tn_cpu_flags (void);
+
+/* Restrict the features kernels use (all bits set = everything detected).
+ * Returns the previous mask.  Not for use while kernels run on other
+ * threads: tests and benchmarks call it between runs. */
+unsigned tn_cpu_set_mask (unsigned mask);
+
+/* Changes each time the mask changes, so a family can cache its table and
+ * rebuild it when this differs from the value it was built for. */
+unsigned tn_cpu_generation (void);
+
+/* "ssse3,avx2,f16c" for FLAGS, into BUF (at least 32 bytes); for logs and
+ * benchmark reports. */
+const char *tn_cpu_names (unsigned flags, char *buf, unsigned size);
+
+#endif
