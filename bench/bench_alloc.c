@@ -9,7 +9,7 @@
 #include <time.h>
 
 #include "bench.h"
-#include "plugin/gsttensor.h"
+#include <gst/tensor/gsttensor.h>
 
 #define RUNS 15
 

@@ -24,7 +24,7 @@
 #include "bench.h"
 #include "core/ewise-kern.h"
 #include "core/ewise.h"
-#include "plugin/gsttensor.h"
+#include <gst/tensor/gsttensor.h>
 
 #define RUNS 15
 

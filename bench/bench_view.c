@@ -29,7 +29,7 @@
 #include <gst/gst.h>
 
 #include "bench.h"
-#include "plugin/gsttensor.h"
+#include <gst/tensor/gsttensor.h>
 
 #define RUNS 7
 

@@ -122,7 +122,7 @@
 
 #include "elements.h"
 #include "tnelement.h"
-#include "plugin/gsttensor.h"
+#include <gst/tensor/gsttensor.h>
 
 GST_DEBUG_CATEGORY_STATIC (gst_npy_dec_debug);
 #define GST_CAT_DEFAULT gst_npy_dec_debug

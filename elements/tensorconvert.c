@@ -112,7 +112,7 @@
 
 #include "elements.h"
 #include "tnelement.h"
-#include "plugin/gsttensor.h"
+#include <gst/tensor/gsttensor.h>
 
 GST_DEBUG_CATEGORY_STATIC (gst_tensor_convert_debug);
 #define GST_CAT_DEFAULT gst_tensor_convert_debug

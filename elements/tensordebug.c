@@ -67,7 +67,7 @@
 #include "core/print.h"
 #include "elements.h"
 #include "tnelement.h"
-#include "plugin/gsttensor.h"
+#include <gst/tensor/gsttensor.h>
 
 GST_DEBUG_CATEGORY_STATIC (gst_tensor_debugger_debug);
 #define GST_CAT_DEFAULT gst_tensor_debugger_debug

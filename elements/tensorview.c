@@ -95,7 +95,7 @@
 
 #include "core/view-parse.h"
 #include "elements.h"
-#include "plugin/gsttensor.h"
+#include <gst/tensor/gsttensor.h>
 #include "tnelement.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_tensor_view_debug);

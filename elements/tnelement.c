@@ -3,7 +3,7 @@
  */
 #include "tnelement.h"
 
-#include "plugin/tensorinfo.h"
+#include <gst/tensor/tensorinfo.h>
 
 gboolean
 gst_tn_element_is_running (GstElement *element)

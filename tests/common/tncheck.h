@@ -8,7 +8,7 @@
 
 #include <gst/check/gstcheck.h>
 
-#include "plugin/gsttensor.h"
+#include <gst/tensor/gsttensor.h>
 
 /* The allocator doubles as a leak detector: after a test has dropped every
  * buffer and pool, no block may still be handed out.  Streaming threads drop

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "common/tncheck.h"
-#include "plugin/tensorallocator-private.h"
+#include <gst/tensor/tensorallocator-private.h>
 
 #define KiB ((gsize) 1024)
 #define MiB (1024 * KiB)
