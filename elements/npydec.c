@@ -119,10 +119,10 @@
 #include <string.h>
 
 #include <gst/base/gstadapter.h>
+#include <gst/tensor/gsttensor.h>
 
 #include "elements.h"
 #include "tnelement.h"
-#include <gst/tensor/gsttensor.h>
 
 GST_DEBUG_CATEGORY_STATIC (gst_npy_dec_debug);
 #define GST_CAT_DEFAULT gst_npy_dec_debug

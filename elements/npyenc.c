@@ -63,10 +63,10 @@
 #endif
 
 #include <string.h>
+#include <gst/tensor/gsttensor.h>
 
 #include "elements.h"
 #include "tnelement.h"
-#include <gst/tensor/gsttensor.h>
 
 GST_DEBUG_CATEGORY_STATIC (gst_npy_enc_debug);
 #define GST_CAT_DEFAULT gst_npy_enc_debug

@@ -109,10 +109,11 @@
 #include <gst/base/gstadapter.h>
 #include <gst/base/gstbasetransform.h>
 #include <gst/video/video.h>
+#include <gst/tensor/gsttensor.h>
 
 #include "elements.h"
+#include "tnalloc.h"
 #include "tnelement.h"
-#include <gst/tensor/gsttensor.h>
 
 GST_DEBUG_CATEGORY_STATIC (gst_tensor_convert_debug);
 #define GST_CAT_DEFAULT gst_tensor_convert_debug
@@ -821,22 +822,6 @@ gst_tensor_convert_decide_allocation (GstBaseTransform *trans, GstQuery *query)
   return TRUE;
 }
 
-/* The pool decide_allocation configured, activated on first use as the
- * base class does with its own; NULL means the allocator. */
-static GstBufferPool *
-gst_tensor_convert_pool (GstBaseTransform *trans)
-{
-  GstBufferPool *pool = gst_base_transform_get_buffer_pool (trans);
-
-  if (pool != NULL && !gst_buffer_pool_is_active (pool)
-      && !gst_buffer_pool_set_active (pool, TRUE)) {
-    GST_WARNING_OBJECT (trans, "could not activate %s", GST_OBJECT_NAME (pool));
-    gst_object_unref (pool);
-    pool = NULL;
-  }
-  return pool;
-}
-
 static GstFlowReturn
 gst_tensor_convert_error (GstTensorConvert *self, gchar *msg)
 {
@@ -959,7 +944,8 @@ aligned_at (GstBuffer *buf, gsize offset, gsize isz)
 static GstBuffer *
 gst_tensor_convert_new_buffer (GstTensorConvert *self, gsize size)
 {
-  GstBufferPool *pool = gst_tensor_convert_pool (GST_BASE_TRANSFORM (self));
+  GstBufferPool *pool = gst_tn_pool_activate (GST_OBJECT (self),
+      gst_base_transform_get_buffer_pool (GST_BASE_TRANSFORM (self)));
   GstBuffer *out = NULL;
 
   if (pool) {

@@ -63,11 +63,11 @@
 #include <string.h>
 
 #include <gst/base/gstbasetransform.h>
+#include <gst/tensor/gsttensor.h>
 
 #include "core/print.h"
 #include "elements.h"
 #include "tnelement.h"
-#include <gst/tensor/gsttensor.h>
 
 GST_DEBUG_CATEGORY_STATIC (gst_tensor_debugger_debug);
 #define GST_CAT_DEFAULT gst_tensor_debugger_debug

@@ -79,14 +79,15 @@
 
 #include <gst/base/gstaggregator.h>
 #include <string.h>
+#include <gst/tensor/gsttensor.h>
 
 #include "core/gemm.h"
 #include "core/half.h"
 #include "core/npy.h"
 #include "core/parallel.h"
 #include "elements.h"
+#include "tnalloc.h"
 #include "tnelement.h"
-#include <gst/tensor/gsttensor.h>
 
 GST_DEBUG_CATEGORY_STATIC (gst_tensor_matmul_debug);
 #define GST_CAT_DEFAULT gst_tensor_matmul_debug
@@ -566,7 +567,8 @@ static GstFlowReturn
 multiply (GstTensorMatmul *self, GstBuffer *a, GstBuffer *b)
 {
   GstAggregator *agg = GST_AGGREGATOR (self);
-  GstBufferPool *pool = gst_aggregator_get_buffer_pool (agg);
+  GstBufferPool *pool = gst_tn_pool_activate (
+      GST_OBJECT (self), gst_aggregator_get_buffer_pool (agg));
   GstTnMap ma, mb;
   GstMapInfo mo;
   GstBuffer *out = NULL;
@@ -588,10 +590,6 @@ multiply (GstTensorMatmul *self, GstBuffer *a, GstBuffer *b)
   }
   gst_tn_info_size (&self->info_out, &size);
   if (pool) {
-    /* GstAggregator stores the pool decide_allocation chose but does not
-     * activate it. */
-    if (!gst_buffer_pool_is_active (pool))
-      gst_buffer_pool_set_active (pool, TRUE);
     ret = gst_buffer_pool_acquire_buffer (pool, &out, NULL);
     gst_object_unref (pool);
     if (ret != GST_FLOW_OK)

@@ -127,11 +127,12 @@
 #include <string.h>
 
 #include <gst/base/gstbasetransform.h>
+#include <gst/tensor/gsttensor.h>
 
 #include "core/ewise.h"
 #include "elements.h"
+#include "tnalloc.h"
 #include "tnelement.h"
-#include <gst/tensor/gsttensor.h>
 
 GST_DEBUG_CATEGORY_STATIC (gst_tensor_op_debug);
 #define GST_CAT_DEFAULT gst_tensor_op_debug

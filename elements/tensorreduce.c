@@ -82,11 +82,12 @@
 #include <string.h>
 
 #include <gst/base/gstbasetransform.h>
+#include <gst/tensor/gsttensor.h>
 
 #include "core/reduce.h"
 #include "elements.h"
+#include "tnalloc.h"
 #include "tnelement.h"
-#include <gst/tensor/gsttensor.h>
 
 GST_DEBUG_CATEGORY_STATIC (gst_tensor_reduce_debug);
 #define GST_CAT_DEFAULT gst_tensor_reduce_debug

@@ -55,12 +55,12 @@
 #include <string.h>
 
 #include <gst/base/gstpushsrc.h>
+#include <gst/tensor/gsttensor.h>
 
 #include "core/parallel.h"
 #include "core/random.h"
 #include "elements.h"
 #include "tnelement.h"
-#include <gst/tensor/gsttensor.h>
 
 GST_DEBUG_CATEGORY_STATIC (gst_tensor_src_debug);
 #define GST_CAT_DEFAULT gst_tensor_src_debug

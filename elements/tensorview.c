@@ -92,10 +92,11 @@
 #include <string.h>
 
 #include <gst/base/gstbasetransform.h>
+#include <gst/tensor/gsttensor.h>
 
 #include "core/view-parse.h"
 #include "elements.h"
-#include <gst/tensor/gsttensor.h>
+#include "tnalloc.h"
 #include "tnelement.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_tensor_view_debug);
@@ -487,22 +488,6 @@ gst_tensor_view_region (GstBuffer *buf, tn_view *v)
   return out;
 }
 
-/* The pool decide_allocation configured, activated on first use as the
- * base class does with its own; NULL means the allocator. */
-static GstBufferPool *
-gst_tensor_view_pool (GstBaseTransform *trans)
-{
-  GstBufferPool *pool = gst_base_transform_get_buffer_pool (trans);
-
-  if (pool != NULL && !gst_buffer_pool_is_active (pool)
-      && !gst_buffer_pool_set_active (pool, TRUE)) {
-    GST_WARNING_OBJECT (trans, "could not activate %s", GST_OBJECT_NAME (pool));
-    gst_object_unref (pool);
-    pool = NULL;
-  }
-  return pool;
-}
-
 static GstFlowReturn
 gst_tensor_view_error (GstTensorView *self, const gchar *msg)
 {
@@ -526,7 +511,8 @@ gst_tensor_view_copy (
   GstMapInfo src, dst;
 
   if (gst_tn_info_size (&self->out_info, &out_size) && out_size == nbytes)
-    pool = gst_tensor_view_pool (GST_BASE_TRANSFORM (self));
+    pool = gst_tn_pool_activate (GST_OBJECT (self),
+        gst_base_transform_get_buffer_pool (GST_BASE_TRANSFORM (self)));
   if (pool != NULL) {
     if (gst_buffer_pool_acquire_buffer (pool, &out, NULL) != GST_FLOW_OK
         || gst_buffer_get_size (out) < nbytes)
@@ -765,7 +751,8 @@ gst_tensor_view_general (
     return GST_FLOW_OK;
   }
 
-  pool = gst_tensor_view_pool (trans);
+  pool = gst_tn_pool_activate (
+      GST_OBJECT (trans), gst_base_transform_get_buffer_pool (trans));
   cur = gst_tn_buffer_dense (next, &self->out_info, pool, &err);
   if (pool)
     gst_object_unref (pool);

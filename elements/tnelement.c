@@ -155,3 +155,39 @@ gst_tn_transform_query (
   gst_tn_transform_explain_query (trans, direction, query);
   return base->query (trans, direction, query);
 }
+
+gboolean
+gst_tn_caps_refusal_is_new (GstCaps **last, GstCaps *caps)
+{
+  if (*last && gst_caps_is_equal (*last, caps))
+    return FALSE;
+  gst_caps_replace (last, caps);
+  return TRUE;
+}
+
+gboolean
+gst_tn_transform_query_any_tensor (GstBaseTransformClass *parent,
+    GstBaseTransform *trans, GstPadDirection direction, GstQuery *query)
+{
+  GstCaps *filter, *caps, *templ, *any;
+
+  if (!parent->query (trans, direction, query))
+    return FALSE;
+  if (direction != GST_PAD_SINK || GST_QUERY_TYPE (query) != GST_QUERY_CAPS)
+    return TRUE;
+  gst_query_parse_caps (query, &filter);
+  gst_query_parse_caps_result (query, &caps);
+  templ = gst_pad_get_pad_template_caps (GST_BASE_TRANSFORM_SINK_PAD (trans));
+  any = gst_caps_new_empty ();
+  for (guint i = 0; i < gst_caps_get_size (templ); i++)
+    if (gst_structure_has_name (
+            gst_caps_get_structure (templ, i), GST_TN_MEDIA_TYPE))
+      gst_caps_append_structure_full (any,
+          gst_structure_copy (gst_caps_get_structure (templ, i)),
+          gst_caps_features_copy (gst_caps_get_features (templ, i)));
+  gst_caps_unref (templ);
+  caps = gst_caps_merge (gst_caps_ref (caps), gst_tn_caps_filter (any, filter));
+  gst_query_set_caps_result (query, caps);
+  gst_caps_unref (caps);
+  return TRUE;
+}

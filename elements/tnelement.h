@@ -76,6 +76,22 @@ gboolean gst_tn_transform_query (
 #define GST_TN_N_THREADS_MAX 64
 GParamSpec *gst_tn_param_spec_n_threads (void);
 
+/* Whether refusing caps deserves an error message: FALSE when *last, the
+ * caps of the previous refusal, equals caps.  A source sends its CAPS
+ * event again before every buffer it tries; one refusal is one error.
+ * *last keeps a reference; clear it with gst_caps_replace (last, NULL)
+ * once caps are accepted or the element stops. */
+gboolean gst_tn_caps_refusal_is_new (GstCaps **last, GstCaps *caps);
+
+/* A GstBaseTransform query function: parent's answer, and for a CAPS
+ * query on the sink pad the tensor structures of its template appended
+ * last (filtered as the query asks).  Upstream that is free still fixates
+ * to what works, which comes first; upstream held to other tensor caps
+ * still links, and the element then says in the CAPS event why it refuses
+ * them, instead of the source's "downstream accepts no caps". */
+gboolean gst_tn_transform_query_any_tensor (GstBaseTransformClass *parent,
+    GstBaseTransform *trans, GstPadDirection direction, GstQuery *query);
+
 G_END_DECLS
 
 #endif

@@ -3,7 +3,6 @@
 #define GST_TN_INFO_H
 
 #include <gst/gst.h>
-#include <gst/base/gstbasetransform.h>
 
 #include "core/dtype.h"
 
@@ -54,31 +53,9 @@ gboolean gst_tn_caps_validate (const GstCaps *caps, GError **err);
  * range allows it.  Takes ownership of caps, returns fixed caps. */
 GstCaps *gst_tn_caps_fixate (GstCaps *caps);
 
-/* Whether refusing caps deserves an error message: FALSE when *last, the
- * caps of the previous refusal, equals caps.  A source sends its CAPS
- * event again before every buffer it tries; one refusal is one error.
- * *last keeps a reference; clear it with gst_caps_replace (last, NULL)
- * once caps are accepted or the element stops. */
-gboolean gst_tn_caps_refusal_is_new (GstCaps **last, GstCaps *caps);
-
 /* caps filtered by filter (NULL: caps itself), filter's order first.
  * Takes ownership of caps. */
 GstCaps *gst_tn_caps_filter (GstCaps *caps, GstCaps *filter);
-
-/* A GstBaseTransform transform_size function for elements whose buffers
- * are dense tensors: othersize is the bytes of othercaps' tensor. */
-gboolean gst_tn_transform_size (GstBaseTransform *trans,
-    GstPadDirection direction, GstCaps *caps, gsize size, GstCaps *othercaps,
-    gsize *othersize);
-
-/* A GstBaseTransform query function: parent's answer, and for a CAPS
- * query on the sink pad the tensor structures of its template appended
- * last (filtered as the query asks).  Upstream that is free still fixates
- * to what works, which comes first; upstream held to other tensor caps
- * still links, and the element then says in the CAPS event why it refuses
- * them, instead of the source's "downstream accepts no caps". */
-gboolean gst_tn_transform_query_any_tensor (GstBaseTransformClass *parent,
-    GstBaseTransform *trans, GstPadDirection direction, GstQuery *query);
 
 G_END_DECLS
 

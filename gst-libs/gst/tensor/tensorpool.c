@@ -157,29 +157,3 @@ gst_tn_decide_allocation (GstQuery *query, GstCaps *caps, gsize size)
   gst_object_unref (alloc);
   return TRUE;
 }
-
-gboolean
-gst_tn_element_decide_allocation (
-    GstElement *element, GstQuery *query, gsize size)
-{
-  GstCaps *caps;
-
-  if (size > G_MAXUINT) {
-    GST_ELEMENT_ERROR (element, RESOURCE, NO_SPACE_LEFT,
-        ("Output tensors of %" G_GSIZE_FORMAT " bytes are too large: a "
-         "buffer pool holds at most %u bytes per buffer.",
-            size, G_MAXUINT),
-        (NULL));
-    return FALSE;
-  }
-  gst_query_parse_allocation (query, &caps, NULL);
-  if (caps == NULL || !gst_tn_decide_allocation (query, caps, size)) {
-    GST_ELEMENT_ERROR (element, RESOURCE, SETTINGS,
-        ("Could not set up a buffer pool for output tensors of %" G_GSIZE_FORMAT
-         " bytes.",
-            size),
-        ("allocation query %" GST_PTR_FORMAT, query));
-    return FALSE;
-  }
-  return TRUE;
-}

@@ -18,11 +18,6 @@ GstBufferPool *gst_tn_buffer_pool_new (void);
  * downstream's min/max buffer counts. */
 gboolean gst_tn_decide_allocation (GstQuery *query, GstCaps *caps, gsize size);
 
-/* The same for element's decide_allocation, reading the caps from query;
- * on failure posts an element error naming the size and returns FALSE. */
-gboolean gst_tn_element_decide_allocation (
-    GstElement *element, GstQuery *query, gsize size);
-
 G_END_DECLS
 
 #endif
