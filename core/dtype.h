@@ -2,6 +2,8 @@
 #ifndef TN_DTYPE_H
 #define TN_DTYPE_H
 
+#include "api.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -46,12 +48,12 @@ typedef enum { TN_KIND_BOOL, TN_KIND_INT, TN_KIND_UINT, TN_KIND_FLOAT } tn_kind;
   X (TN_FLOAT64, float64, double, TN_KIND_FLOAT)
 
 /* GStreamer's names ("float32", "uint8", ...); NULL for an invalid tag. */
-const char *tn_dtype_name (tn_dtype t);
+TN_API const char *tn_dtype_name (tn_dtype t);
 /* 0 and *out set when name is one of the 13 names, else -1 with a message
  * that lists the valid names. */
-int tn_dtype_from_name (const char *name, tn_dtype *out, tn_err *e);
-size_t tn_dtype_size (tn_dtype t);
-tn_kind tn_dtype_kind (tn_dtype t);
-int tn_dtype_valid (int t);
+TN_API int tn_dtype_from_name (const char *name, tn_dtype *out, tn_err *e);
+TN_API size_t tn_dtype_size (tn_dtype t);
+TN_API tn_kind tn_dtype_kind (tn_dtype t);
+TN_API int tn_dtype_valid (int t);
 
 #endif

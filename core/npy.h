@@ -2,6 +2,8 @@
 #ifndef TN_NPY_H
 #define TN_NPY_H
 
+#include "api.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -24,13 +26,13 @@ typedef struct {
  * can report), -1 on a malformed header.  Never reads past buf[len - 1].
  * data_offset + data_size < 2^63; whether the data is all there is the
  * caller's check. */
-int tn_npy_parse (
+TN_API int tn_npy_parse (
     tn_npy *h, const void *buf, size_t len, size_t *need, tn_err *e);
 /* The view of the data (starting at data_offset) as the header describes
  * it: dense for C order, transposed strides for Fortran order. */
-void tn_npy_view (const tn_npy *h, tn_view *v);
+TN_API void tn_npy_view (const tn_npy *h, tn_view *v);
 /* Byte-swaps n items of size itemsize in place. */
-void tn_npy_swap (void *data, size_t itemsize, size_t n);
+TN_API void tn_npy_swap (void *data, size_t itemsize, size_t n);
 
 /* Writes a version 1.0 header (2.0 if the header needs more than 65535
  * bytes) for a little-endian C-order array, padded so the data starts at a
@@ -38,7 +40,7 @@ void tn_npy_swap (void *data, size_t itemsize, size_t n);
  * (or for bfloat16, a rank outside 0..8, a negative extent or more than
  * 2^63 bytes).  bfloat16 has no NumPy type: callers store it widened to
  * float32. */
-size_t tn_npy_header (
+TN_API size_t tn_npy_header (
     char *buf, size_t cap, tn_dtype t, const int64_t *dims, int rank);
 
 #endif

@@ -4,6 +4,8 @@
 #ifndef TN_VIEW_H
 #define TN_VIEW_H
 
+#include "api.h"
+
 #include "shape.h"
 
 typedef struct {
@@ -15,42 +17,42 @@ typedef struct {
 } tn_view;
 
 /* A dense row-major view of a new tensor (offset 0). */
-int tn_view_init (
+TN_API int tn_view_init (
     tn_view *v, tn_dtype t, const int64_t *dims, int rank, tn_err *e);
-int64_t tn_view_count (const tn_view *v);
+TN_API int64_t tn_view_count (const tn_view *v);
 /* Strides are exactly row-major (axes of extent 1 match any stride; a view
  * with no items is dense).  The license to treat memory as a flat slice
  * starting at offset. */
-bool tn_view_dense (const tn_view *v);
+TN_API bool tn_view_dense (const tn_view *v);
 /* The largest reachable item index, offset + sum((dims-1)*strides), must
  * be < storage_items; computed with overflow checks.  A view with no
  * items only needs offset <= storage_items. */
-int tn_view_check (const tn_view *v, int64_t storage_items, tn_err *e);
+TN_API int tn_view_check (const tn_view *v, int64_t storage_items, tn_err *e);
 
 /* In every operation a negative axis counts from the end (-1 is the last).
  * On failure *v is left unchanged. */
-int tn_view_permute (tn_view *v, const int *axes, int naxes, tn_err *e);
-int tn_view_transpose (tn_view *v, tn_err *e); /* swap the last two axes */
+TN_API int tn_view_permute (tn_view *v, const int *axes, int naxes, tn_err *e);
+TN_API int tn_view_transpose (tn_view *v, tn_err *e); /* swap the last two axes */
 /* Python slice semantics: negative start/stop count from the end, out of
  * range values clamp; step >= 1. */
-int tn_view_slice (
+TN_API int tn_view_slice (
     tn_view *v, int axis, int64_t start, int64_t stop, int64_t step, tn_err *e);
 /* Picks one index (negative counts from the end) and drops the axis. */
-int tn_view_select (tn_view *v, int axis, int64_t index, tn_err *e);
+TN_API int tn_view_select (tn_view *v, int axis, int64_t index, tn_err *e);
 /* Dense views only (otherwise an error that says a copy is needed first);
  * one extent may be -1 (inferred). */
-int tn_view_reshape (tn_view *v, const int64_t *dims, int rank, tn_err *e);
+TN_API int tn_view_reshape (tn_view *v, const int64_t *dims, int rank, tn_err *e);
 /* Inserts an axis of extent 1 at axis (0..rank; negative: -1 appends). */
-int tn_view_expand (tn_view *v, int axis, tn_err *e);
+TN_API int tn_view_expand (tn_view *v, int axis, tn_err *e);
 /* Removes an axis of extent 1. */
-int tn_view_squeeze (tn_view *v, int axis, tn_err *e);
+TN_API int tn_view_squeeze (tn_view *v, int axis, tn_err *e);
 /* NumPy broadcast_to: stride 0 on new and stretched axes. */
-int tn_view_broadcast (tn_view *v, const int64_t *dims, int rank, tn_err *e);
+TN_API int tn_view_broadcast (tn_view *v, const int64_t *dims, int rank, tn_err *e);
 
 /* Copies the items of v (over storage base) densely, row-major, into dst.
  * Moves the longest contiguous suffix of axes as memcpy runs and walks the
  * outer axes like an odometer. */
-void tn_view_materialize (void *dst, const void *base, const tn_view *v);
+TN_API void tn_view_materialize (void *dst, const void *base, const tn_view *v);
 
 /* Reversing an axis.  Strides stay >= 0 (a negative stride would reach
  * every reader of the layout meta and every kernel's index arithmetic;
@@ -60,13 +62,13 @@ void tn_view_materialize (void *dst, const void *base, const tn_view *v);
  *
  * The bits of flip that reverse anything: axes of 2 items or more and a
  * stride other than 0 (0 when v holds no items). */
-uint32_t tn_view_flip_mask (const tn_view *v, uint32_t flip);
+TN_API uint32_t tn_view_flip_mask (const tn_view *v, uint32_t flip);
 /* As tn_view_materialize, the axes of flip reversed: item (i0, i1, ...)
  * of dst is the item of v with index dims[a] - 1 - ia on each reversed
  * axis a.  The source is read forwards: an outer axis reversed moves
  * whole contiguous rows by memcpy; the last axis reversed, small groups
  * (RGB <-> BGR) and mirrored pixels take tight loops. */
-void tn_view_materialize_flip (
+TN_API void tn_view_materialize_flip (
     void *dst, const void *base, const tn_view *v, uint32_t flip);
 
 #endif

@@ -4,6 +4,8 @@
 
 #include <gst/gst.h>
 
+#include "tensor-prelude.h"
+
 G_BEGIN_DECLS
 
 #define GST_TN_ALLOCATOR_NAME "GstTnAllocator"
@@ -21,17 +23,24 @@ typedef struct {
 
 /* The process-wide allocator (a new reference); also registered with
  * gst_allocator_register under GST_TN_ALLOCATOR_NAME. */
+GST_TENSOR_API
 GstAllocator *gst_tn_allocator_get (void);
+GST_TENSOR_API
 gboolean gst_is_tn_memory (GstMemory *mem);
 
+GST_TENSOR_API
 void gst_tn_allocator_get_stats (GstAllocator *alloc, GstTnAllocatorStats *s);
 /* Bound on cached bytes (default 64 MiB; env GST_TENSOR_MAX_CACHED).
  * Lowering it trims at once. */
+GST_TENSOR_API
 void gst_tn_allocator_set_max_cached (GstAllocator *alloc, gsize bytes);
+GST_TENSOR_API
 gsize gst_tn_allocator_get_max_cached (GstAllocator *alloc);
 /* Frees every cached block. */
+GST_TENSOR_API
 void gst_tn_allocator_trim (GstAllocator *alloc);
 /* The size class a request of size bytes is served from. */
+GST_TENSOR_API
 gsize gst_tn_allocator_round (gsize size);
 
 G_END_DECLS

@@ -4,6 +4,8 @@
 
 #include <gst/gst.h>
 
+#include "tensor-prelude.h"
+
 #include "core/view.h"
 #include "tensorinfo.h"
 
@@ -27,13 +29,16 @@ typedef struct {
  * Checks once that every reachable item lies inside the buffer; a buffer
  * whose size disagrees with the caps fails with a message such as
  * "buffer holds 20 bytes; caps float32 <2, 3> need 24". */
+GST_TENSOR_API
 gboolean gst_tn_buffer_map (GstTnMap *m, GstBuffer *buffer,
     const GstTnInfo *info, GstMapFlags flags, GError **err);
+GST_TENSOR_API
 void gst_tn_buffer_unmap (GstTnMap *m);
 
 /* Wraps memory the application owns as a dense tensor buffer, no copy;
  * notify(user_data) runs when the last reference goes.  NULL (and notify
  * is not called) if size is less than info needs. */
+GST_TENSOR_API
 GstBuffer *gst_tn_buffer_wrap (const GstTnInfo *info, gpointer data, gsize size,
     gpointer user_data, GDestroyNotify notify);
 
@@ -41,6 +46,7 @@ GstBuffer *gst_tn_buffer_wrap (const GstTnInfo *info, gpointer data, gsize size,
  * when it already is dense and starts at byte 0, otherwise one
  * materialized copy from pool (or the tensor allocator when pool is NULL),
  * with buffer's timestamps and flags. */
+GST_TENSOR_API
 GstBuffer *gst_tn_buffer_dense (GstBuffer *buffer, const GstTnInfo *info,
     GstBufferPool *pool, GError **err);
 
@@ -48,6 +54,7 @@ GstBuffer *gst_tn_buffer_dense (GstBuffer *buffer, const GstTnInfo *info,
  * of a per-buffer path): dense, the view of its caps, when buffer has no
  * layout meta (FALSE unless buffer holds exactly nbytes), else dense with
  * the meta's offset and strides, checked to stay inside the buffer. */
+GST_TENSOR_API
 gboolean gst_tn_buffer_view (
     GstBuffer *buffer, const tn_view *dense, gsize nbytes, tn_view *v);
 

@@ -4,6 +4,8 @@
 
 #include <gst/gst.h>
 
+#include "tensor-prelude.h"
+
 #include "core/dtype.h"
 
 G_BEGIN_DECLS
@@ -23,9 +25,12 @@ typedef struct {
   gint64 strides[TN_MAX_RANK]; /* items, >= 0 */
 } GstTnLayoutMeta;
 
+GST_TENSOR_API
 GType gst_tn_layout_meta_api_get_type (void);
+GST_TENSOR_API
 const GstMetaInfo *gst_tn_layout_meta_get_info (void);
 
+GST_TENSOR_API
 GstTnLayoutMeta *gst_tn_buffer_add_layout_meta (
     GstBuffer *buffer, gint rank, gint64 offset, const gint64 *strides);
 #define gst_tn_buffer_get_layout_meta(b)                                       \

@@ -4,18 +4,23 @@
 
 #include <gst/gst.h>
 
+#include "tensor-prelude.h"
+
 G_BEGIN_DECLS
 
 #define GST_TYPE_TN_BUFFER_POOL (gst_tn_buffer_pool_get_type ())
+GST_TENSOR_API
 G_DECLARE_FINAL_TYPE (
     GstTnBufferPool, gst_tn_buffer_pool, GST, TN_BUFFER_POOL, GstBufferPool)
 
+GST_TENSOR_API
 GstBufferPool *gst_tn_buffer_pool_new (void);
 
 /* For decide_allocation of an element that emits fixed-size tensors of
  * size bytes described by caps: puts a configured GstTnBufferPool (and our
  * allocator) first in the query, whatever downstream proposed, keeping
  * downstream's min/max buffer counts. */
+GST_TENSOR_API
 gboolean gst_tn_decide_allocation (GstQuery *query, GstCaps *caps, gsize size);
 
 G_END_DECLS
