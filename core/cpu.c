@@ -2,6 +2,7 @@
 
 #include <stdatomic.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #if TN_ARCH_X86
@@ -35,6 +36,48 @@ detect_x86 (void)
 }
 #endif
 
+static const struct {
+  unsigned bit;
+  const char *name;
+} names[] = {
+  { TN_CPU_SSSE3, "ssse3" },
+  { TN_CPU_AVX2, "avx2" },
+  { TN_CPU_F16C, "f16c" },
+};
+#define N_NAMES (sizeof names / sizeof names[0])
+
+/* GST_TENSOR_CPU="ssse3,f16c" allows only those features, "portable" none:
+ * the one way to choose kernels in a process whose core copy a caller
+ * cannot reach (the plugin's, from a test or a gst-launch run). */
+static unsigned
+env_mask (void)
+{
+  const char *env = getenv ("GST_TENSOR_CPU");
+  unsigned m = 0;
+
+  if (env == NULL || *env == '\0')
+    return ~0u;
+  while (*env) {
+    size_t len = strcspn (env, ",");
+    size_t i;
+
+    for (i = 0; i < N_NAMES; i++)
+      if (strlen (names[i].name) == len && !strncmp (env, names[i].name, len))
+        break;
+    if (i < N_NAMES)
+      m |= names[i].bit;
+    else if (!(len == 8 && !strncmp (env, "portable", len)))
+      fprintf (stderr,
+          "gst-tensor: GST_TENSOR_CPU: unknown feature \"%.*s\" ignored "
+          "(known: portable, ssse3, avx2, f16c)\n",
+          (int) len, env);
+    env += len;
+    if (*env == ',')
+      env++;
+  }
+  return m;
+}
+
 static atomic_int detected = -1;
 static atomic_uint mask = ~0u;
 static atomic_uint generation = 1;
@@ -46,7 +89,7 @@ tn_cpu_detect (void)
 
   if (v < 0) {
 #if TN_ARCH_X86
-    v = (int) detect_x86 ();
+    v = (int) (detect_x86 () & env_mask ());
 #else
     v = 0;
 #endif
@@ -79,24 +122,16 @@ tn_cpu_generation (void)
 const char *
 tn_cpu_names (unsigned flags, char *buf, unsigned size)
 {
-  static const struct {
-    unsigned bit;
-    const char *name;
-  } names[] = {
-    { TN_CPU_SSSE3, "ssse3" },
-    { TN_CPU_AVX2, "avx2" },
-    { TN_CPU_F16C, "f16c" },
-  };
   size_t used = 0;
 
   if (size == 0)
     return buf;
   buf[0] = '\0';
-  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+  for (size_t i = 0; i < N_NAMES; i++) {
     if (!(flags & names[i].bit))
       continue;
-    int n = snprintf (buf + used, size - used, "%s%s", used ? "," : "",
-        names[i].name);
+    int n = snprintf (
+        buf + used, size - used, "%s%s", used ? "," : "", names[i].name);
     if (n < 0 || (size_t) n >= size - used)
       break;
     used += (size_t) n;

@@ -11,7 +11,7 @@
 
 /* This build can emit x86 SIMD (GCC or clang on x86): the one test for
  * whether ISA kernels are compiled at all. */
-#if (defined(__x86_64__) || defined(__i386__)) \
+#if (defined(__x86_64__) || defined(__i386__))                                 \
     && (defined(__GNUC__) || defined(__clang__))
 #define TN_ARCH_X86 1
 #else
@@ -20,11 +20,14 @@
 
 enum {
   TN_CPU_SSSE3 = 1u << 0,
-  TN_CPU_AVX2 = 1u << 1, /* reported only with FMA: every AVX2 kernel may use it */
+  TN_CPU_AVX2
+  = 1u << 1, /* reported only with FMA: every AVX2 kernel may use it */
   TN_CPU_F16C = 1u << 2,
 };
 
-/* What the machine has, without the mask. */
+/* What the machine has and GST_TENSOR_CPU allows (unset: everything; a
+ * comma-separated list of the names below, or "portable" for none), without
+ * the mask. */
 unsigned tn_cpu_detect (void);
 
 /* What kernels may use: tn_cpu_detect () & mask. */
