@@ -3,11 +3,15 @@
 #   bench/run.sh               all of them
 #   bench/run.sh alloc gemm    only bench_alloc and bench_gemm
 # Builds an optimised tree in build-bench first.  Each figure is a median of
-# several interleaved runs, printed beside its peer as a ratio.
+# several interleaved runs, printed beside its peer as a ratio.  The output
+# is also kept in build-bench/bench-results.txt; bench/plot.py turns it into
+# build-bench/bench-results.json and build-bench/ratios.svg at the end.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# The peers: OpenBLAS for GEMM, NumPy for elementwise math and reductions.
-scripts/deps.sh libopenblas-dev libopenblas0-pthread python3-numpy
+# The peers: OpenBLAS for GEMM, NumPy for elementwise math and reductions;
+# matplotlib for the plot.
+scripts/deps.sh libopenblas-dev libopenblas0-pthread python3-numpy \
+  python3-matplotlib
 scripts/build.sh build-bench --buildtype=release -Dtests=false -Dbench=true
 export GST_PLUGIN_PATH=$PWD/build-bench/elements
 export GST_REGISTRY_1_0=$PWD/build-bench/registry.bin
@@ -18,14 +22,20 @@ if [ ${#names[@]} -eq 0 ]; then
     [ -x "$exe" ] && names+=("${exe##*/bench_}")
   done
 fi
-echo "# $(date -u +%F) $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(nproc) cores"
 for n in "${names[@]}"; do
-  exe=build-bench/bench/bench_$n
-  if [ -x "$exe" ]; then
-    echo "## bench_$n"
-    "$exe"
-  else
+  if [ ! -x "build-bench/bench/bench_$n" ]; then
     echo "## bench_$n: not built" >&2
     exit 1
   fi
 done
+results=build-bench/bench-results.txt
+{
+  echo "# $(date -u '+%F %H:%M') UTC, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
+  echo "# commit $(git rev-parse --short HEAD 2>/dev/null || echo '?')$(git diff --quiet HEAD -- core gst-libs elements bench 2>/dev/null || echo ' (with uncommitted changes)')"
+  for n in "${names[@]}"; do
+    echo "## bench_$n"
+    "build-bench/bench/bench_$n"
+    echo "# load average after bench_$n: $(cut -d' ' -f1-3 /proc/loadavg)"
+  done
+} | tee "$results"
+/usr/bin/python3 bench/plot.py "$results" build-bench/ratios.svg
