@@ -19,11 +19,11 @@ export GST_REGISTRY_1_0=$PWD/build-bench/registry.bin
 names=("$@")
 if [ ${#names[@]} -eq 0 ]; then
   for exe in build-bench/bench/bench_*; do
-    [ -x "$exe" ] && names+=("${exe##*/bench_}")
+    [ -f "$exe" ] && [ -x "$exe" ] && names+=("${exe##*/bench_}")
   done
 fi
 for n in "${names[@]}"; do
-  if [ ! -x "build-bench/bench/bench_$n" ]; then
+  if [ ! -f "build-bench/bench/bench_$n" ] || [ ! -x "build-bench/bench/bench_$n" ]; then
     echo "## bench_$n: not built" >&2
     exit 1
   fi
