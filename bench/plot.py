@@ -240,6 +240,7 @@ def plot(header, figures, path):
     import matplotlib.ticker
 
     plt.rcParams["svg.hashsalt"] = "gst-tensor"
+    plt.rcParams["svg.fonttype"] = "none"  # text as text: a smaller file
     shown = [f for f in figures if f["plot"]]
     if not shown:
         sys.exit("plot.py: no figure to plot")
@@ -271,7 +272,7 @@ def plot(header, figures, path):
     ax.set_xlabel("time ours / time peer (log scale; below 1.0 ours is "
                   "faster)")
     ax.grid(axis="x", which="both", linewidth=0.3, alpha=0.5)
-    ax.set_title("bench/run.sh: " + "; ".join(header), fontsize=8)
+    ax.set_title("bench/run.sh, " + "\n".join(header), fontsize=8)
     fig.tight_layout()
     fig.savefig(path, metadata={"Date": None} if path.endswith(".svg")
                 else None)
