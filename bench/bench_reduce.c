@@ -25,8 +25,8 @@
 #endif
 
 #include "bench.h"
+#include "core/cpu.h"
 #include "core/random.h"
-#include "core/reduce-kern.h"
 #include "core/reduce.h"
 
 #define RUNS 15
@@ -287,6 +287,7 @@ main (void)
   Peer peer;
   tn_err e;
   Case cases[4];
+  char names[32];
 
   if (!x || !y || !dst)
     return 1;
@@ -294,8 +295,7 @@ main (void)
   tn_random_uniform_f32 (y, (size_t) AN * AN, 2025, 0, 0);
   printf ("# kernels: %s; %d runs each, medians; ratios are speeds, ours "
           "over the peer's\n",
-      tn_rk_set_impl (TN_RK_IMPL_AUTO) == TN_RK_IMPL_AVX2 ? "AVX2" : "portable",
-      RUNS);
+      tn_cpu_names (tn_cpu_flags (), names, sizeof names), RUNS);
   peer_start (&peer);
   if (peer.ok) {
     peer_load (&peer, "flat", x, flat, 1);

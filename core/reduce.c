@@ -1,6 +1,6 @@
 /* Reductions: what a reduction computes (names, result dtypes, shapes;
  * the axis lists are reduce-axes.c's), how the work is cut (the plan),
- * and the driver that runs the kernels of reduce-kern.c on the worker
+ * and the driver that runs the kernels of reduce-kern.h on the worker
  * pool and combines their block partials in block order.
  *
  * The plan reads strides where it can: after dropping axes of extent 1
@@ -503,9 +503,12 @@ make_plan (
 
 typedef struct {
   const plan *pl;
-  tn_rk_inner_fn inner;
+  tn_rk_rows_fn rows; /* these three, or for DDEV the dev_ ones */
   tn_rk_cols_fn cols;
   tn_rk_strip_fn strip;
+  tn_rk_dev_rows_fn dev_rows;
+  tn_rk_dev_cols_fn dev_cols;
+  tn_rk_dev_strip_fn dev_strip;
   tn_rk_kind kind;
   tn_dtype t;
   int64_t nb;           /* blocks per output */
@@ -515,6 +518,16 @@ typedef struct {
   emit_ctx ex;
   atomic_int failed;
 } run_ctx;
+
+/* argmin/argmax kernels count their indices from where they start: the
+ * n partials at out, found from item (or row) at of the reduced order. */
+static void
+shift_idx (const run_ctx *r, tn_rpart *out, int64_t n, int64_t at)
+{
+  if (r->kind == TN_RK_ARGMIN || r->kind == TN_RK_ARGMAX)
+    for (int64_t k = 0; k < n; k++)
+      out[k].idx += at;
+}
 
 /* Units (output o, block j) of a rows plan, row by row. */
 static void
@@ -531,7 +544,11 @@ rows_chunk_rows (run_ctx *r, int64_t b, int64_t e)
     const char *p = pl->base + (off + first) * (int64_t) pl->isz;
     tn_rpart one, *out = nb > 1 ? r->parts + o * nb + j : &one;
 
-    r->inner (p, last - first, first, r->m ? r->m[o] : 0.0, out);
+    if (r->dev_rows)
+      r->dev_rows (p, last - first, r->m[o], out);
+    else
+      r->rows (p, last - first, out);
+    shift_idx (r, out, jend - j, first);
     if (nb == 1)
       emit (&r->ex, o, &one);
     b += jend - j;
@@ -571,7 +588,7 @@ rows_chunk (void *vctx, int64_t c, int64_t b, int64_t e)
     int64_t k = r->nb > 1 ? e - b : (e - b < 64 ? e - b : 64);
     const char *p = pl->base + b * TN_RK_BLOCK * (int64_t) pl->isz;
 
-    r->inner (p, k * TN_RK_BLOCK, 0, 0.0, r->nb > 1 ? r->parts + b : loc);
+    r->rows (p, k * TN_RK_BLOCK, r->nb > 1 ? r->parts + b : loc);
     if (r->nb == 1)
       for (int64_t o = 0; o < k; o++)
         emit (&r->ex, b + o, &loc[o]);
@@ -621,8 +638,13 @@ cols_chunk (void *vctx, int64_t c, int64_t b, int64_t e)
       have_j = j;
     }
     out = r->nb > 1 ? r->parts + (q * r->nb + j) * pl->P + c0 : loc;
-    r->cols (pl->base + (qoff + c0) * (int64_t) pl->isz, roff, nrows,
-        j * TN_RK_BLOCK, nc, r->m ? r->m + q * pl->P + c0 : NULL, out, scratch);
+    if (r->dev_cols)
+      r->dev_cols (pl->base + (qoff + c0) * (int64_t) pl->isz, roff, nrows, nc,
+          r->m + q * pl->P + c0, out, scratch);
+    else
+      r->cols (pl->base + (qoff + c0) * (int64_t) pl->isz, roff, nrows, nc, out,
+          scratch);
+    shift_idx (r, out, nc, j * TN_RK_BLOCK);
     if (r->nb == 1)
       for (int64_t k = 0; k < nc; k++)
         emit (&r->ex, q * pl->P + c0 + k, &loc[k]);
@@ -657,8 +679,12 @@ strip_chunk (void *vctx, int64_t c, int64_t b, int64_t e)
       qoff = odo_start (pl->nk, pl->kdims, pl->kstr, q, kidx);
       have_q = q;
     }
-    r->strip (pl->base + (qoff + t0 * pl->rstep) * (int64_t) pl->isz, nrows,
-        pl->P, r->m ? r->m + q * pl->P : NULL, out, scratch);
+    if (r->dev_strip)
+      r->dev_strip (pl->base + (qoff + t0 * pl->rstep) * (int64_t) pl->isz,
+          nrows, pl->P, r->m + q * pl->P, out, scratch);
+    else
+      r->strip (pl->base + (qoff + t0 * pl->rstep) * (int64_t) pl->isz, nrows,
+          pl->P, out, scratch);
     if (r->nb == 1)
       for (int64_t k = 0; k < pl->P; k++)
         emit (&r->ex, q * pl->P + k, &loc[k]);
@@ -697,7 +723,7 @@ static int
 run (const plan *pl, tn_rk_kind kind, tn_dtype t, const double *m,
     const emit_ctx *ex, int nthreads, tn_err *e)
 {
-  const tn_rk_table *tb = tn_rk_table_get ();
+  const tn_reduce_dsp *dsp = tn_reduce_dsp_get ();
   run_ctx r;
   int64_t units, per;
 
@@ -707,12 +733,19 @@ run (const plan *pl, tn_rk_kind kind, tn_dtype t, const double *m,
   r.t = t;
   r.m = m;
   r.ex = *ex;
-  r.inner = tb->inner[kind][t];
-  r.cols = tb->cols[kind][t];
-  r.strip = tb->strip[kind][t];
+  if (kind == TN_RK_DDEV) {
+    r.dev_rows = dsp->dev_rows[t];
+    r.dev_cols = dsp->dev_cols[t];
+    r.dev_strip = dsp->dev_strip[t];
+  } else {
+    r.rows = dsp->rows[kind][t];
+    r.cols = dsp->cols[kind][t];
+    r.strip = dsp->strip[kind][t];
+  }
   r.nb = (pl->N + TN_RK_BLOCK - 1) / TN_RK_BLOCK;
   atomic_init (&r.failed, 0);
-  if (!r.inner || !r.cols || (pl->kind == PLAN_STRIP && !r.strip)) {
+  if (!(r.rows || r.dev_rows) || !(r.cols || r.dev_cols)
+      || (pl->kind == PLAN_STRIP && !(r.strip || r.dev_strip))) {
     tn_err_set (e, "no %d kernel for %s.", (int) kind, tn_dtype_name (t));
     return -1;
   }

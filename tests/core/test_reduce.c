@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "core/cast.h"
+#include "core/cpu.h"
 #include "core/half.h"
 #include "core/npy.h"
 #include "core/random.h"
@@ -21,6 +22,19 @@
 static const char *const axes_main[]
     = { "", "0", "-1", "1", "2", "0,2", "1,3", "-1,-2" };
 static const char *const axes_big[] = { "", "0", "1" };
+
+/* Whether the machine runs kernels beyond the portable ones: the tests
+ * run each case under CPU mask 0 (portable) and, when it does, under the
+ * mask they started with (AVX2). */
+static gboolean
+have_isa_kernels (void)
+{
+  tn_reduce_dsp c, all;
+
+  tn_reduce_dsp_init (&c, 0);
+  tn_reduce_dsp_init (&all, tn_cpu_detect ());
+  return memcmp (&c, &all, sizeof c) != 0;
+}
 
 /* A loaded .npy file. */
 typedef struct {
@@ -282,7 +296,8 @@ check_set (const char *set, const char *const *axes, int naxes, tn_reduce_op op,
   int64_t off = 0;
   tn_dtype rdt = tn_reduce_dtype (op, dt);
   size_t osz = tn_dtype_size (rdt);
-  int impls = tn_rk_have_avx2 () ? 2 : 1;
+  int impls = have_isa_kernels () ? 2 : 1;
+  unsigned mask = tn_cpu_set_mask (0);
 
   g_snprintf (
       iname, sizeof iname, "reduce_%sin_%s.npy", set, tn_dtype_name (dt));
@@ -301,7 +316,7 @@ check_set (const char *set, const char *const *axes, int naxes, tn_reduce_op op,
     int64_t n, n2;
     guint8 *ref;
 
-    tn_rk_set_impl (TN_RK_IMPL_PORTABLE);
+    tn_cpu_set_mask (0);
     ref = run (L.buf[0], &L.v[0], op, axes[k], ddof, 1, &n);
     g_assert_cmpint (off + n, <=, want.count);
     g_snprintf (what, sizeof what, "%s of %s %s axes '%s' ddof %d",
@@ -310,7 +325,7 @@ check_set (const char *set, const char *const *axes, int naxes, tn_reduce_op op,
     off += n;
 
     for (int impl = 0; impl < impls; impl++) {
-      tn_rk_set_impl (impl ? TN_RK_IMPL_AVX2 : TN_RK_IMPL_PORTABLE);
+      tn_cpu_set_mask (impl ? mask : 0);
       for (int l = 0; l < 3; l++) {
         for (int th = 1; th <= 4; th += (l == 0 ? 1 : 3)) {
           guint8 *got = run (L.buf[l], &L.v[l], op, axes[k], ddof, th, &n2);
@@ -332,7 +347,7 @@ check_set (const char *set, const char *const *axes, int naxes, tn_reduce_op op,
     g_free (ref);
   }
   g_assert_cmpint (off, ==, want.count);
-  tn_rk_set_impl (TN_RK_IMPL_AUTO);
+  tn_cpu_set_mask (mask);
   layouts_clear (&L);
   npy_clear (&in);
   npy_clear (&want);
@@ -834,8 +849,10 @@ test_bool_bytes (void)
 static void
 test_signed_zero (void)
 {
+  unsigned mask = tn_cpu_set_mask (0);
+
   for (int impl = 0; impl < 2; impl++) {
-    tn_rk_set_impl (impl ? TN_RK_IMPL_AVX2 : TN_RK_IMPL_PORTABLE);
+    tn_cpu_set_mask (impl ? mask : 0);
     for (int len = 2; len <= 3000; len = len * 3 + 1) {
       int64_t n;
       double *vals = g_new (double, len), *cols;
@@ -887,7 +904,7 @@ test_signed_zero (void)
       g_free (vals);
     }
   }
-  tn_rk_set_impl (TN_RK_IMPL_AUTO);
+  tn_cpu_set_mask (mask);
 }
 
 /* NaN: min/max give NaN, argmin/argmax the first NaN, wherever it lies
@@ -897,9 +914,10 @@ test_nan_positions (void)
 {
   const int len = 2500;
   double *vals = g_new (double, len), *cols;
+  unsigned mask = tn_cpu_set_mask (0);
 
   for (int impl = 0; impl < 2; impl++) {
-    tn_rk_set_impl (impl ? TN_RK_IMPL_AVX2 : TN_RK_IMPL_PORTABLE);
+    tn_cpu_set_mask (impl ? mask : 0);
     for (int pos = 0; pos < len; pos += 37) {
       for (int i = 0; i < len; i++)
         vals[i] = (i * 7919) % 1000 - 500.0;
@@ -939,7 +957,7 @@ test_nan_positions (void)
     }
   }
   g_free (vals);
-  tn_rk_set_impl (TN_RK_IMPL_AUTO);
+  tn_cpu_set_mask (mask);
 }
 
 static void
@@ -1129,9 +1147,10 @@ test_association (void)
 {
   static const int64_t lens[]
       = { 1, 17, 31, 33, 511, 512, 513, 1023, 1024, 1025, 1600, 3000, 3072 };
+  unsigned mask = tn_cpu_set_mask (0);
 
   for (int impl = 0; impl < 2; impl++) {
-    tn_rk_set_impl (impl ? TN_RK_IMPL_AVX2 : TN_RK_IMPL_PORTABLE);
+    tn_cpu_set_mask (impl ? mask : 0);
     for (guint li = 0; li < G_N_ELEMENTS (lens); li++) {
       int64_t n = lens[li];
       /* Layouts, each output with the same items: one row <1, n> (axis
@@ -1246,7 +1265,7 @@ test_association (void)
 #undef NL
     }
   }
-  tn_rk_set_impl (TN_RK_IMPL_AUTO);
+  tn_cpu_set_mask (mask);
 }
 
 /* The AVX2 kernels against the portable ones on random data of every
@@ -1258,11 +1277,13 @@ test_impls (void)
       = { { 5, 2077, 3 }, { 1, 1, 1029 }, { 2077, 19, 1 }, { 3, 33, 40 },
           { 1, 4097, 17 }, { 2077, 7, 1 }, { 3, 1029, 5 } };
   static const char *const axes[] = { "", "0", "1", "2", "0,1", "1,2" };
+  unsigned mask;
 
-  if (!tn_rk_have_avx2 ()) {
+  if (!have_isa_kernels ()) {
     g_test_message ("no AVX2 here: the portable kernels run alone");
     return;
   }
+  mask = tn_cpu_set_mask (0);
   for (guint s = 0; s < G_N_ELEMENTS (shapes); s++) {
     int64_t count = shapes[s][0] * shapes[s][1] * shapes[s][2];
 
@@ -1284,9 +1305,9 @@ test_impls (void)
           guint8 *a, *b;
           size_t osz = tn_dtype_size (tn_reduce_dtype (op, (tn_dtype) t));
 
-          tn_rk_set_impl (TN_RK_IMPL_PORTABLE);
+          tn_cpu_set_mask (0);
           a = run (x, &v, op, axes[k], 1, 2, &n);
-          tn_rk_set_impl (TN_RK_IMPL_AVX2);
+          tn_cpu_set_mask (mask);
           b = run (x, &v, op, axes[k], 1, 2, &n2);
           if (n != n2 || memcmp (a, b, n * osz) != 0)
             g_error ("%s of %s %s axes '%s': AVX2 and portable differ",
@@ -1299,7 +1320,7 @@ test_impls (void)
       g_free (x);
     }
   }
-  tn_rk_set_impl (TN_RK_IMPL_AUTO);
+  tn_cpu_set_mask (mask);
 }
 
 /* Under flush-to-zero and denormals-are-zero (set here) subnormal items

@@ -1,0 +1,174 @@
+/* Internal to the reduction kernels (core/reduce-tmpl.c, core/x86/): how
+ * they read an item, and the scalar steps every version of a kernel shares
+ * for its tails, so that all of them round alike. */
+#ifndef TN_REDUCE_ITEM_H
+#define TN_REDUCE_ITEM_H
+
+#include <math.h>
+#include <stdint.h>
+
+#include "half-private.h"
+#include "half.h"
+#include "reduce-kern.h"
+
+#define RK_INLINE static inline __attribute__ ((always_inline))
+
+RK_INLINE int
+rk_is_float (tn_dtype t)
+{
+  return t == TN_FLOAT16 || t == TN_BFLOAT16 || t == TN_FLOAT32
+         || t == TN_FLOAT64;
+}
+
+/* bool counts as signed: its items are 0 and 1 either way. */
+RK_INLINE int
+rk_is_unsigned (tn_dtype t)
+{
+  return t == TN_UINT8 || t == TN_UINT16 || t == TN_UINT32 || t == TN_UINT64;
+}
+
+/* Item i of p as float64: exact for every dtype but 64-bit integers beyond
+ * 2^53 (rounded to nearest); bool items are 0 or 1. */
+RK_INLINE double
+rk_ld_d (tn_dtype t, const void *p, int64_t i)
+{
+  switch (t) {
+#define RK_LD_D(E, name, ctype, kind)                                          \
+  case E: {                                                                    \
+    ctype x = ((const ctype *) p)[i];                                          \
+    if (E == TN_FLOAT16)                                                       \
+      return tn_f16_to_f32 ((uint16_t) x);                                     \
+    if (E == TN_BFLOAT16)                                                      \
+      return tn_bf16_to_f32_inline ((uint16_t) x);                             \
+    if (kind == TN_KIND_BOOL)                                                  \
+      return x != 0;                                                           \
+    return (double) x;                                                         \
+  }
+    TN_FOREACH_DTYPE (RK_LD_D)
+#undef RK_LD_D
+  default:
+    return 0;
+  }
+}
+
+/* Item i of a float16/bfloat16/float32 tensor as float32 (exact). */
+RK_INLINE float
+rk_ld_f (tn_dtype t, const void *p, int64_t i)
+{
+  switch (t) {
+  case TN_FLOAT16:
+    return tn_f16_to_f32 (((const uint16_t *) p)[i]);
+  case TN_BFLOAT16:
+    return tn_bf16_to_f32_inline (((const uint16_t *) p)[i]);
+  case TN_FLOAT32:
+    return ((const float *) p)[i];
+  default:
+    return (float) rk_ld_d (t, p, i);
+  }
+}
+
+/* Item i of a bool or integer tensor, sign- or zero-extended to 64 bits. */
+RK_INLINE uint64_t
+rk_ld_u (tn_dtype t, const void *p, int64_t i)
+{
+  switch (t) {
+#define RK_LD_U(E, name, ctype, kind)                                          \
+  case E: {                                                                    \
+    ctype x = ((const ctype *) p)[i];                                          \
+    if (kind == TN_KIND_BOOL)                                                  \
+      return x != 0;                                                           \
+    if (kind == TN_KIND_INT)                                                   \
+      return (uint64_t) (int64_t) x;                                           \
+    if (kind == TN_KIND_UINT)                                                  \
+      return (uint64_t) x;                                                     \
+    return 0;                                                                  \
+  }
+    TN_FOREACH_DTYPE (RK_LD_U)
+#undef RK_LD_U
+  default:
+    return 0;
+  }
+}
+
+RK_INLINE __int128
+rk_ld_q (tn_dtype t, const void *p, int64_t i)
+{
+  if (rk_is_unsigned (t))
+    return (__int128) rk_ld_u (t, p, i);
+  return (__int128) (int64_t) rk_ld_u (t, p, i);
+}
+
+/* An int64 in the order of the items: unsigned values shifted down by
+ * 2^63 (a flip of the top bit). */
+RK_INLINE int64_t
+rk_key (tn_dtype t, const void *p, int64_t i)
+{
+  uint64_t u = rk_ld_u (t, p, i);
+
+  return (int64_t) (rk_is_unsigned (t) ? u ^ (UINT64_C (1) << 63) : u);
+}
+
+RK_INLINE double
+rk_identity (tn_rk_kind kind)
+{
+  return kind == TN_RK_DMUL ? 1.0 : -0.0;
+}
+
+/* The product x * y, rounded.  The ISA builds have -mfma, and under
+ * gnu11 GCC contracts a * b + c into one FMA across statements
+ * (-ffp-contract=fast), which rounds once where the portable kernels
+ * round twice: the empty asm keeps the product a value of its own. */
+RK_INLINE double
+rk_mul (double x, double y)
+{
+  double p = x * y;
+
+#ifdef __FMA__
+  __asm__("" : "+x"(p));
+#endif
+  return p;
+}
+
+RK_INLINE double
+rk_dop (tn_rk_kind kind, double acc, double x, double m)
+{
+  switch (kind) {
+  case TN_RK_DMUL:
+    return acc * x;
+  case TN_RK_DSQ:
+    return acc + rk_mul (x, x);
+  case TN_RK_DDEV:
+    return acc + rk_mul (x - m, x - m);
+  default:
+    return acc + x;
+  }
+}
+
+RK_INLINE double
+rk_dfold (tn_rk_kind kind, double s, double lane)
+{
+  return kind == TN_RK_DMUL ? s * lane : s + lane;
+}
+
+/* Column arrays in scratch start at multiples of 64 bytes. */
+RK_INLINE int64_t
+rk_pad (int64_t nc)
+{
+  return (nc + 7) & ~(int64_t) 7;
+}
+
+/* IEEE 754-2019 minimum/maximum for numbers (NaN is flagged apart):
+ * -0.0 is below +0.0. */
+RK_INLINE double
+rk_fmin (double a, double x)
+{
+  return (x < a || (x == a && signbit (x))) ? x : a;
+}
+
+RK_INLINE double
+rk_fmax (double a, double x)
+{
+  return (x > a || (x == a && !signbit (x))) ? x : a;
+}
+
+#endif

@@ -1,0 +1,43 @@
+/* Internal to core/x86/reduce-avx2-*.c: what their kernels share.  Both
+ * are compiled with -mavx2 -mfma -mf16c (the "reduce:" block of
+ * core/meson.build) and put their kernels in a table over the
+ * template's AVX2 build (core/reduce-tmpl.c).  Each kernel keeps the
+ * template's association: vector lane k of accumulator j is lane 8j + k
+ * (floats) or 4j + k (doubles) of reduce.h, and tails go through the same
+ * scalar steps (core/reduce-item.h). */
+#ifndef TN_X86_REDUCE_AVX2_H
+#define TN_X86_REDUCE_AVX2_H
+
+#include "core/reduce-item.h"
+
+#include <immintrin.h>
+#include <stddef.h>
+#include <string.h>
+
+/* 8 items at p + i as float32 (exact): float16, bfloat16, float32. */
+RK_INLINE __m256
+rk8_f (tn_dtype t, const void *p, int64_t i)
+{
+  const uint16_t *h = (const uint16_t *) p + i;
+
+  switch (t) {
+  case TN_FLOAT16:
+    return _mm256_cvtph_ps (_mm_loadu_si128 ((const __m128i *) h));
+  case TN_BFLOAT16:
+    return _mm256_castsi256_ps (_mm256_slli_epi32 (
+        _mm256_cvtepu16_epi32 (_mm_loadu_si128 ((const __m128i *) h)), 16));
+  default:
+    return _mm256_loadu_ps ((const float *) p + i);
+  }
+}
+
+/* Entries are named as the template's, with a _v. */
+#define RK_SET_ROWS(K, k, E, name) dsp->rows[K][E] = k##_rows_v_##name
+#define RK_SET_COLS(K, k, E, name) dsp->cols[K][E] = k##_cols_v_##name
+#define RK_SET_STRIP(K, k, E, name) dsp->strip[K][E] = k##_strip_v_##name
+#define RK_SET_ALL(K, k, E, name)                                              \
+  RK_SET_ROWS (K, k, E, name);                                                 \
+  RK_SET_COLS (K, k, E, name);                                                 \
+  RK_SET_STRIP (K, k, E, name)
+
+#endif
