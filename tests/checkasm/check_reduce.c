@@ -1,0 +1,406 @@
+/* checkasm: the reduction kernels (core/reduce-kern.h).  Every entry of
+ * the table (rows, columns and strips of every kind and dtype, and the
+ * squared deviations) against the portable entry, on checkasm_fill's
+ * edge-heavy bits and on finite floats where every addition rounds, over
+ * lengths across lane, half-block and block borders and unaligned starts.
+ *
+ * What must match is what reduce.h promises: a partial's bits, its index
+ * (argmin/argmax) and its NaN flag.  Two things are free: the value of a
+ * min/max partial that saw a NaN (the driver writes NaN for it whatever it
+ * holds: the AVX2 kernels leave a blend of the numbers there), and which
+ * NaN a float fold gives (reduce.h: NaN propagates by IEEE arithmetic,
+ * which leaves the sign and payload to the order of the operands in each
+ * instruction, the compiler's choice). */
+#include "checkasm.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/parallel.h"
+#include "core/reduce-kern.h"
+
+static const char *const kind_names[TN_RK_NKINDS] = { "fsum", "dadd", "dmul",
+  "dsq", "uadd", "umul", "qadd", "min", "max", "argmin", "argmax", "ddev" };
+
+/* Rows: checkasm_lengths and the borders of the 1024-item blocks and of
+ * the AVX2 kernels' groups of 8 blocks. */
+static const int64_t row_lengths[]
+    = { 511, 512, 513, 1023, 1024, 1025, 2048 + 33, 8 * 1024, 9 * 1024 + 5 };
+/* Columns: (rows, columns) of one block; strips: P < 32 columns. */
+static const int64_t col_shapes[][2] = { { 1, 1 }, { 7, 3 }, { 8, 8 }, { 9, 9 },
+  { 33, 17 }, { 255, 7 }, { 100, 69 }, { 1024, 9 }, { 1024, 1 }, { 3, 4095 } };
+static const int64_t strip_p[] = { 1, 2, 3, 5, 8, 13, 31 };
+static const int64_t strip_rows[] = { 1, 7, 31, 32, 33, 100, 512, 513, 1024 };
+/* Items the input starts after an aligned address. */
+static const int64_t offsets[] = { 0, 1, 3 };
+
+/* A float of dt with exponent 2^-2 .. 2^1 and random sign and mantissa
+ * bits: sums of them round at every step, and products of a few thousand
+ * stay inside float64. */
+static void
+fill_finite (void *dst, tn_dtype dt, size_t n)
+{
+  for (size_t i = 0; i < n; i++) {
+    uint32_t r = checkasm_rand (), e = checkasm_rand () % 4;
+    uint64_t s = r >> 31;
+
+    switch (dt) {
+    case TN_FLOAT16: {
+      uint16_t h
+          = (uint16_t) (s << 15 | (uint64_t) (13 + e) << 10 | (r & 0x3ff));
+
+      memcpy ((char *) dst + 2 * i, &h, 2);
+      break;
+    }
+    case TN_BFLOAT16: {
+      uint16_t h
+          = (uint16_t) (s << 15 | (uint64_t) (125 + e) << 7 | (r & 0x7f));
+
+      memcpy ((char *) dst + 2 * i, &h, 2);
+      break;
+    }
+    case TN_FLOAT32: {
+      uint32_t f
+          = (uint32_t) (s << 31 | (uint64_t) (125 + e) << 23 | (r & 0x7fffff));
+
+      memcpy ((char *) dst + 4 * i, &f, 4);
+      break;
+    }
+    default: {
+      uint64_t mant = ((uint64_t) checkasm_rand () << 20) ^ r;
+      uint64_t d = s << 63 | (uint64_t) (1021 + e) << 52
+                   | (mant & ((UINT64_C (1) << 52) - 1));
+
+      memcpy ((char *) dst + 8 * i, &d, 8);
+      break;
+    }
+    }
+  }
+}
+
+static int
+is_float (tn_dtype dt)
+{
+  return tn_dtype_kind (dt) == TN_KIND_FLOAT;
+}
+
+/* Data set s of n items of dt: 0 edge-heavy, 1 finite floats. */
+static void
+fill (void *dst, tn_dtype dt, size_t n, int s)
+{
+  if (s == 1)
+    fill_finite (dst, dt, n);
+  else
+    checkasm_fill (dst, dt, n);
+}
+
+/* Input of n items of dt starting off items after a 64-byte border, in a
+ * block of exactly the bytes read, so that the sanitizer build sees a
+ * read past the end. */
+static void *
+input_new (tn_dtype dt, int64_t n, int64_t off, int s, void **base)
+{
+  size_t isz = tn_dtype_size (dt), bytes = (size_t) (n + off) * isz;
+  char *b = aligned_alloc (64, (bytes + 63) & ~(size_t) 63);
+
+  if (!b) {
+    fprintf (stderr, "checkasm: out of memory\n");
+    exit (2);
+  }
+  fill (b + off * isz, dt, (size_t) n, s);
+  *base = b;
+  return b + off * isz;
+}
+
+static void *
+scratch_new (int64_t nc)
+{
+  void *p = aligned_alloc (64, (TN_RK_SCRATCH (nc) + 63) & ~(size_t) 63);
+
+  if (!p) {
+    fprintf (stderr, "checkasm: out of memory\n");
+    exit (2);
+  }
+  return p;
+}
+
+/* Compares the n partials of kind k, after clearing what may differ. */
+static int
+check_parts (tn_rk_kind k, tn_rpart *want, tn_rpart *got, int64_t n,
+    const char *what, tn_dtype dt, int64_t a, int64_t b, int64_t off, int s)
+{
+  int fv = is_float (dt) || k == TN_RK_DADD || k == TN_RK_DMUL || k == TN_RK_DSQ
+           || k == TN_RK_DDEV;
+
+  for (int64_t i = 0; i < n; i++) {
+    if (((k == TN_RK_MIN || k == TN_RK_MAX) && want[i].nan && got[i].nan)
+        || (fv && isnan (want[i].v.d) && isnan (got[i].v.d))) {
+      memset (&want[i].v, 0, sizeof want[i].v);
+      memset (&got[i].v, 0, sizeof got[i].v);
+    }
+    if (memcmp (&want[i], &got[i], sizeof want[i]) != 0) {
+      uint64_t wv[2], gv[2];
+
+      memcpy (wv, &want[i].v, sizeof wv);
+      memcpy (gv, &got[i].v, sizeof gv);
+      return checkasm_fail ("%s, %s %lld x %lld, offset %lld, data %d: part "
+                            "%lld: portable v %016llx%016llx idx %lld nan "
+                            "%lld, got v %016llx%016llx idx %lld nan %lld",
+          tn_dtype_name (dt), what, (long long) a, (long long) b,
+          (long long) off, s, (long long) i, (unsigned long long) wv[1],
+          (unsigned long long) wv[0], (long long) want[i].idx,
+          (long long) want[i].nan, (unsigned long long) gv[1],
+          (unsigned long long) gv[0], (long long) got[i].idx,
+          (long long) got[i].nan);
+    }
+  }
+  /* Now only the guard zones around got: a write out of its n parts. */
+  return checkasm_check_bits (want, got, (size_t) n, sizeof *got,
+      "%s, %s %lld x %lld, offset %lld", tn_dtype_name (dt), what,
+      (long long) a, (long long) b, (long long) off);
+}
+
+/* Means for the deviations: finite, of the size of the data. */
+static void
+fill_means (double *m, int64_t n)
+{
+  for (int64_t i = 0; i < n; i++)
+    m[i] = ((int32_t) checkasm_rand ()) / 1073741824.0;
+}
+
+/* rows (dev: dev_rows) of kind k, dtype dt: fn and ref on the same input;
+ * 0 when they agree. */
+static int
+run_rows (tn_rk_kind k, tn_dtype dt, tn_rk_rows_fn fn, tn_rk_rows_fn ref,
+    tn_rk_dev_rows_fn dfn, tn_rk_dev_rows_fn dref)
+{
+  int64_t lens[64];
+  size_t nl = 0;
+
+  for (size_t i = 0; i < checkasm_nlengths; i++)
+    lens[nl++] = (int64_t) checkasm_lengths[i];
+  for (size_t i = 0; i < sizeof row_lengths / sizeof row_lengths[0]; i++)
+    lens[nl++] = row_lengths[i];
+  for (int s = 0; s < (is_float (dt) ? 2 : 1); s++) {
+    for (size_t li = 0; li < nl; li++) {
+      for (size_t oi = 0; oi < sizeof offsets / sizeof offsets[0]; oi++) {
+        int64_t n = lens[li], np = (n + TN_RK_BLOCK - 1) / TN_RK_BLOCK;
+        size_t bytes = (size_t) (np ? np : 1) * sizeof (tn_rpart);
+        void *base, *p = input_new (dt, n, offsets[oi], s, &base);
+        tn_rpart *want = checkasm_alloc (bytes), *got = checkasm_alloc (bytes);
+        double m;
+        int bad;
+
+        fill_means (&m, 1);
+        if (dfn) {
+          dref (p, n, m, want);
+          dfn (p, n, m, got);
+        } else {
+          ref (p, n, want);
+          fn (p, n, got);
+        }
+        bad = check_parts (k, want, got, np, "rows", dt, 1, n, offsets[oi], s);
+        checkasm_free (want);
+        checkasm_free (got);
+        free (base);
+        if (bad)
+          return 1;
+      }
+    }
+  }
+  if (checkasm_benching ()) {
+    void *base, *p = input_new (dt, 4 * TN_RK_BLOCK, 0, is_float (dt), &base);
+    tn_rpart out[4];
+
+    if (dfn)
+      checkasm_bench (dfn (p, 4 * TN_RK_BLOCK, 0.5, out));
+    else
+      checkasm_bench (fn (p, 4 * TN_RK_BLOCK, out));
+    free (base);
+  }
+  return 0;
+}
+
+/* Rows of a block of cols: nrows rows of nc columns, each pitch items
+ * after the one before, but the odometer's jumps: every fifth row starts
+ * further on (as with two reduced axes). */
+static int64_t *
+roff_new (int64_t nrows, int64_t nc, int64_t *span)
+{
+  int64_t *roff = malloc (sizeof *roff * (size_t) nrows), o = 0;
+
+  if (!roff) {
+    fprintf (stderr, "checkasm: out of memory\n");
+    exit (2);
+  }
+  for (int64_t t = 0; t < nrows; t++) {
+    roff[t] = o;
+    o += nc + (t % 5 == 4 ? 7 : 2);
+  }
+  *span = nrows ? roff[nrows - 1] + nc : 0;
+  return roff;
+}
+
+static int
+run_cols (tn_rk_kind k, tn_dtype dt, tn_rk_cols_fn fn, tn_rk_cols_fn ref,
+    tn_rk_dev_cols_fn dfn, tn_rk_dev_cols_fn dref)
+{
+  for (int s = 0; s < (is_float (dt) ? 2 : 1); s++) {
+    for (size_t ci = 0; ci < sizeof col_shapes / sizeof col_shapes[0]; ci++) {
+      for (size_t oi = 0; oi < sizeof offsets / sizeof offsets[0]; oi++) {
+        int64_t nrows = col_shapes[ci][0], nc = col_shapes[ci][1], span;
+        int64_t *roff = roff_new (nrows, nc, &span);
+        void *base, *p = input_new (dt, span, offsets[oi], s, &base);
+        size_t bytes = (size_t) nc * sizeof (tn_rpart);
+        tn_rpart *want = checkasm_alloc (bytes), *got = checkasm_alloc (bytes);
+        void *scratch = scratch_new (nc);
+        double *m = malloc (sizeof *m * (size_t) nc);
+        int bad;
+
+        fill_means (m, nc);
+        if (dfn) {
+          dref (p, roff, nrows, nc, m, want, scratch);
+          dfn (p, roff, nrows, nc, m, got, scratch);
+        } else {
+          ref (p, roff, nrows, nc, want, scratch);
+          fn (p, roff, nrows, nc, got, scratch);
+        }
+        bad = check_parts (
+            k, want, got, nc, "cols", dt, nrows, nc, offsets[oi], s);
+        checkasm_free (want);
+        checkasm_free (got);
+        free (scratch);
+        free (m);
+        free (roff);
+        free (base);
+        if (bad)
+          return 1;
+      }
+    }
+  }
+  if (checkasm_benching ()) {
+    int64_t span, *roff = roff_new (TN_RK_BLOCK, 64, &span);
+    void *base, *p = input_new (dt, span, 0, is_float (dt), &base);
+    void *scratch = scratch_new (64);
+    tn_rpart out[64];
+    double m[64];
+
+    fill_means (m, 64);
+    if (dfn)
+      checkasm_bench (dfn (p, roff, TN_RK_BLOCK, 64, m, out, scratch));
+    else
+      checkasm_bench (fn (p, roff, TN_RK_BLOCK, 64, out, scratch));
+    free (scratch);
+    free (roff);
+    free (base);
+  }
+  return 0;
+}
+
+static int
+run_strip (tn_rk_kind k, tn_dtype dt, tn_rk_strip_fn fn, tn_rk_strip_fn ref,
+    tn_rk_dev_strip_fn dfn, tn_rk_dev_strip_fn dref)
+{
+  for (int s = 0; s < (is_float (dt) ? 2 : 1); s++) {
+    for (size_t pi = 0; pi < sizeof strip_p / sizeof strip_p[0]; pi++) {
+      for (size_t ri = 0; ri < sizeof strip_rows / sizeof strip_rows[0]; ri++) {
+        int64_t P = strip_p[pi], nrows = strip_rows[ri];
+        int64_t off = offsets[(pi + ri) % 3];
+        void *base, *p = input_new (dt, nrows * P, off, s, &base);
+        size_t bytes = (size_t) P * sizeof (tn_rpart);
+        tn_rpart *want = checkasm_alloc (bytes), *got = checkasm_alloc (bytes);
+        void *scratch = scratch_new (TN_RK_LANES * P);
+        double m[32];
+        int bad;
+
+        fill_means (m, P);
+        if (dfn) {
+          dref (p, nrows, P, m, want, scratch);
+          dfn (p, nrows, P, m, got, scratch);
+        } else {
+          ref (p, nrows, P, want, scratch);
+          fn (p, nrows, P, got, scratch);
+        }
+        bad = check_parts (k, want, got, P, "strip", dt, nrows, P, off, s);
+        checkasm_free (want);
+        checkasm_free (got);
+        free (scratch);
+        free (base);
+        if (bad)
+          return 1;
+      }
+    }
+  }
+  if (checkasm_benching ()) {
+    void *base, *p = input_new (dt, 3 * TN_RK_BLOCK, 0, is_float (dt), &base);
+    void *scratch = scratch_new (TN_RK_LANES * 3);
+    tn_rpart out[3];
+    double m[3] = { 0.5, 0.25, -0.5 };
+
+    if (dfn)
+      checkasm_bench (dfn (p, TN_RK_BLOCK, 3, m, out, scratch));
+    else
+      checkasm_bench (fn (p, TN_RK_BLOCK, 3, out, scratch));
+    free (scratch);
+    free (base);
+  }
+  return 0;
+}
+
+/* The driver runs every kernel inside the pool's IEEE environment
+ * (tn_fpenv_enter, core/parallel.h), whatever the caller's FTZ/DAZ flags
+ * (checkasm-ftz sets them); so does this check. */
+void
+checkasm_check_reduce (void)
+{
+  const tn_reduce_dsp *d = tn_reduce_dsp_get ();
+  tn_fpenv env = tn_fpenv_enter ();
+  tn_reduce_dsp c;
+
+  /* Every mask has entries for the same (kind, dtype) pairs as portable:
+   * an ISA may only replace kernels. */
+  tn_reduce_dsp_init (&c, 0);
+  for (int t = 0; t < TN_NDTYPES; t++) {
+    for (int k = 0; k < TN_RK_NPLAIN; k++)
+      if (!d->rows[k][t] != !c.rows[k][t] || !d->cols[k][t] != !c.cols[k][t]
+          || !d->strip[k][t] != !c.strip[k][t])
+        checkasm_fail ("%s of %s: entries present differ from portable",
+            kind_names[k], tn_dtype_name ((tn_dtype) t));
+    if (!d->dev_rows[t] != !c.dev_rows[t] || !d->dev_cols[t] != !c.dev_cols[t]
+        || !d->dev_strip[t] != !c.dev_strip[t])
+      checkasm_fail ("ddev of %s: entries present differ from portable",
+          tn_dtype_name ((tn_dtype) t));
+  }
+
+  for (int t = 0; t < TN_NDTYPES; t++) {
+    tn_dtype dt = (tn_dtype) t;
+    const char *name = tn_dtype_name (dt);
+    tn_rk_dev_rows_fn drows;
+    tn_rk_dev_cols_fn dcols;
+    tn_rk_dev_strip_fn dstrip;
+
+    for (int k = 0; k < TN_RK_NPLAIN; k++) {
+      const char *kn = kind_names[k];
+      tn_rk_rows_fn rows;
+      tn_rk_cols_fn cols;
+      tn_rk_strip_fn strip;
+
+      if ((rows = checkasm_check_func (d->rows[k][t], "rows_%s_%s", kn, name)))
+        run_rows ((tn_rk_kind) k, dt, d->rows[k][t], rows, NULL, NULL);
+      if ((cols = checkasm_check_func (d->cols[k][t], "cols_%s_%s", kn, name)))
+        run_cols ((tn_rk_kind) k, dt, d->cols[k][t], cols, NULL, NULL);
+      if ((strip
+              = checkasm_check_func (d->strip[k][t], "strip_%s_%s", kn, name)))
+        run_strip ((tn_rk_kind) k, dt, d->strip[k][t], strip, NULL, NULL);
+    }
+    if ((drows = checkasm_check_func (d->dev_rows[t], "rows_ddev_%s", name)))
+      run_rows (TN_RK_DDEV, dt, NULL, NULL, d->dev_rows[t], drows);
+    if ((dcols = checkasm_check_func (d->dev_cols[t], "cols_ddev_%s", name)))
+      run_cols (TN_RK_DDEV, dt, NULL, NULL, d->dev_cols[t], dcols);
+    if ((dstrip = checkasm_check_func (d->dev_strip[t], "strip_ddev_%s", name)))
+      run_strip (TN_RK_DDEV, dt, NULL, NULL, d->dev_strip[t], dstrip);
+  }
+  tn_fpenv_leave (env);
+}
