@@ -147,7 +147,8 @@ static inline gchar **
 tn_doc_commands (const gchar *file)
 {
   gchar *data = tn_test_data ("");
-  gchar *path = g_build_filename (data, "..", "..", "elements", file, NULL);
+  gchar *path = g_build_filename (
+      g_getenv ("GST_TENSOR_SRCDIR"), "elements", file, NULL);
   gchar *src, *sec, *end, **lines;
   GPtrArray *cmds = g_ptr_array_new ();
   GString *cmd = NULL;

@@ -241,12 +241,14 @@ test_casts (void)
   for (int impl = TN_EWISE_IMPL_PORTABLE; impl <= TN_EWISE_IMPL_AVX2; impl++) {
     tn_ewise_set_impl ((tn_ewise_impl) impl);
     for (int st = 0; st < TN_NDTYPES; st++) {
-      gchar *sname = g_strdup_printf ("cast_src_%s.npy", tn_dtype_name (st));
+      gchar *sname
+          = g_strdup_printf ("../cast/cast_src_%s.npy", tn_dtype_name (st));
       Npy src;
 
       npy_load (&src, sname);
       for (int dt = 0; dt < TN_NDTYPES; dt++) {
-        gchar *tname = g_strdup_printf ("cast_to_%s.npy", tn_dtype_name (dt));
+        gchar *tname
+            = g_strdup_printf ("../cast/cast_to_%s.npy", tn_dtype_name (dt));
         gchar *ops = g_strdup_printf ("cast:%s", tn_dtype_name (dt));
         gsize dsz = tn_dtype_size (dt), n = src.n;
         int64_t dims = (int64_t) n;

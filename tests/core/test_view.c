@@ -1624,7 +1624,7 @@ test_slices_numpy (void)
   g_assert_nonnull (dir);
   for (int i = 0; i < 64; i++)
     storage[i] = i;
-  path = g_build_filename (dir, "tview_slices.txt", NULL);
+  path = g_build_filename (dir, "../../elements/tview/tview_slices.txt", NULL);
   if (!g_file_get_contents (path, &text, NULL, NULL))
     g_error ("cannot read %s", path);
   lines = g_strsplit (text, "\n", -1);
@@ -1850,14 +1850,14 @@ test_flip_numpy (void)
   static const struct {
     const char *ops, *golden;
   } cases[] = {
-    { "flip:-1", "tview_hwc_bgr.npy" },
-    { "flip:1", "tview_hwc_mirror.npy" },
-    { "flip:0", "tview_hwc_updown.npy" },
-    { "flip:2,permute:2:0:1", "tview_hwc_bgr_chw.npy" },
-    { "permute:2:0:1,flip:0", "tview_hwc_bgr_chw.npy" },
+    { "flip:-1", "../../elements/tview/tview_hwc_bgr.npy" },
+    { "flip:1", "../../elements/tview/tview_hwc_mirror.npy" },
+    { "flip:0", "../../elements/tview/tview_hwc_updown.npy" },
+    { "flip:2,permute:2:0:1", "../../elements/tview/tview_hwc_bgr_chw.npy" },
+    { "permute:2:0:1,flip:0", "../../elements/tview/tview_hwc_bgr_chw.npy" },
   };
   tn_npy hin;
-  guint8 *in = npy_read ("tview_hwc.npy", &hin);
+  guint8 *in = npy_read ("../../elements/tview/tview_hwc.npy", &hin);
 
   for (size_t c = 0; c < G_N_ELEMENTS (cases); c++) {
     tn_npy hout;

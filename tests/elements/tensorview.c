@@ -994,7 +994,9 @@ GST_END_TEST;
 static GPtrArray *
 doc_launch_lines (void)
 {
-  gchar *path = tn_test_data ("../../elements/tensorview.c"), *src;
+  gchar *path = g_build_filename (
+            g_getenv ("GST_TENSOR_SRCDIR"), "elements", "tensorview.c", NULL),
+        *src;
   const gchar *p, *end;
   GPtrArray *lines = g_ptr_array_new_with_free_func (g_free);
   gsize len;

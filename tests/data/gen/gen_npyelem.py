@@ -1,8 +1,8 @@
 #!/usr/bin/python3
 """Golden files for the npydec/npyenc element tests.
 
-Run with /usr/bin/python3 from any directory; writes npyelem_* next to this
-script.  Deterministic: values follow formulas, no randomness.
+Run with /usr/bin/python3 from any directory; writes npyelem_* into
+tests/data/elements/npy.  Deterministic: values follow formulas, no randomness.
 
 For every .npy written here, npyelem_<case>.raw holds the bytes the decoder
 must emit: the array in C order, little-endian (what a dense tensor buffer
@@ -16,6 +16,8 @@ import numpy as np
 from numpy.lib import format as npf
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+# Written into tests/data/elements/npy, whatever the cwd.
+OUT = os.path.join(HERE, "..", "elements", "npy")
 
 
 def values(dtype, shape):
@@ -41,13 +43,13 @@ def raw(arr):
 
 
 def write(name, arr, version=None):
-    path = os.path.join(HERE, "npyelem_" + name + ".npy")
+    path = os.path.join(OUT, "npyelem_" + name + ".npy")
     if version is None:
         np.save(path, arr)
     else:
         with open(path, "wb") as f:
             npf.write_array(f, arr, version=version)
-    with open(os.path.join(HERE, "npyelem_" + name + ".raw"), "wb") as f:
+    with open(os.path.join(OUT, "npyelem_" + name + ".raw"), "wb") as f:
         f.write(raw(arr))
 
 
@@ -83,12 +85,12 @@ def main():
     write("split", split)
     # What npyenc must write for each sub-tensor (npydec split=true).
     for i in range(4):
-        np.save(os.path.join(HERE, "npyelem_split_%d.npy" % i), split[i])
+        np.save(os.path.join(OUT, "npyelem_split_%d.npy" % i), split[i])
     # For split of a Fortran-order file.
     write("split_fortran", np.asfortranarray(values("float32", (4, 2, 3))))
 
     # A dtype the decoder cannot represent.
-    np.save(os.path.join(HERE, "npyelem_complex64.npy"),
+    np.save(os.path.join(OUT, "npyelem_complex64.npy"),
             np.arange(4, dtype=np.complex64))
 
     # bfloat16 input to npyenc: values exact in bfloat16, so widening is
@@ -98,9 +100,9 @@ def main():
     bits = (f32.view(np.uint32) >> 16).astype("<u2")
     assert np.array_equal((bits.astype(np.uint32) << 16).view(np.float32),
                           f32)
-    with open(os.path.join(HERE, "npyelem_bf16.raw"), "wb") as f:
+    with open(os.path.join(OUT, "npyelem_bf16.raw"), "wb") as f:
         f.write(bits.tobytes())
-    np.save(os.path.join(HERE, "npyelem_bf16_as_f32.npy"), f32.reshape(2, 5))
+    np.save(os.path.join(OUT, "npyelem_bf16_as_f32.npy"), f32.reshape(2, 5))
 
 
 if __name__ == "__main__":

@@ -15,6 +15,8 @@ import numpy as np
 from numpy.lib import format as npf
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+# Written into tests/data/core/npy, whatever the cwd.
+OUT = os.path.join(HERE, "..", "core", "npy")
 
 S = {1: 5, 2: 1000, 4: 100000007, 8: 300000000007}
 U = {1: 10, 2: 2000, 4: 150000001, 8: 700000000000000001}
@@ -48,7 +50,7 @@ def array(descr, shape, fortran=False):
 
 
 def save(name, a, version=None):
-    with open(os.path.join(HERE, "npy_" + name + ".npy"), "wb") as f:
+    with open(os.path.join(OUT, "npy_" + name + ".npy"), "wb") as f:
         if version is None:
             np.save(f, a)
         else:

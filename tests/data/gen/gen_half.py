@@ -1,6 +1,7 @@
 #!/usr/bin/python3
 """Golden data for tests/core/test_half.c.  Deterministic: run with
-/usr/bin/python3 (needs NumPy) from anywhere; writes half_*.npy next to it.
+/usr/bin/python3 (needs NumPy) from anywhere; writes half_*.npy into
+tests/data/core/half.
 
 float16 expectations come from NumPy.  NumPy has no bfloat16, so those come
 from integer arithmetic on the float bits, and from exact rational rounding
@@ -13,6 +14,8 @@ from fractions import Fraction
 import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+# Written into tests/data/core/half, whatever the cwd.
+OUT = os.path.join(HERE, "..", "core", "half")
 
 
 def round_fraction(x, ebits, mbits):
@@ -57,7 +60,7 @@ def bf16_from_f32_bits(u):
 
 
 def save(name, arr):
-    np.save(os.path.join(HERE, name), arr)
+    np.save(os.path.join(OUT, name), arr)
 
 
 def f32_from_bits(bits):

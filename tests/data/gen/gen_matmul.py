@@ -24,6 +24,8 @@ import os
 import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+# Written into tests/data/core/gemm, whatever the cwd.
+OUT = os.path.join(HERE, "..", "core", "gemm")
 rng = np.random.default_rng(20260530)
 
 # name: (a dims as stored, b dims as stored, ta, tb, bias dims or None)
@@ -49,7 +51,7 @@ CASES = {
 
 
 def save(name, arr):
-    np.save(os.path.join(HERE, "matmul_" + name + ".npy"), arr)
+    np.save(os.path.join(OUT, "matmul_" + name + ".npy"), arr)
 
 
 def to_bf16(x):

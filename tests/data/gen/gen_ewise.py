@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Golden data for tests/core/test_ewise.c and tests/elements/tensorop.c.
 Deterministic: run with /usr/bin/python3 (needs NumPy); writes ewise_*
-next to it.
+into tests/data/core/ewise.
 
 For each dtype D other than bool:
   ewise_x_D.npy      the input: every value of a list of edge values paired
@@ -43,6 +43,8 @@ import warnings
 import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+# Written into tests/data/core/ewise, whatever the cwd.
+OUT = os.path.join(HERE, "..", "core", "ewise")
 sys.path.insert(0, HERE)
 from gen_half import ref_narrow  # noqa: E402
 
@@ -54,7 +56,7 @@ FLOATS = ["float16", "bfloat16", "float32", "float64"]
 
 
 def save(name, a):
-    np.save(os.path.join(HERE, name), a, allow_pickle=False)
+    np.save(os.path.join(OUT, name), a, allow_pickle=False)
 
 
 # bfloat16: the top half of a float32, rounded to nearest even; NaN stays
@@ -309,7 +311,7 @@ def write_dtype(d):
     out = np.stack([r[1] for r in rows])
     assert out.dtype == x.dtype, (d, out.dtype)
     save("ewise_out_%s.npy" % d, out)
-    with open(os.path.join(HERE, "ewise_steps_%s.txt" % d), "w") as f:
+    with open(os.path.join(OUT, "ewise_steps_%s.txt" % d), "w") as f:
         for line, _ in rows:
             f.write(line + "\n")
 

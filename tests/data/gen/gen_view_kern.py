@@ -15,6 +15,8 @@ import os
 import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+# Written into tests/data/core/view, whatever the cwd.
+OUT = os.path.join(HERE, "..", "core", "view")
 rng = np.random.default_rng(20261206)
 
 
@@ -50,6 +52,6 @@ CASES = [
 ]
 
 for name, a, f in CASES:
-    np.save(os.path.join(HERE, "view_%s_in.npy" % name), a)
-    np.save(os.path.join(HERE, "view_%s_out.npy" % name),
+    np.save(os.path.join(OUT, "view_%s_in.npy" % name), a)
+    np.save(os.path.join(OUT, "view_%s_out.npy" % name),
             np.ascontiguousarray(f(a)))

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Golden data for tests/core/test_reduce.c and tests/elements/tensorreduce.c.
 Deterministic: run with /usr/bin/python3 (needs NumPy) from anywhere; writes
-reduce_*.npy next to it.
+reduce_*.npy into tests/data/core/reduce.
 
 Three sets, each an input and one output file per (op, dtype):
 
@@ -48,6 +48,8 @@ from fractions import Fraction
 import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+# Written into tests/data/core/reduce, whatever the cwd.
+OUT = os.path.join(HERE, "..", "core", "reduce")
 sys.path.insert(0, HERE)
 from gen_half import ref_narrow  # noqa: E402
 
@@ -201,7 +203,7 @@ def expect(op, dt, values, axes_list, ddof=0):
 
 
 def save(name, arr):
-    np.save(os.path.join(HERE, name), arr)
+    np.save(os.path.join(OUT, name), arr)
 
 
 def special_input(dt):

@@ -21,6 +21,8 @@ import os
 import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+# Written into tests/data/core/gemm, whatever the cwd.
+OUT = os.path.join(HERE, "..", "core", "gemm")
 rng = np.random.default_rng(20261201)
 M = 7
 
@@ -38,7 +40,7 @@ CASES = {
 
 
 def save(name, arr):
-    np.save(os.path.join(HERE, "gemm_skinny_" + name + ".npy"), arr)
+    np.save(os.path.join(OUT, "gemm_skinny_" + name + ".npy"), arr)
 
 
 def to_bf16(x):

@@ -2,8 +2,8 @@
 """Golden files for the npydec tests of streams of arrays, huge extents and
 the documented launch lines.
 
-Run with /usr/bin/python3 from any directory; writes npydec_* next to this
-script.  Deterministic: values follow formulas, no randomness.
+Run with /usr/bin/python3 from any directory; writes npydec_* into
+tests/data/elements/npy.  Deterministic: values follow formulas, no randomness.
 
 npydec_part_<k>.npy are seven arrays written by numpy.save, and
 npydec_stream.npy is their concatenation (what `cat` makes of them, and
@@ -29,10 +29,12 @@ import numpy as np
 from numpy.lib import format as npf
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+# Written into tests/data/elements/npy, whatever the cwd.
+OUT = os.path.join(HERE, "..", "elements", "npy")
 
 
 def path(name):
-    return os.path.join(HERE, "npydec_" + name)
+    return os.path.join(OUT, "npydec_" + name)
 
 
 def raw(arr):

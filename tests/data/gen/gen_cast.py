@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Golden data for tests/core/test_cast.c.  Deterministic: run with
-/usr/bin/python3 (needs NumPy); writes cast_*.npy next to it.
+/usr/bin/python3 (needs NumPy); writes cast_*.npy into tests/data/core/cast.
 
 cast_src_<dtype>.npy: the N source items of each dtype.  bool is stored as
 uint8 so that a byte of 2 or 255 can be a source; bfloat16 as its uint16
@@ -20,6 +20,8 @@ from fractions import Fraction
 import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+# Written into tests/data/core/cast, whatever the cwd.
+OUT = os.path.join(HERE, "..", "core", "cast")
 sys.path.insert(0, HERE)
 from gen_half import round_fraction  # noqa: E402
 
@@ -187,7 +189,7 @@ def main():
                  "float64": np.float64}[name])
         else:
             arr = np.array(stored, dtype=NP[name])
-        np.save(os.path.join(HERE, "cast_src_%s.npy" % name), arr)
+        np.save(os.path.join(OUT, "cast_src_%s.npy" % name), arr)
 
     for dname, dkind, dbits in DTYPES:
         rows = []
@@ -198,20 +200,20 @@ def main():
         if dname in ("float16", "float32", "float64"):
             arr = arr.view({"float16": np.float16, "float32": np.float32,
                             "float64": np.float64}[dname])
-        np.save(os.path.join(HERE, "cast_to_%s.npy" % dname), arr)
+        np.save(os.path.join(OUT, "cast_to_%s.npy" % dname), arr)
 
     # Cross-checks against NumPy where its casts are defined: finite
     # float -> float, and int -> float64 / float32.
-    f64 = np.load(os.path.join(HERE, "cast_src_float64.npy"))
+    f64 = np.load(os.path.join(OUT, "cast_src_float64.npy"))
     for dname in ("float16", "float32"):
-        want = np.load(os.path.join(HERE, "cast_to_%s.npy" % dname))[12]
+        want = np.load(os.path.join(OUT, "cast_to_%s.npy" % dname))[12]
         with np.errstate(all="ignore"):
             got = f64.astype({"float16": np.float16,
                               "float32": np.float32}[dname])
         ok = np.isnan(f64) | (got.view(want.dtype) == want) | (got == want)
         assert ok.all(), f64[~ok]
-    i64 = np.load(os.path.join(HERE, "cast_src_int64.npy"))
-    want = np.load(os.path.join(HERE, "cast_to_float64.npy"))[7]
+    i64 = np.load(os.path.join(OUT, "cast_src_int64.npy"))
+    want = np.load(os.path.join(OUT, "cast_to_float64.npy"))[7]
     assert (i64.astype(np.float64) == want).all()
     print("N =", n)
 

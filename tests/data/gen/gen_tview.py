@@ -17,10 +17,12 @@ import os
 import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+# Written into tests/data/elements/tview, whatever the cwd.
+OUT = os.path.join(HERE, "..", "elements", "tview")
 
 
 def save(name, a):
-    np.save(os.path.join(HERE, name), np.ascontiguousarray(a))
+    np.save(os.path.join(OUT, name), np.ascontiguousarray(a))
 
 
 def reshape_view(a, *dims):
@@ -116,7 +118,7 @@ save("tview_reduce.npy", x.transpose(2, 0, 1).sum(axis=-1))
 # when reversed first", "_" for an omitted bound, the indices those of
 # np.arange(N)[START:STOP:STEP] and np.arange(N)[::-1][START:STOP:STEP].
 BOUNDS = [None, -9, -6, -1, 0, 1, 4, 6, 9]
-with open(os.path.join(HERE, "tview_slices.txt"), "w") as f:
+with open(os.path.join(OUT, "tview_slices.txt"), "w") as f:
     f.write("# written by gen_tview.py: N START STOP STEP | a[START:STOP:STEP]"
             " | a[::-1][START:STOP:STEP] for a = arange(N)\n")
     for n in (0, 1, 5, 7):
