@@ -15,11 +15,9 @@
  *    needing fewer shows the correctly rounded P digits of its exact
  *    value; exponents are zero-padded to a common width of at least 2.
  *  - nan/inf are right-aligned to the width of the numbers.
- * Shortest digits: the fewest significant digits whose correctly rounded
- * decimal (printf "%.*e") reads back (strtod) as the same dtype item, or,
- * at a power of two where the gap below is half the gap above, the
- * decimal a unit above it; a binary search over the digit count, as a
- * shorter form that reads back implies every longer one does. */
+ * The digits of each value come from print-digits.c; this file chooses
+ * the form, pads the items, and lays out the nested, wrapped and
+ * summarised rows. */
 #include "print.h"
 
 #include <locale.h>
@@ -32,6 +30,7 @@
 #include "cast.h"
 #include "half.h"
 #include "parallel.h"
+#include "print-digits.h"
 
 /* Whether the caller asked to stop; read relaxed, as it only ever turns
  * from 0 to something else while a call runs. */
@@ -411,240 +410,6 @@ tn_stats_format (char *buf, size_t cap, const tn_stats *s)
 }
 
 /* ------------------------------------------------------------------ */
-/* Float digits. */
-
-/* Digits that round-trip: 17 for float64, 9 float32, 5 float16, 4
- * bfloat16 (ceil(p log10 2) + 1 for a p-bit significand). */
-static int
-max_digits (tn_dtype t)
-{
-  switch (t) {
-  case TN_FLOAT16:
-    return 5;
-  case TN_BFLOAT16:
-    return 4;
-  case TN_FLOAT32:
-    return 9;
-  default:
-    return 17;
-  }
-}
-
-static int
-reads_back (const char *s, double ax, tn_dtype t)
-{
-  switch (t) {
-  case TN_FLOAT32:
-    return strtof (s, NULL) == (float) ax;
-  case TN_FLOAT16:
-    return tn_f64_to_f16 (strtod (s, NULL)) == tn_f64_to_f16 (ax);
-  case TN_BFLOAT16:
-    return tn_f64_to_bf16 (strtod (s, NULL)) == tn_f64_to_bf16 (ax);
-  default:
-    return strtod (s, NULL) == ax;
-  }
-}
-
-/* Digits of a "%.*e" string: d gets the significant digits, *e10 the
- * exponent of the first one. */
-static int
-parse_sci (const char *s, char *d, int *e10)
-{
-  int n = 0;
-
-  for (; *s && *s != 'e'; s++)
-    if (*s >= '0' && *s <= '9')
-      d[n++] = *s;
-  d[n] = '\0';
-  *e10 = *s == 'e' ? atoi (s + 1) : 0;
-  return n;
-}
-
-/* Steps the digits of a "%.*e" string up by one unit in the last place,
- * in place ("9.99e+00" becomes "1.00e+01"). */
-static void
-bump_last_digit (char *buf, size_t cap)
-{
-  char d[32];
-  int e10, n = parse_sci (buf, d, &e10), i;
-
-  for (i = n - 1; i >= 0 && d[i] == '9'; i--)
-    d[i] = '0';
-  if (i >= 0) {
-    d[i]++;
-  } else {
-    d[0] = '1';
-    e10++;
-  }
-  snprintf (
-      buf, cap, "%c%s%.*se%+03d", d[0], n > 1 ? "." : "", n - 1, d + 1, e10);
-}
-
-/* Whether some decimal of prec + 1 significant digits reads back as ax;
- * leaves it in buf.  The correctly rounded one is the candidate, except
- * at a power of two: the gap below is half the gap above, so when the
- * rounded decimal falls short below, the one a unit above may still read
- * back (Dragon4 then picks it too). */
-static int
-some_digits_read_back (double ax, tn_dtype t, int prec, char *buf, size_t cap)
-{
-  int e2;
-
-  snprintf (buf, cap, "%.*e", prec, ax);
-  if (reads_back (buf, ax, t))
-    return 1;
-  if (frexp (ax, &e2) != 0.5 || strtod (buf, NULL) > ax)
-    return 0;
-  bump_last_digit (buf, cap);
-  return reads_back (buf, ax, t);
-}
-
-/* ax finite, >= 0: its shortest digits for dtype t (no trailing zeros
- * unless ax is 0). */
-static int
-shortest (double ax, tn_dtype t, char *d, int *e10)
-{
-  char buf[48];
-  int lo = 0, hi = max_digits (t) - 1;
-
-  while (lo < hi) {
-    int mid = (lo + hi) / 2;
-
-    if (some_digits_read_back (ax, t, mid, buf, sizeof buf))
-      hi = mid;
-    else
-      lo = mid + 1;
-  }
-  if (!some_digits_read_back (ax, t, hi, buf, sizeof buf))
-    snprintf (buf, sizeof buf, "%.*e", hi, ax);
-  return parse_sci (buf, d, e10);
-}
-
-/* The correctly rounded digits of ax with prec digits after the first. */
-static int
-rounded_sci (double ax, int prec, char *d, int *e10)
-{
-  char buf[48];
-
-  snprintf (buf, sizeof buf, "%.*e", prec, ax);
-  return parse_sci (buf, d, e10);
-}
-
-#define FLOAT_CHARS 400 /* "%.8f" of the largest double, with room */
-
-/* A finite value's shortest digits: x = d[0].d[1..n) * 10^e. */
-typedef struct {
-  char d[20];
-  int16_t n, e;
-} sdigits;
-
-static void
-shortest_of (double ax, tn_dtype t, sdigits *s)
-{
-  int e10;
-
-  s->n = (int16_t) shortest (ax, t, s->d, &e10);
-  s->e = (int16_t) e10;
-}
-
-/* Positional form of finite x: shortest digits, at most 8 after the point
- * (rounded there), trailing zeros dropped, the point kept.  *ilen gets
- * the characters before the point (sign included), *flen after it. */
-static int
-fmt_positional (char *out, double x, const sdigits *s, int *ilen, int *flen)
-{
-  char tmp[FLOAT_CHARS];
-  const char *d = s->d;
-  double ax = fabs (x);
-  int n = s->n, e = s->e, len = 0, i, f = 0;
-
-  if (signbit (x))
-    out[len++] = '-';
-  if (e >= n) {
-    /* Positional digits run at least to the units: an integer whose
-     * shortest form ends above them ("4.11e3" for float16 4112) prints
-     * all its digits ("4112."), as NumPy's Dragon4 does. */
-    len += snprintf (out + len, FLOAT_CHARS - 1, "%.0f", ax);
-    *ilen = len;
-    out[len++] = '.';
-  } else if (n - 1 - e > 8) {
-    char *dot;
-
-    snprintf (tmp, sizeof tmp, "%.8f", ax);
-    dot = strchr (tmp, '.');
-    if (!dot) /* the C locale always writes a '.'; stay safe anyway */
-      dot = tmp + strlen (tmp);
-    memcpy (out + len, tmp, (size_t) (dot - tmp));
-    len += (int) (dot - tmp);
-    *ilen = len;
-    out[len++] = '.';
-    if (*dot) {
-      const char *fr = dot + 1;
-      int fl = (int) strlen (fr);
-
-      while (fl > 0 && fr[fl - 1] == '0')
-        fl--;
-      memcpy (out + len, fr, (size_t) fl);
-      len += fl;
-      f = fl;
-    }
-  } else {
-    if (e < 0) {
-      out[len++] = '0';
-    } else {
-      for (i = 0; i <= e; i++)
-        out[len++] = i < n ? d[i] : '0';
-    }
-    *ilen = len;
-    out[len++] = '.';
-    if (e < 0) {
-      for (i = 0; i < -e - 1; i++)
-        out[len++] = '0';
-      memcpy (out + len, d, (size_t) n);
-      len += n;
-      f = -e - 1 + n;
-    } else if (n > e + 1) {
-      memcpy (out + len, d + e + 1, (size_t) (n - e - 1));
-      len += n - e - 1;
-      f = n - e - 1;
-    }
-  }
-  out[len] = '\0';
-  *flen = f;
-  return len;
-}
-
-/* The scientific digits NumPy's first pass sees: shortest, at most 9
- * significant (rounded there), trailing zeros dropped. */
-static int
-sci_digits (double ax, const sdigits *s, char *d, int *e10)
-{
-  int n = s->n;
-
-  memcpy (d, s->d, sizeof s->d);
-  *e10 = s->e;
-  if (n > 9) {
-    n = rounded_sci (ax, 8, d, e10);
-    while (n > 1 && d[n - 1] == '0')
-      n--;
-    d[n] = '\0';
-  }
-  return n;
-}
-
-static int
-exp_digits (int e10)
-{
-  int a = e10 < 0 ? -e10 : e10, n = 1;
-
-  while (a >= 10) {
-    a /= 10;
-    n++;
-  }
-  return n < 2 ? 2 : n;
-}
-
-/* ------------------------------------------------------------------ */
 /* The printer. */
 
 typedef struct {
@@ -668,7 +433,7 @@ typedef struct {
   int sci, prec, pad_left, pad_right, exp_size;
   /* The first pass's shortest digits of each finite printed item, in
    * print order, so the second pass need not search again. */
-  sdigits *cache;
+  tn_digits *cache;
   size_t cache_len, cache_next;
 } pctx;
 
@@ -676,13 +441,13 @@ typedef struct {
 
 /* Shortest digits of the next finite item in print order. */
 static void
-item_digits (pctx *c, double ax, int first_pass, sdigits *s)
+item_digits (pctx *c, double ax, int first_pass, tn_digits *s)
 {
   if (c->cache && !first_pass && c->cache_next < c->cache_len) {
     *s = c->cache[c->cache_next++];
     return;
   }
-  shortest_of (ax, c->v->dtype, s);
+  tn_digits_shortest (ax, c->v->dtype, s);
   if (c->cache && first_pass && c->cache_len < CACHE_MAX_ITEMS)
     c->cache[c->cache_len++] = *s;
 }
@@ -820,15 +585,15 @@ static void
 scan_float_width (pctx *c, const uint8_t *p)
 {
   double x = tn_get_f64 (p, c->v->dtype);
-  sdigits sd;
+  tn_digits sd;
 
   if (!isfinite (x))
     return;
   item_digits (c, fabs (x), 1, &sd);
   if (c->sci) {
     char d[32];
-    int e10, n = sci_digits (fabs (x), &sd, d, &e10);
-    int il = signbit (x) ? 2 : 1, ed = exp_digits (e10);
+    int e10, n = tn_digits_sci (fabs (x), &sd, d, &e10);
+    int il = signbit (x) ? 2 : 1, ed = tn_digits_exp_width (e10);
 
     if (n - 1 > c->prec)
       c->prec = n - 1;
@@ -837,10 +602,10 @@ scan_float_width (pctx *c, const uint8_t *p)
     if (ed > c->exp_size)
       c->exp_size = ed;
   } else {
-    char s[FLOAT_CHARS];
+    char s[TN_DIGITS_CHARS];
     int il, fl;
 
-    fmt_positional (s, x, &sd, &il, &fl);
+    tn_digits_positional (s, x, &sd, &il, &fl);
     if (il > c->pad_left)
       c->pad_left = il;
     if (fl > c->pad_right)
@@ -877,7 +642,7 @@ fmt_float (char *w, pctx *c, const uint8_t *p)
 {
   double x = tn_get_f64 (p, c->v->dtype);
   int len = 0, i;
-  sdigits sd;
+  tn_digits sd;
 
   if (!isfinite (x)) {
     const char *s = isnan (x) ? "nan" : x < 0 ? "-inf" : "inf";
@@ -899,7 +664,7 @@ fmt_float (char *w, pctx *c, const uint8_t *p)
     /* the shortest digits when they are exactly P + 1 long (Dragon4 stops
      * there), else the exact value rounded to P + 1 digits */
     if (n != c->prec + 1)
-      n = rounded_sci (ax, c->prec, d, &e10);
+      n = tn_digits_rounded (ax, c->prec, d, &e10);
     for (i = il; i < c->pad_left; i++)
       w[len++] = ' ';
     if (signbit (x))
@@ -912,10 +677,10 @@ fmt_float (char *w, pctx *c, const uint8_t *p)
         e10 < 0 ? -e10 : e10);
     return len;
   } else {
-    char s[FLOAT_CHARS];
+    char s[TN_DIGITS_CHARS];
     int il, fl;
 
-    fmt_positional (s, x, &sd, &il, &fl);
+    tn_digits_positional (s, x, &sd, &il, &fl);
     for (i = il; i < c->pad_left; i++)
       w[len++] = ' ';
     memcpy (w + len, s, strlen (s));
