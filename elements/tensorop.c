@@ -124,13 +124,12 @@
 #include "config.h"
 #endif
 
-#include <string.h>
-
 #include <gst/base/gstbasetransform.h>
 #include <gst/tensor/gsttensor.h>
 
 #include "core/ewise.h"
 #include "elements.h"
+#include "tensorop-chain.h"
 #include "tnalloc.h"
 #include "tnelement.h"
 
@@ -140,8 +139,6 @@ GST_DEBUG_CATEGORY_STATIC (gst_tensor_op_debug);
 #define GST_TYPE_TENSOR_OP (gst_tensor_op_get_type ())
 G_DECLARE_FINAL_TYPE (
     GstTensorOp, gst_tensor_op, GST, TENSOR_OP, GstBaseTransform)
-
-#define DEFAULT_OPS ""
 
 enum {
   PROP_0,
@@ -184,83 +181,6 @@ GST_ELEMENT_REGISTER_DEFINE (
     tensorop, "tensorop", GST_RANK_NONE, GST_TYPE_TENSOR_OP);
 
 /* Chain handling, under the object lock. */
-
-/* What a set of the three chain properties makes. */
-typedef struct {
-  gchar *ops_set, *op, *value; /* as set */
-  gchar *ops;                  /* the effective chain as text */
-  tn_ewise_chain *chain;       /* NULL: error says why */
-  const gchar *bad_prop;
-  gchar *bad_text, *error;
-  gboolean incomplete; /* a shorthand still waiting for op or value */
-} GstTensorOpChain;
-
-static void
-gst_tensor_op_chain_clear (GstTensorOpChain *c)
-{
-  g_free (c->ops_set);
-  g_free (c->op);
-  g_free (c->value);
-  g_free (c->ops);
-  tn_ewise_chain_free (c->chain);
-  g_free (c->bad_text);
-  g_free (c->error);
-  memset (c, 0, sizeof *c);
-}
-
-static void
-gst_tensor_op_chain_fail (
-    GstTensorOpChain *c, const gchar *prop, const gchar *text, gchar *error)
-{
-  c->bad_prop = prop;
-  c->bad_text = g_strdup (text ? text : "");
-  c->error = error;
-}
-
-/* Builds the chain of c's settings, outside the object lock (parsing may
- * read a .npy file).  ops and the shorthand op[:value] are two ways to say
- * the same thing: both set is a mistake to report, not a race that the
- * property set last wins. */
-static void
-gst_tensor_op_chain_build (GstTensorOpChain *c)
-{
-  gboolean shorthand = c->op || (c->value && *c->value);
-  tn_err e;
-
-  if (c->ops_set && shorthand) {
-    c->ops = g_strdup (c->ops_set);
-    gst_tensor_op_chain_fail (c, "ops", c->ops_set,
-        g_strdup_printf ("op=\"%s\" value=\"%s\" is set too; set either "
-                         "ops or op and value",
-            c->op ? c->op : "", c->value ? c->value : ""));
-  } else if (c->ops_set) {
-    c->ops = g_strdup (c->ops_set);
-    if (tn_ewise_chain_parse (c->ops, &c->chain, &e) < 0)
-      gst_tensor_op_chain_fail (c, "ops", c->ops, g_strdup (e.msg));
-  } else if (!shorthand) {
-    c->ops = g_strdup (DEFAULT_OPS);
-    tn_ewise_chain_parse (c->ops, &c->chain, NULL);
-  } else if (c->op == NULL) {
-    c->ops = g_strdup ("");
-    c->incomplete = TRUE;
-    gst_tensor_op_chain_fail (c, "value", c->value,
-        g_strdup ("op is not set; set op to the name of a step, or use ops"));
-  } else if (!tn_ewise_step_known (c->op)) {
-    c->ops = g_strdup ("");
-    gst_tensor_op_chain_fail (c, "op", c->op,
-        g_strdup_printf ("'%s' is not a step; the steps are %s", c->op,
-            tn_ewise_step_names ()));
-  } else {
-    c->ops = c->value && *c->value ? g_strdup_printf ("%s:%s", c->op, c->value)
-                                   : g_strdup (c->op);
-    c->incomplete = c->value == NULL;
-    if (tn_ewise_chain_parse (c->ops, &c->chain, &e) < 0)
-      gst_tensor_op_chain_fail (c, c->value ? "value" : "op",
-          c->value ? c->value : c->op,
-          g_strdup_printf ("op=%s value=%s does not make a step: %s", c->op,
-              c->value ? c->value : "(not set)", e.msg));
-  }
-}
 
 /* Swaps c's settings with the element's, under the object lock, and the
  * chain in use unless keep_chain; c then holds the old ones, to be
@@ -932,8 +852,8 @@ gst_tensor_op_init (GstTensorOp *self)
 {
   tn_ewise_chain *chain = NULL;
 
-  tn_ewise_chain_parse (DEFAULT_OPS, &chain, NULL);
-  self->ops = g_strdup (DEFAULT_OPS);
+  tn_ewise_chain_parse (GST_TENSOR_OP_DEFAULT_OPS, &chain, NULL);
+  self->ops = g_strdup (GST_TENSOR_OP_DEFAULT_OPS);
   self->chain = chain;
   self->n_threads = GST_TN_N_THREADS_DEFAULT;
 }
@@ -968,7 +888,7 @@ gst_tensor_op_class_init (GstTensorOpClass *klass)
           "max mod take a number or a .npy path, converted to the tensor's "
           "type at that step; clamp:LO:HI; cast:TYPE; neg abs sqrt exp log "
           "relu sigmoid tanh floor ceil round). Empty: pass buffers through",
-          DEFAULT_OPS,
+          GST_TENSOR_OP_DEFAULT_OPS,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS
               | GST_PARAM_MUTABLE_PLAYING));
 
