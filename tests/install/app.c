@@ -1,7 +1,7 @@
 /* An application built against the installed gst-tensor-1.0 (pkg-config),
  * using only the public API: wrap our own memory as a tensor without a
  * copy, describe it in caps, and read it back dense and as a transposed
- * view. */
+ * view; and map a video frame's format to its tensor. */
 #include <gst/tensor/gsttensor.h>
 
 #include <stdio.h>
@@ -67,6 +67,16 @@ main (int argc, char **argv)
   }
   gst_buffer_unref (buf);
   CHECK (freed == 1);
+
+  /* A video frame as a tensor: RGB 4x2 is uint8 <2, 4, 3>. */
+  GstVideoInfo vinfo;
+  GstTnInfo vtensor;
+
+  CHECK (gst_video_info_set_format (&vinfo, GST_VIDEO_FORMAT_RGB, 4, 2));
+  CHECK (gst_tn_info_from_video_info (&vtensor, &vinfo, 0, 0, &err));
+  CHECK (vtensor.dtype == TN_UINT8 && vtensor.rank == 3
+         && vtensor.dims[0] == 2 && vtensor.dims[1] == 4
+         && vtensor.dims[2] == 3);
 
   if (err)
     fprintf (stderr, "error: %s\n", err->message);
