@@ -103,122 +103,25 @@
 #include "config.h"
 #endif
 
-#include <string.h>
-
-#include <gst/audio/audio.h>
-#include <gst/base/gstadapter.h>
-#include <gst/base/gstbasetransform.h>
-#include <gst/video/video.h>
-#include <gst/tensor/gsttensor.h>
-
 #include "elements.h"
+#include "tensorconvert.h"
 #include "tnalloc.h"
 #include "tnelement.h"
 
-GST_DEBUG_CATEGORY_STATIC (gst_tensor_convert_debug);
+GST_DEBUG_CATEGORY (gst_tensor_convert_debug);
 #define GST_CAT_DEFAULT gst_tensor_convert_debug
 
-#define GST_TYPE_TENSOR_CONVERT (gst_tensor_convert_get_type ())
-G_DECLARE_FINAL_TYPE (
-    GstTensorConvert, gst_tensor_convert, GST, TENSOR_CONVERT, GstBaseTransform)
-
-typedef enum {
-  MODE_NONE,
-  MODE_VIDEO_TO_TENSOR,
-  MODE_AUDIO_TO_TENSOR,
-  MODE_TENSOR_TO_VIDEO,
-  MODE_TENSOR_TO_AUDIO,
-} Mode;
-
-typedef struct {
-  GstVideoFormat format;
-  tn_dtype dtype;
-  gint channels;
-} VideoFormat;
-
-/* In the order of preference: where both sides of a negotiation leave the
- * format open, caps list the formats in this order and fixation takes the
- * first one that fits.  RGB first because it is what a user (and NumPy,
- * PIL, torchvision) expects of an image tensor; then the 4-byte formats,
- * RGBA first; gray last, since it throws the colours away. */
-static const VideoFormat video_formats[] = {
-  { GST_VIDEO_FORMAT_RGB, TN_UINT8, 3 },
-  { GST_VIDEO_FORMAT_BGR, TN_UINT8, 3 },
-  { GST_VIDEO_FORMAT_RGBA, TN_UINT8, 4 },
-  { GST_VIDEO_FORMAT_BGRA, TN_UINT8, 4 },
-  { GST_VIDEO_FORMAT_ARGB, TN_UINT8, 4 },
-  { GST_VIDEO_FORMAT_ABGR, TN_UINT8, 4 },
-  { GST_VIDEO_FORMAT_RGBx, TN_UINT8, 4 },
-  { GST_VIDEO_FORMAT_BGRx, TN_UINT8, 4 },
-  { GST_VIDEO_FORMAT_xRGB, TN_UINT8, 4 },
-  { GST_VIDEO_FORMAT_xBGR, TN_UINT8, 4 },
-  { GST_VIDEO_FORMAT_GRAY8, TN_UINT8, 1 },
-  { GST_VIDEO_FORMAT_GRAY16_LE, TN_UINT16, 1 },
-};
-
-typedef struct {
-  GstAudioFormat format;
-  tn_dtype dtype;
-} AudioFormat;
-
-/* In the order of preference, as video_formats: float32 is the dtype tensor
- * arithmetic works in; S16LE the native format of most devices and files,
- * so the next best when upstream cannot give float; then by width. */
-static const AudioFormat audio_formats[] = {
-  { GST_AUDIO_FORMAT_F32LE, TN_FLOAT32 },
-  { GST_AUDIO_FORMAT_S16LE, TN_INT16 },
-  { GST_AUDIO_FORMAT_S32LE, TN_INT32 },
-  { GST_AUDIO_FORMAT_F64LE, TN_FLOAT64 },
-  { GST_AUDIO_FORMAT_S8, TN_INT8 },
-  { GST_AUDIO_FORMAT_U8, TN_UINT8 },
-};
-
-/* The templates list the formats in the tables' order of preference. */
-#define VIDEO_FORMATS                                                          \
-  "{ RGB, BGR, RGBA, BGRA, ARGB, ABGR, RGBx, BGRx, xRGB, xBGR, GRAY8, "        \
-  "GRAY16_LE }"
-#define AUDIO_FORMATS "{ F32LE, S16LE, S32LE, F64LE, S8, U8 }"
-#define TENSOR_TYPES "{ uint8, float32, int16, int32, float64, int8, uint16 }"
-
+/* The formats and dtypes of the library's media mapping, which lists
+ * them in the order of preference (gst/tensor/tensormedia.h). */
 #define ALL_CAPS                                                               \
-  "video/x-raw, format=(string)" VIDEO_FORMATS ", width=(int)[ 1, MAX ], "     \
-  "height=(int)[ 1, MAX ], framerate=(fraction)[ 0/1, MAX ]; "                 \
-  "audio/x-raw, format=(string)" AUDIO_FORMATS ", "                            \
+  "video/x-raw, format=(string)" GST_TN_MEDIA_VIDEO_FORMATS                    \
+  ", width=(int)[ 1, MAX ], height=(int)[ 1, MAX ], "                          \
+  "framerate=(fraction)[ 0/1, MAX ]; "                                         \
+  "audio/x-raw, format=(string)" GST_TN_MEDIA_AUDIO_FORMATS ", "               \
   "layout=(string)interleaved, rate=(int)[ 1, MAX ], "                         \
   "channels=(int)[ 1, MAX ]; " GST_TN_MEDIA_TYPE                               \
-  ", type=(string)" TENSOR_TYPES ", dims-order=(string)row-major, "            \
+  ", type=(string)" GST_TN_MEDIA_TYPES ", dims-order=(string)row-major, "      \
   "framerate=(fraction)[ 0/1, MAX ]"
-
-#define WHAT_FITS                                                              \
-  "video needs uint8 <h, w>, <h, w, 1>, <h, w, 3> or <h, w, 4>, or "           \
-  "uint16 <h, w> or <h, w, 1> (every extent 1 or more); audio needs "          \
-  "int8, uint8, int16, int32, float32 or float64 <frames, channels> at "       \
-  "a framerate that makes frames x framerate a whole number of Hz"
-
-struct _GstTensorConvert {
-  GstBaseTransform parent;
-
-  /* properties, under the object lock */
-  gboolean gray_channel_axis;
-  gint frames;
-  guint64 bytes_copied;
-
-  /* streaming thread */
-  Mode mode;
-  GstVideoInfo vinfo;
-  GstAudioInfo ainfo;
-  GstTnInfo tinfo;
-  gsize tbytes;       /* dense size of tinfo */
-  tn_view tview;      /* dense view of tinfo */
-  gint tensor_frames; /* frames per tensor in audio-to-tensor mode */
-  gboolean downstream_layout_meta;
-  gboolean downstream_video_meta;
-  GstAdapter *adapter;
-  gboolean have_base;
-  GstClockTime base_pts; /* of the first frame counted by frames_out */
-  guint64 frames_out;    /* frames emitted since base_pts */
-  gboolean caps_error_posted;
-};
 
 enum {
   PROP_0,
@@ -245,267 +148,15 @@ static GstFlowReturn (*parent_submit_input_buffer) (
     GstBaseTransform *, gboolean, GstBuffer *);
 static GstFlowReturn (*parent_generate_output) (
     GstBaseTransform *, GstBuffer **);
-static GQuark video_tag, tensor_tag, memory_tag;
+GQuark gst_tensor_convert_video_tag, gst_tensor_convert_tensor_tag,
+    gst_tensor_convert_memory_tag;
 
-static const VideoFormat *
-video_format_lookup (GstVideoFormat f)
-{
-  for (guint i = 0; i < G_N_ELEMENTS (video_formats); i++)
-    if (video_formats[i].format == f)
-      return &video_formats[i];
-  return NULL;
-}
-
-static const AudioFormat *
-audio_format_lookup (GstAudioFormat f)
-{
-  for (guint i = 0; i < G_N_ELEMENTS (audio_formats); i++)
-    if (audio_formats[i].format == f)
-      return &audio_formats[i];
-  return NULL;
-}
-
-static void
+void
 gst_tensor_convert_count_copy (GstTensorConvert *self, gsize bytes)
 {
   GST_OBJECT_LOCK (self);
   self->bytes_copied += bytes;
   GST_OBJECT_UNLOCK (self);
-}
-
-/* The strings of a string or list-of-strings field, or NULL when absent. */
-static GPtrArray *
-string_values (const GstStructure *s, const gchar *field)
-{
-  const GValue *v = gst_structure_get_value (s, field);
-  GPtrArray *out;
-
-  if (v == NULL)
-    return NULL;
-  out = g_ptr_array_new ();
-  if (G_VALUE_HOLDS_STRING (v)) {
-    g_ptr_array_add (out, (gpointer) g_value_get_string (v));
-  } else if (GST_VALUE_HOLDS_LIST (v)) {
-    for (guint i = 0; i < gst_value_list_get_size (v); i++) {
-      const GValue *e = gst_value_list_get_value (v, i);
-
-      if (G_VALUE_HOLDS_STRING (e))
-        g_ptr_array_add (out, (gpointer) g_value_get_string (e));
-    }
-  }
-  return out;
-}
-
-static gboolean
-fixed_int (const GstStructure *s, const gchar *field, gint *out)
-{
-  const GValue *v = gst_structure_get_value (s, field);
-
-  if (v == NULL || !G_VALUE_HOLDS_INT (v))
-    return FALSE;
-  *out = g_value_get_int (v);
-  return TRUE;
-}
-
-static void
-copy_framerate (GstStructure *to, const GstStructure *from)
-{
-  const GValue *fr = gst_structure_get_value (from, "framerate");
-
-  if (fr != NULL)
-    gst_structure_set_value (to, "framerate", fr);
-  else
-    gst_structure_set (
-        to, "framerate", GST_TYPE_FRACTION_RANGE, 0, 1, G_MAXINT, 1, NULL);
-}
-
-/* Tensor structures for video structure s. */
-static void
-video_to_tensor_caps (GstTensorConvert *self, const GstStructure *s,
-    GstCaps *out, gboolean gray_axis)
-{
-  GPtrArray *formats = string_values (s, "format");
-  gint w, h;
-  gboolean sized = fixed_int (s, "width", &w) && fixed_int (s, "height", &h);
-
-  for (guint i = 0; i < G_N_ELEMENTS (video_formats); i++) {
-    const VideoFormat *vf = &video_formats[i];
-    const gchar *name = gst_video_format_to_string (vf->format);
-    GstStructure *t;
-    gboolean found = formats == NULL;
-
-    for (guint k = 0; formats && k < formats->len; k++)
-      found |= g_strcmp0 (g_ptr_array_index (formats, k), name) == 0;
-    if (!found)
-      continue;
-    t = gst_structure_new (GST_TN_MEDIA_TYPE, "type", G_TYPE_STRING,
-        tn_dtype_name (vf->dtype), "dims-order", G_TYPE_STRING, "row-major",
-        NULL);
-    if (sized) {
-      gint64 dims[3] = { h, w, vf->channels };
-
-      gst_tn_structure_set_dims (
-          t, dims, vf->channels == 1 && !gray_axis ? 2 : 3);
-    }
-    copy_framerate (t, s);
-    gst_caps_append_structure (out, t);
-  }
-  if (formats)
-    g_ptr_array_free (formats, TRUE);
-}
-
-static void
-audio_to_tensor_caps (
-    GstTensorConvert *self, const GstStructure *s, GstCaps *out, gint frames)
-{
-  GPtrArray *formats = string_values (s, "format");
-  gint channels, rate;
-
-  for (guint i = 0; i < G_N_ELEMENTS (audio_formats); i++) {
-    const AudioFormat *af = &audio_formats[i];
-    const gchar *name = gst_audio_format_to_string (af->format);
-    GstStructure *t;
-    gboolean found = formats == NULL;
-
-    for (guint k = 0; formats && k < formats->len; k++)
-      found |= g_strcmp0 (g_ptr_array_index (formats, k), name) == 0;
-    if (!found)
-      continue;
-    t = gst_structure_new (GST_TN_MEDIA_TYPE, "type", G_TYPE_STRING,
-        tn_dtype_name (af->dtype), "dims-order", G_TYPE_STRING, "row-major",
-        NULL);
-    /* Frames known only in this direction: the property sets them. */
-    if (frames > 0 && fixed_int (s, "channels", &channels)) {
-      gint64 dims[2] = { frames, channels };
-
-      gst_tn_structure_set_dims (t, dims, 2);
-    }
-    if (frames > 0 && fixed_int (s, "rate", &rate)) {
-      gint64 g = 0, a = rate, b = frames;
-
-      while (b != 0) {
-        g = a % b;
-        a = b;
-        b = g;
-      }
-      gst_structure_set (t, "framerate", GST_TYPE_FRACTION, (gint) (rate / a),
-          (gint) (frames / a), NULL);
-    } else {
-      gst_structure_set (
-          t, "framerate", GST_TYPE_FRACTION_RANGE, 0, 1, G_MAXINT, 1, NULL);
-    }
-    gst_caps_append_structure (out, t);
-  }
-  if (formats)
-    g_ptr_array_free (formats, TRUE);
-}
-
-/* The video structure of format vf for a tensor of (when rank >= 0) dims,
- * if the tensor fits it. */
-static void
-tensor_to_video_caps (const VideoFormat *vf, const gint64 *dims, gint rank,
-    const GstStructure *s, GstCaps *out)
-{
-  gint channels = 0;
-  GstStructure *v;
-
-  if (rank >= 0) {
-    if (rank == 2)
-      channels = 1;
-    else if (rank == 3)
-      channels = (gint) dims[2];
-    else
-      return;
-    if (dims[0] < 1 || dims[1] < 1 || dims[0] > G_MAXINT || dims[1] > G_MAXINT)
-      return;
-  }
-  if (channels > 0 && vf->channels != channels)
-    return;
-  v = gst_structure_new ("video/x-raw", "format", G_TYPE_STRING,
-      gst_video_format_to_string (vf->format), NULL);
-  if (rank >= 0)
-    gst_structure_set (v, "width", G_TYPE_INT, (gint) dims[1], "height",
-        G_TYPE_INT, (gint) dims[0], NULL);
-  else
-    gst_structure_set (v, "width", GST_TYPE_INT_RANGE, 1, G_MAXINT, "height",
-        GST_TYPE_INT_RANGE, 1, G_MAXINT, NULL);
-  copy_framerate (v, s);
-  gst_caps_append_structure (out, v);
-}
-
-/* The audio structure of format af for a tensor, if it fits; frames > 0
- * requires dims[0] == frames (audio-to-tensor mode, where the property
- * sets the frames). */
-static void
-tensor_to_audio_caps (const AudioFormat *af, const gint64 *dims, gint rank,
-    const GstStructure *s, GstCaps *out, gint frames)
-{
-  GstStructure *a;
-  gint fps_n, fps_d;
-
-  if (rank >= 0
-      && (rank != 2 || dims[0] < 1 || dims[1] < 1 || dims[1] > G_MAXINT
-          || (frames > 0 && dims[0] != frames)))
-    return;
-
-  a = gst_structure_new ("audio/x-raw", "format", G_TYPE_STRING,
-      gst_audio_format_to_string (af->format), "layout", G_TYPE_STRING,
-      "interleaved", NULL);
-  if (rank >= 0) {
-    gint ch = (gint) dims[1];
-
-    gst_structure_set (a, "channels", G_TYPE_INT, ch, NULL);
-    if (ch > 2)
-      gst_structure_set (a, "channel-mask", GST_TYPE_BITMASK,
-          ch <= 8 ? gst_audio_channel_get_fallback_mask (ch) : (guint64) 0,
-          NULL);
-  } else {
-    gst_structure_set (a, "channels", GST_TYPE_INT_RANGE, 1, G_MAXINT, NULL);
-  }
-  if (rank >= 0 && gst_structure_get_fraction (s, "framerate", &fps_n, &fps_d)
-      && fps_d > 0) {
-    guint64 num = (guint64) dims[0] * (guint64) fps_n;
-
-    if (fps_n == 0 || num % (guint64) fps_d != 0 || num / fps_d > G_MAXINT) {
-      gst_structure_free (a);
-      return;
-    }
-    gst_structure_set (a, "rate", G_TYPE_INT, (gint) (num / fps_d), NULL);
-  } else {
-    gst_structure_set (a, "rate", GST_TYPE_INT_RANGE, 1, G_MAXINT, NULL);
-  }
-  gst_caps_append_structure (out, a);
-}
-
-static gboolean
-has_type (GPtrArray *types, tn_dtype t)
-{
-  for (guint k = 0; types && k < types->len; k++)
-    if (g_strcmp0 (g_ptr_array_index (types, k), tn_dtype_name (t)) == 0)
-      return TRUE;
-  return types == NULL;
-}
-
-/* Media structures for tensor structure s: every video format in the
- * order of preference, then every audio format, whatever order the dtypes
- * are listed in (which, for the template, would put int8 audio first). */
-static void
-tensor_caps (const GstStructure *s, GstCaps *out, gint frames)
-{
-  GPtrArray *types = string_values (s, "type");
-  gint64 dims[TN_MAX_RANK];
-  gint rank = -1;
-
-  if (!gst_tn_structure_get_dims (s, dims, &rank, NULL))
-    rank = -1;
-  for (guint i = 0; i < G_N_ELEMENTS (video_formats); i++)
-    if (has_type (types, video_formats[i].dtype))
-      tensor_to_video_caps (&video_formats[i], dims, rank, s, out);
-  for (guint i = 0; i < G_N_ELEMENTS (audio_formats); i++)
-    if (has_type (types, audio_formats[i].dtype))
-      tensor_to_audio_caps (&audio_formats[i], dims, rank, s, out, frames);
-  if (types)
-    g_ptr_array_free (types, TRUE);
 }
 
 static GstCaps *
@@ -523,17 +174,18 @@ gst_tensor_convert_transform_caps (GstBaseTransform *trans,
   GST_OBJECT_UNLOCK (self);
 
   for (guint i = 0; i < gst_caps_get_size (caps); i++) {
-    const GstStructure *s = gst_caps_get_structure (caps, i);
-    GstCaps *part = gst_caps_new_empty ();
+    GstCaps *one = gst_caps_copy_nth (caps, i), *part;
 
-    if (gst_structure_has_name (s, "video/x-raw"))
-      video_to_tensor_caps (self, s, part, gray_axis);
-    else if (gst_structure_has_name (s, "audio/x-raw"))
+    if (!gst_structure_has_name (
+            gst_caps_get_structure (one, 0), GST_TN_MEDIA_TYPE)) {
       /* Audio caps on the source pad leave the frames open. */
-      audio_to_tensor_caps (
-          self, s, part, direction == GST_PAD_SINK ? frames : 0);
-    else if (gst_structure_has_name (s, GST_TN_MEDIA_TYPE)) {
-      tensor_caps (s, part, direction == GST_PAD_SRC ? frames : 0);
+      part = gst_tn_caps_from_media_caps (one,
+          gray_axis ? GST_TN_MEDIA_CHANNEL_AXIS : GST_TN_MEDIA_NONE,
+          direction == GST_PAD_SINK ? frames : 0);
+    } else {
+      /* In audio-to-tensor mode the frames property sets the frames. */
+      part = gst_tn_media_caps_from_caps (
+          one, direction == GST_PAD_SRC ? frames : 0, NULL);
       /* A tensor that fits nothing still links; accept_caps then refuses
        * it with the reason, which an empty result could not give. */
       if (gst_caps_is_empty (part) && direction == GST_PAD_SINK) {
@@ -547,6 +199,7 @@ gst_tensor_convert_transform_caps (GstBaseTransform *trans,
         gst_caps_unref (any);
       }
     }
+    gst_caps_unref (one);
     out = gst_caps_merge (out, part);
   }
   if (filter) {
@@ -561,50 +214,41 @@ gst_tensor_convert_transform_caps (GstBaseTransform *trans,
   return out;
 }
 
-/* Whether the format field of st allows format name. */
-static gboolean
-allows_format (const GstStructure *st, const gchar *name)
-{
-  GPtrArray *formats = string_values (st, "format");
-  gboolean found = formats == NULL;
-
-  for (guint k = 0; formats && k < formats->len; k++)
-    found |= g_strcmp0 (g_ptr_array_index (formats, k), name) == 0;
-  if (formats)
-    g_ptr_array_free (formats, TRUE);
-  return found;
-}
-
-/* Tensors to media: the first format in the tables' order of preference
- * that downstream takes, whatever order downstream lists them in
- * (smptealpha lists ARGB before RGBA).  A tensor does not say its channel
- * order, and RGB and RGBA are what tensorconvert makes of video by
- * default, so video -> tensor -> video keeps the colours. */
+/* Tensors to media: the first format in the library's order of
+ * preference that downstream takes, whatever order downstream lists them
+ * in (smptealpha lists ARGB before RGBA).  A tensor does not say its
+ * channel order, and RGB and RGBA are what tensorconvert makes of video
+ * by default, so video -> tensor -> video keeps the colours. */
 static GstCaps *
 gst_tensor_convert_fixate_caps (GstBaseTransform *trans,
     GstPadDirection direction, GstCaps *caps, GstCaps *othercaps)
 {
-  const guint nv = G_N_ELEMENTS (video_formats);
+  /* Every media format, one per structure, in that order. */
+  GstCaps *any = gst_caps_from_string (
+      GST_TN_MEDIA_TYPE ", type=(string)" GST_TN_MEDIA_TYPES);
+  GstCaps *order = gst_tn_media_caps_from_caps (any, 0, NULL);
   GstCaps *pick = NULL;
 
-  for (guint i = 0; pick == NULL && i < nv + G_N_ELEMENTS (audio_formats);
-       i++) {
-    const gchar *media = i < nv ? "video/x-raw" : "audio/x-raw";
-    const gchar *name
-        = i < nv ? gst_video_format_to_string (video_formats[i].format)
-                 : gst_audio_format_to_string (audio_formats[i - nv].format);
+  for (guint i = 0; pick == NULL && i < gst_caps_get_size (order); i++) {
+    const GstStructure *o = gst_caps_get_structure (order, i);
+    const gchar *name = gst_structure_get_string (o, "format");
+    GstStructure *want = gst_structure_new (
+        gst_structure_get_name (o), "format", G_TYPE_STRING, name, NULL);
 
     for (guint k = 0; k < gst_caps_get_size (othercaps); k++) {
       GstStructure *st = gst_caps_get_structure (othercaps, k);
 
-      if (!gst_structure_has_name (st, media) || !allows_format (st, name))
+      if (!gst_structure_can_intersect (st, want))
         continue;
       st = gst_structure_copy (st);
       gst_structure_set (st, "format", G_TYPE_STRING, name, NULL);
       pick = gst_caps_new_full (st, NULL);
       break;
     }
+    gst_structure_free (want);
   }
+  gst_caps_unref (order);
+  gst_caps_unref (any);
   if (pick != NULL) {
     GST_DEBUG_OBJECT (trans, "preferring %" GST_PTR_FORMAT, pick);
     gst_caps_unref (othercaps);
@@ -660,17 +304,14 @@ gst_tensor_convert_accept_caps (
     g_error_free (err);
     return FALSE;
   }
-  media = gst_caps_new_empty ();
-  tensor_caps (gst_caps_get_structure (caps, 0), media, 0);
+  media = gst_tn_media_caps_from_caps (caps, 0, &err);
   desc = gst_tn_info_to_string (&info);
-  if (gst_caps_is_empty (media)) {
+  if (err != NULL) {
     if (!self->caps_error_posted)
-      GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
-          ("A tensor %s at framerate %d/%d fits no media format: " WHAT_FITS
-           ".",
-              desc, info.fps_n, info.fps_d),
+      GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, ("%s", err->message),
           ("caps %" GST_PTR_FORMAT, caps));
     self->caps_error_posted = TRUE;
+    g_clear_error (&err);
     ok = FALSE;
   } else {
     ok = GST_BASE_TRANSFORM_CLASS (gst_tensor_convert_parent_class)
@@ -701,6 +342,7 @@ gst_tensor_convert_set_caps (
       = gst_structure_get_name (gst_caps_get_structure (outcaps, 0));
   GstCaps *media = g_str_equal (in, GST_TN_MEDIA_TYPE) ? outcaps : incaps;
   GstCaps *tensor = media == incaps ? outcaps : incaps;
+  GstTnInfo mapped = { 0 };
   GError *err = NULL;
   gboolean ok = TRUE;
 
@@ -719,29 +361,25 @@ gst_tensor_convert_set_caps (
              self->tinfo.rank, NULL)
              != 0)
     self->tbytes = G_MAXSIZE;
+  /* Both sides must be the same items; the framerates are the caps'. */
   if (g_str_equal (in, "video/x-raw") || g_str_equal (out, "video/x-raw")) {
-    const VideoFormat *vf;
-
-    ok = gst_video_info_from_caps (&self->vinfo, media);
-    vf = ok ? video_format_lookup (GST_VIDEO_INFO_FORMAT (&self->vinfo)) : NULL;
-    ok = vf != NULL && vf->dtype == self->tinfo.dtype
-         && self->tinfo.dims[0] == GST_VIDEO_INFO_HEIGHT (&self->vinfo)
-         && self->tinfo.dims[1] == GST_VIDEO_INFO_WIDTH (&self->vinfo)
-         && (self->tinfo.rank == 2
-                 ? vf->channels == 1
-                 : self->tinfo.rank == 3
-                       && self->tinfo.dims[2] == vf->channels);
+    ok = gst_video_info_from_caps (&self->vinfo, media)
+         && gst_tn_info_from_video_info (&mapped, &self->vinfo, 0,
+             self->tinfo.rank == 3 ? GST_TN_MEDIA_CHANNEL_AXIS
+                                   : GST_TN_MEDIA_NONE,
+             NULL);
     self->mode = media == incaps ? MODE_VIDEO_TO_TENSOR : MODE_TENSOR_TO_VIDEO;
   } else {
-    const AudioFormat *af;
-
-    ok = gst_audio_info_from_caps (&self->ainfo, media);
-    af = ok ? audio_format_lookup (GST_AUDIO_INFO_FORMAT (&self->ainfo)) : NULL;
-    ok = af != NULL && af->dtype == self->tinfo.dtype && self->tinfo.rank == 2
-         && self->tinfo.dims[1] == GST_AUDIO_INFO_CHANNELS (&self->ainfo);
+    ok = gst_audio_info_from_caps (&self->ainfo, media) && self->tinfo.rank == 2
+         && self->tinfo.dims[0] <= G_MAXINT
+         && gst_tn_info_from_audio_info (
+             &mapped, &self->ainfo, (guint) self->tinfo.dims[0], NULL);
     self->mode = media == incaps ? MODE_AUDIO_TO_TENSOR : MODE_TENSOR_TO_AUDIO;
     self->tensor_frames = (gint) self->tinfo.dims[0];
   }
+  mapped.fps_n = self->tinfo.fps_n;
+  mapped.fps_d = self->tinfo.fps_d;
+  ok = ok && gst_tn_info_equal (&mapped, &self->tinfo);
   if (!ok) {
     gchar *a = gst_caps_to_string (incaps), *b = gst_caps_to_string (outcaps);
 
@@ -781,9 +419,9 @@ gst_tensor_convert_propose_allocation (
     const GstStructure *params;
     GType t = gst_query_parse_nth_allocation_meta (decide_query, i, &params);
 
-    if (!gst_meta_api_type_has_tag (t, video_tag)
-        && !gst_meta_api_type_has_tag (t, tensor_tag)
-        && !gst_meta_api_type_has_tag (t, memory_tag))
+    if (!gst_meta_api_type_has_tag (t, gst_tensor_convert_video_tag)
+        && !gst_meta_api_type_has_tag (t, gst_tensor_convert_tensor_tag)
+        && !gst_meta_api_type_has_tag (t, gst_tensor_convert_memory_tag))
       gst_query_add_allocation_meta (query, t, params);
   }
   if (self->mode == MODE_VIDEO_TO_TENSOR)
@@ -822,126 +460,10 @@ gst_tensor_convert_decide_allocation (GstBaseTransform *trans, GstQuery *query)
   return TRUE;
 }
 
-static GstFlowReturn
-gst_tensor_convert_error (GstTensorConvert *self, gchar *msg)
-{
-  GST_ELEMENT_ERROR (self, STREAM, FORMAT, ("%s", msg), (NULL));
-  g_free (msg);
-  return GST_FLOW_ERROR;
-}
-
-/* Memory, flags and timestamps of buf from byte offset on, no metas: the
- * input's metas describe media the output no longer is. */
-static GstBuffer *
-share (GstBuffer *buf, gsize offset, gsize size)
-{
-  GstBuffer *out;
-
-  /* The whole buffer: one copy_into takes the timestamps too (a region
-   * would only get those of its first byte). */
-  if (offset == 0 && size == gst_buffer_get_size (buf)) {
-    out = gst_buffer_new ();
-    if (!gst_buffer_copy_into (out, buf,
-            GST_BUFFER_COPY_FLAGS | GST_BUFFER_COPY_TIMESTAMPS
-                | GST_BUFFER_COPY_MEMORY,
-            0, size))
-      gst_clear_buffer (&out);
-    return out;
-  }
-  out = gst_buffer_copy_region (
-      buf, GST_BUFFER_COPY_FLAGS | GST_BUFFER_COPY_MEMORY, offset, size);
-  if (out != NULL)
-    gst_buffer_copy_into (out, buf, GST_BUFFER_COPY_TIMESTAMPS, 0, -1);
-  return out;
-}
-
-static gboolean
-tagged (GstMeta *meta, GQuark tag)
-{
-  return gst_meta_api_type_has_tag (meta->info->api, tag);
-}
-
-static gboolean
-drop_tagged (GstBuffer *buf, GstMeta **meta, gpointer tag)
-{
-  if (tagged (*meta, GPOINTER_TO_UINT (tag)))
-    *meta = NULL;
-  return TRUE;
-}
-
-/* A pool's own metas (a GstVideoMeta of videotestsrc's pool) are locked:
- * such a buffer cannot be passed on without them. */
-static gboolean
-has_locked_tagged (GstBuffer *buf, GQuark tag)
-{
-  gpointer state = NULL;
-  GstMeta *m;
-
-  while ((m = gst_buffer_iterate_meta (buf, &state)) != NULL)
-    if (GST_META_FLAG_IS_SET (m, GST_META_FLAG_LOCKED) && tagged (m, tag))
-      return TRUE;
-  return FALSE;
-}
-
-/* The output holding bytes [offset, offset + size) of buf.  When buf is
- * the input and writable it is passed on itself, cut to the range, without
- * its metas tagged drop_tag: nothing is allocated, and an upstream pool
- * gets its buffer back whole (a shared sub-memory would make the pool
- * discard it).  So is a shared input that holds just these bytes and no
- * metas, unless the caller adds a meta (as_is FALSE): a new buffer would
- * be the same, as GstBaseTransform's passthrough knows.  Otherwise a new
- * buffer shares buf's memory. */
-static GstBuffer *
-pass_on (GstBuffer *inbuf, GstBuffer *buf, gsize offset, gsize size,
-    GQuark drop_tag, gboolean as_is)
-{
-  gpointer state = NULL;
-
-  if (buf != inbuf)
-    return share (buf, offset, size);
-  if (as_is && offset == 0 && size == gst_buffer_get_size (inbuf)
-      && gst_buffer_iterate_meta (inbuf, &state) == NULL)
-    return inbuf;
-  if (!gst_buffer_is_writable (inbuf) || has_locked_tagged (inbuf, drop_tag))
-    return share (buf, offset, size);
-  if (offset != 0 || size != gst_buffer_get_size (inbuf))
-    gst_buffer_resize (inbuf, offset, size);
-  gst_buffer_foreach_meta (inbuf, drop_tagged, GUINT_TO_POINTER (drop_tag));
-  return inbuf;
-}
-
-/* Whether the byte at offset of buf lies at an address that is a multiple
- * of isz, as loads of items of isz bytes need (C requires it, UBSan
- * checks it, and kernels may use aligned vector loads).  Memory made by
- * others can start anywhere, and a tensor cut from inside a buffer starts
- * wherever the cut falls; finding out costs a map of one memory, which
- * items of one byte never need. */
-static gboolean
-aligned_at (GstBuffer *buf, gsize offset, gsize isz)
-{
-  GstMemory *mem;
-  GstMapInfo map;
-  guint idx, len;
-  gsize skip;
-  gboolean ok;
-
-  if (isz <= 1)
-    return TRUE;
-  /* Nothing at offset: an empty tensor, which no item is loaded from. */
-  if (!gst_buffer_find_memory (buf, offset, 1, &idx, &len, &skip))
-    return TRUE;
-  mem = gst_buffer_peek_memory (buf, idx);
-  if (!gst_memory_map (mem, &map, GST_MAP_READ))
-    return FALSE;
-  ok = (guintptr) (map.data + skip) % isz == 0;
-  gst_memory_unmap (mem, &map);
-  return ok;
-}
-
 /* A new buffer of size bytes for a copy: from the pool decide_allocation
  * configured when it serves that size, else from the tensor allocator;
  * both give 64-byte aligned memory. */
-static GstBuffer *
+GstBuffer *
 gst_tensor_convert_new_buffer (GstTensorConvert *self, gsize size)
 {
   GstBufferPool *pool = gst_tn_pool_activate (GST_OBJECT (self),
@@ -966,268 +488,6 @@ gst_tensor_convert_new_buffer (GstTensorConvert *self, gsize size)
     gst_object_unref (alloc);
   }
   return out;
-}
-
-/* One dense copy of h rows of row bytes, stride bytes apart from byte
- * offset of inbuf: memcpy, so any address and pitch will do. */
-static GstBuffer *
-gst_tensor_convert_copy_rows (GstTensorConvert *self, GstBuffer *inbuf,
-    gsize offset, gsize stride, gsize row, gint h)
-{
-  GstBuffer *out = gst_tensor_convert_new_buffer (self, row * h);
-  GstMapInfo sm, dm;
-
-  if (out == NULL)
-    return NULL;
-  if (!gst_buffer_map (inbuf, &sm, GST_MAP_READ)) {
-    gst_buffer_unref (out);
-    return NULL;
-  }
-  gst_buffer_map (out, &dm, GST_MAP_WRITE);
-  if (stride == row)
-    memcpy (dm.data, sm.data + offset, row * h);
-  else
-    for (gint y = 0; y < h; y++)
-      memcpy (dm.data + y * row, sm.data + offset + y * stride, row);
-  gst_buffer_unmap (out, &dm);
-  gst_buffer_unmap (inbuf, &sm);
-  gst_buffer_copy_into (
-      out, inbuf, GST_BUFFER_COPY_FLAGS | GST_BUFFER_COPY_TIMESTAMPS, 0, -1);
-  gst_tensor_convert_count_copy (self, row * h);
-  return out;
-}
-
-/* One dense copy of view v of inbuf into tensor memory.  The core copy
- * loads whole items, so from a misaligned address it reads v as bytes
- * instead: the same view with one more axis, of the item's bytes. */
-static GstBuffer *
-gst_tensor_convert_copy_view (GstTensorConvert *self, GstBuffer *inbuf,
-    const tn_view *v, gboolean aligned)
-{
-  gsize isz = tn_dtype_size (v->dtype), nbytes = self->tbytes;
-  GstBuffer *out;
-  GstMapInfo sm, dm;
-  tn_view b = *v;
-
-  if (!aligned && isz > 1) {
-    /* Media tensors have rank 2 or 3: there is room for the axis. */
-    g_assert (v->rank < TN_MAX_RANK);
-    b.dtype = TN_UINT8;
-    b.rank = v->rank + 1;
-    for (gint i = 0; i < v->rank; i++)
-      b.strides[i] = v->strides[i] * (gint64) isz;
-    b.dims[v->rank] = (gint64) isz;
-    b.strides[v->rank] = 1;
-    b.offset = v->offset * (gint64) isz;
-  }
-  out = gst_tensor_convert_new_buffer (self, nbytes);
-  if (out == NULL)
-    return NULL;
-  if (!gst_buffer_map (inbuf, &sm, GST_MAP_READ)) {
-    gst_buffer_unref (out);
-    return NULL;
-  }
-  gst_buffer_map (out, &dm, GST_MAP_WRITE);
-  tn_view_materialize (dm.data, sm.data, &b);
-  gst_buffer_unmap (out, &dm);
-  gst_buffer_unmap (inbuf, &sm);
-  gst_buffer_copy_into (
-      out, inbuf, GST_BUFFER_COPY_FLAGS | GST_BUFFER_COPY_TIMESTAMPS, 0, -1);
-  gst_tensor_convert_count_copy (self, nbytes);
-  return out;
-}
-
-static GstFlowReturn
-gst_tensor_convert_video_to_tensor (
-    GstTensorConvert *self, GstBuffer *inbuf, GstBuffer **outbuf)
-{
-  GstVideoInfo *vi = &self->vinfo;
-  GstVideoMeta *vm = gst_buffer_get_video_meta (inbuf);
-  gsize isz = tn_dtype_size (self->tinfo.dtype), nbytes, offset, need;
-  gsize size = gst_buffer_get_size (inbuf);
-  gint w = GST_VIDEO_INFO_WIDTH (vi), h = GST_VIDEO_INFO_HEIGHT (vi);
-  gint pstride = GST_VIDEO_INFO_COMP_PSTRIDE (vi, 0), stride;
-  gint64 strides[3];
-  gboolean whole_items;
-  GstBuffer *tmp;
-
-  offset = vm ? vm->offset[0] : GST_VIDEO_INFO_PLANE_OFFSET (vi, 0);
-  stride = vm ? vm->stride[0] : GST_VIDEO_INFO_PLANE_STRIDE (vi, 0);
-  nbytes = self->tbytes;
-  if (stride < w * pstride)
-    return gst_tensor_convert_error (self,
-        g_strdup_printf ("Video rows of %d bytes are shorter than %d pixels "
-                         "of %d bytes.",
-            stride, w, pstride));
-  need = offset + (gsize) stride * (h - 1) + (gsize) w * pstride;
-  /* Without a meta the frame is in the default layout, padding of the last
-   * row included, as gst_video_frame_map requires. */
-  if (vm == NULL)
-    need = MAX (need, GST_VIDEO_INFO_SIZE (vi));
-  if (size < need)
-    return gst_tensor_convert_error (self,
-        g_strdup_printf ("Video buffer holds %" G_GSIZE_FORMAT " bytes; %s "
-                         "%dx%d with stride %d from byte %" G_GSIZE_FORMAT
-                         " needs %" G_GSIZE_FORMAT ".",
-            size, GST_VIDEO_INFO_NAME (vi), w, h, stride, offset, need));
-
-  /* By reference only where every item can be loaded where it is: the
-   * first at an aligned address, every row a whole number of items on. */
-  whole_items = aligned_at (inbuf, offset, isz)
-                && (h == 1 || (gsize) stride % isz == 0);
-  if (stride == w * pstride && whole_items) {
-    *outbuf = pass_on (inbuf, inbuf, offset, nbytes, video_tag, TRUE);
-    return *outbuf ? GST_FLOW_OK : GST_FLOW_ERROR;
-  }
-
-  /* Padded rows: the same memory with strides, for a reader of them. */
-  if (self->downstream_layout_meta && whole_items) {
-    strides[0] = stride / isz;
-    strides[1] = self->tinfo.rank == 3 ? pstride / isz : 1;
-    strides[2] = 1;
-    tmp = pass_on (inbuf, inbuf, 0, size, video_tag, FALSE);
-    if (tmp == NULL)
-      return GST_FLOW_ERROR;
-    gst_tn_buffer_add_layout_meta (
-        tmp, self->tinfo.rank, offset / isz, strides);
-    *outbuf = tmp;
-    return GST_FLOW_OK;
-  }
-  GST_LOG_OBJECT (self,
-      "one copy: rows of %d bytes at a pitch of %d from "
-      "byte %" G_GSIZE_FORMAT ", items %s",
-      w * pstride, stride, offset, whole_items ? "whole" : "misaligned");
-  *outbuf = gst_tensor_convert_copy_rows (
-      self, inbuf, offset, stride, (gsize) w * pstride, h);
-  return *outbuf ? GST_FLOW_OK : GST_FLOW_ERROR;
-}
-
-/* The view of buf its caps and layout meta describe, FALSE when it does
- * not fit in buf. */
-static gboolean
-tensor_view_of (GstTensorConvert *self, GstBuffer *buf, tn_view *v)
-{
-  return self->tbytes != G_MAXSIZE
-         && gst_tn_buffer_view (buf, &self->tview, self->tbytes, v);
-}
-
-/* The view of inbuf, or an error that says in words what does not fit. */
-static GstFlowReturn
-gst_tensor_convert_view (GstTensorConvert *self, GstBuffer *inbuf, tn_view *v)
-{
-  GError *err = NULL;
-  GstTnMap m;
-
-  if (tensor_view_of (self, inbuf, v))
-    return GST_FLOW_OK;
-  if (!gst_tn_buffer_map (&m, inbuf, &self->tinfo, GST_MAP_READ, &err)) {
-    gchar *msg = g_strdup (err->message);
-
-    g_clear_error (&err);
-    return gst_tensor_convert_error (self, msg);
-  }
-  *v = m.view;
-  gst_tn_buffer_unmap (&m);
-  return GST_FLOW_OK;
-}
-
-static GstFlowReturn
-gst_tensor_convert_tensor_to_video (
-    GstTensorConvert *self, GstBuffer *inbuf, GstBuffer **outbuf)
-{
-  GstVideoInfo *vi = &self->vinfo;
-  gsize isz = tn_dtype_size (self->tinfo.dtype), offset;
-  gint w = GST_VIDEO_INFO_WIDTH (vi), h = GST_VIDEO_INFO_HEIGHT (vi);
-  gint pstride = GST_VIDEO_INFO_COMP_PSTRIDE (vi, 0);
-  gsize row = (gsize) w * pstride, stride, vstride;
-  GstBuffer *src, *out;
-  GstMapInfo dst;
-  GstFlowReturn ret;
-  tn_view v;
-  gboolean rows_whole, aligned;
-
-  if ((ret = gst_tensor_convert_view (self, inbuf, &v)) != GST_FLOW_OK)
-    return ret;
-  /* Items are whole items of the view's strides; only the first address
-   * can be off. */
-  aligned = aligned_at (inbuf, (gsize) v.offset * isz, isz);
-
-  /* Pixels and channels dense; rows at any pitch. */
-  rows_whole = (w == 1 || v.strides[1] * (gint64) isz == pstride)
-               && (v.rank == 2 || v.dims[2] == 1 || v.strides[2] == 1)
-               && (h == 1 || v.strides[0] * (gint64) isz >= (gint64) row);
-  src = inbuf; /* borrowed, or a dense copy we own */
-  if (!rows_whole) {
-    src = gst_tensor_convert_copy_view (self, inbuf, &v, aligned);
-    if (src == NULL)
-      return gst_tensor_convert_error (
-          self, g_strdup_printf ("Could not copy a tensor of %" G_GSIZE_FORMAT
-                                 " bytes.",
-                    self->tbytes));
-    tn_view_init (
-        &v, self->tinfo.dtype, self->tinfo.dims, self->tinfo.rank, NULL);
-    aligned = TRUE;
-  }
-  offset = (gsize) v.offset * isz;
-  stride = h == 1 ? row : (gsize) v.strides[0] * isz;
-  vstride = GST_VIDEO_INFO_PLANE_STRIDE (vi, 0);
-
-  if (aligned && offset == 0 && stride == vstride
-      && gst_buffer_get_size (src) >= GST_VIDEO_INFO_SIZE (vi)) {
-    out = pass_on (inbuf, src, 0, GST_VIDEO_INFO_SIZE (vi), tensor_tag, TRUE);
-  } else if (aligned && self->downstream_video_meta) {
-    gsize offsets[GST_VIDEO_MAX_PLANES] = { offset };
-    gint strides[GST_VIDEO_MAX_PLANES] = { (gint) stride };
-
-    out = pass_on (inbuf, src, 0, gst_buffer_get_size (src), tensor_tag, FALSE);
-    gst_buffer_add_video_meta_full (out, GST_VIDEO_FRAME_FLAG_NONE,
-        GST_VIDEO_INFO_FORMAT (vi), w, h, 1, offsets, strides);
-  } else {
-    /* One copy into the default layout, row by row (memcpy: any address
-     * will do). */
-    GstMapInfo sm;
-
-    out = gst_tensor_convert_new_buffer (self, GST_VIDEO_INFO_SIZE (vi));
-    gst_buffer_map (out, &dst, GST_MAP_WRITE);
-    gst_buffer_map (src, &sm, GST_MAP_READ);
-    for (gint y = 0; y < h; y++) {
-      guint8 *d = dst.data + y * vstride;
-
-      memcpy (d, sm.data + offset + y * stride, row);
-      memset (d + row, 0, vstride - row);
-    }
-    gst_buffer_unmap (src, &sm);
-    gst_buffer_unmap (out, &dst);
-    gst_buffer_copy_into (
-        out, src, GST_BUFFER_COPY_FLAGS | GST_BUFFER_COPY_TIMESTAMPS, 0, -1);
-    gst_tensor_convert_count_copy (self, row * h);
-  }
-  if (src != inbuf)
-    gst_buffer_unref (src);
-  *outbuf = out;
-  return out ? GST_FLOW_OK : GST_FLOW_ERROR;
-}
-
-static GstFlowReturn
-gst_tensor_convert_tensor_to_audio (
-    GstTensorConvert *self, GstBuffer *inbuf, GstBuffer **outbuf)
-{
-  gsize isz = tn_dtype_size (self->tinfo.dtype);
-  GstFlowReturn ret;
-  gboolean aligned;
-  tn_view v;
-
-  if ((ret = gst_tensor_convert_view (self, inbuf, &v)) != GST_FLOW_OK)
-    return ret;
-  aligned = aligned_at (inbuf, (gsize) v.offset * isz, isz);
-  /* A dense run at an aligned address is the audio as it is: shared, not
-   * copied, wherever in the buffer it starts. */
-  if (tn_view_dense (&v) && aligned)
-    *outbuf = pass_on (
-        inbuf, inbuf, (gsize) v.offset * isz, self->tbytes, tensor_tag, TRUE);
-  else
-    *outbuf = gst_tensor_convert_copy_view (self, inbuf, &v, aligned);
-  return *outbuf ? GST_FLOW_OK : GST_FLOW_ERROR;
 }
 
 static GstFlowReturn
@@ -1297,7 +557,8 @@ gst_tensor_convert_generate_output (GstBaseTransform *trans, GstBuffer **outbuf)
 
   out = gst_adapter_take_buffer_fast (self->adapter, nbytes);
   if (gst_buffer_n_memory (out) > 1
-      || !aligned_at (out, 0, tn_dtype_size (self->tinfo.dtype))) {
+      || !gst_tensor_convert_aligned_at (
+          out, 0, tn_dtype_size (self->tinfo.dtype))) {
     /* A tensor across input buffers, or one whose first item is not at an
      * address its items can be loaded from (input buffers that are not a
      * whole number of frames shift every tensor after them): one copy,
@@ -1558,9 +819,11 @@ gst_tensor_convert_class_init (GstTensorConvertClass *klass)
 
   parent_submit_input_buffer = trans_class->submit_input_buffer;
   parent_generate_output = trans_class->generate_output;
-  video_tag = g_quark_from_static_string (GST_META_TAG_VIDEO_STR);
-  tensor_tag = g_quark_from_static_string ("tensor");
-  memory_tag = g_quark_from_static_string (GST_META_TAG_MEMORY_STR);
+  gst_tensor_convert_video_tag
+      = g_quark_from_static_string (GST_META_TAG_VIDEO_STR);
+  gst_tensor_convert_tensor_tag = g_quark_from_static_string ("tensor");
+  gst_tensor_convert_memory_tag
+      = g_quark_from_static_string (GST_META_TAG_MEMORY_STR);
 
   trans_class->transform_caps
       = GST_DEBUG_FUNCPTR (gst_tensor_convert_transform_caps);
