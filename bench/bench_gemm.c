@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "core/cpu.h"
 #include "core/gemm.h"
 #include "core/parallel.h"
 
@@ -317,8 +318,7 @@ main (int argc, char **argv)
   printf ("FMA peak, one core: %.1f GFLOP/s float32, %.1f float64; "
           "kernel: %s\n",
       peak_s, peak_d,
-      tn_gemm_set_isa (TN_GEMM_ISA_AUTO) == TN_GEMM_ISA_AVX2 ? "AVX2+FMA"
-                                                             : "portable");
+      tn_cpu_flags () & TN_CPU_AVX2 ? "AVX2+FMA" : "portable");
   if (want (argc, argv, "f32"))
     for (int thr = 1; thr <= maxthr; thr++)
       for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++)

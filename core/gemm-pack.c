@@ -5,8 +5,6 @@
 
 #include <string.h>
 
-#include "gemm-avx2.h"
-#include "gemm-portable.h"
 #include "half.h"
 
 /* Item (i, kk) of an A micro-panel and (kk, j) of a B micro-panel: k runs
@@ -32,17 +30,11 @@
 static const tn_gemm_geom geoms[] = {
   /* float32 6x16: 12 ymm accumulators; kc 256 keeps a B micro-panel
    * (16 KB) in L1, mc 144 keeps an A block (144 KB) in L2. */
-  { 6, 16, 1, 256, 144, sizeof (float), TN_FLOAT32,
-      { tn_gemm_ukr_f32_c, TN_GEMM_AVX2_UKR (f32) },
-      { NULL, TN_GEMM_AVX2_SKR (f32) } },
+  { 6, 16, 1, 256, 144, sizeof (float), TN_FLOAT32, TN_GEMM_F32 },
   /* float64 6x8: the same 12 accumulators, half the lanes. */
-  { 6, 8, 1, 256, 72, sizeof (double), TN_FLOAT64,
-      { tn_gemm_ukr_f64_c, TN_GEMM_AVX2_UKR (f64) },
-      { NULL, TN_GEMM_AVX2_SKR (f64) } },
+  { 6, 8, 1, 256, 72, sizeof (double), TN_FLOAT64, TN_GEMM_F64 },
   /* int8 widened to int16 in pairs of k for vpmaddwd, int32 sums. */
-  { 6, 16, 2, 512, 144, sizeof (int16_t), TN_INT32,
-      { tn_gemm_ukr_i8_c, TN_GEMM_AVX2_UKR (i8) },
-      { NULL, TN_GEMM_AVX2_SKR (i8) } },
+  { 6, 16, 2, 512, 144, sizeof (int16_t), TN_INT32, TN_GEMM_I8 },
 };
 
 const tn_gemm_geom *

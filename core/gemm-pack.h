@@ -25,15 +25,32 @@ typedef void (*tn_gemm_ukr) (int mr, int64_t ksteps, const void *pa,
 typedef void (*tn_gemm_skr) (int mr, int g, int64_t ksteps, const void *pa,
     const void *pb, int64_t sstride, void *c, int64_t ldc, int beta);
 
+/* The compute types: float32 (also for float16 and bfloat16), float64 and
+ * int8 (as int16 pairs, int32 sums). */
+enum { TN_GEMM_F32, TN_GEMM_F64, TN_GEMM_I8, TN_GEMM_NKINDS };
+
+/* The kernels of one CPU level, per compute type.  Every ukr of a level
+ * gives int8 sums identical to the portable ones and float sums within
+ * rounding of them (AVX2 fuses the multiply-add); every skr gives the
+ * bits of g calls of its level's ukr. */
 typedef struct {
-  int mr, nr;         /* register tile */
-  int kp;             /* k items per step: 2 for int8 (pairs for madd) */
-  int kc;             /* k block: fixed per type, the sums depend on it */
-  int mc;             /* rows of A per packed block (a multiple of mr) */
-  size_t psize;       /* bytes of one packed item */
-  tn_dtype acc;       /* accumulator type: float32, float64 or int32 */
-  tn_gemm_ukr ukr[2]; /* portable, AVX2 (NULL when not built) */
-  tn_gemm_skr skr[2]; /* NULL: g calls of ukr */
+  tn_gemm_ukr ukr[TN_GEMM_NKINDS];
+  tn_gemm_skr skr[TN_GEMM_NKINDS];
+} tn_gemm_dsp;
+
+/* The portable kernels, then those the CPU features in flags allow. */
+void tn_gemm_dsp_init (tn_gemm_dsp *d, unsigned flags);
+/* The table for tn_cpu_flags (), rebuilt when the mask changes. */
+const tn_gemm_dsp *tn_gemm_dsp_get (void);
+
+typedef struct {
+  int mr, nr;   /* register tile */
+  int kp;       /* k items per step: 2 for int8 (pairs for madd) */
+  int kc;       /* k block: fixed per type, the sums depend on it */
+  int mc;       /* rows of A per packed block (a multiple of mr) */
+  size_t psize; /* bytes of one packed item */
+  tn_dtype acc; /* accumulator type: float32, float64 or int32 */
+  int kind;     /* TN_GEMM_F32, _F64 or _I8: the kernels in tn_gemm_dsp */
 } tn_gemm_geom;
 
 /* The geometry for operands of type src; NULL if there is no kernel. */
@@ -57,5 +74,19 @@ void tn_gemm_pack_a (const tn_gemm_geom *g, tn_dtype src, void *dst,
 void tn_gemm_pack_b (const tn_gemm_geom *g, tn_dtype src, void *dst,
     const void *base, int64_t off, int64_t rs, int64_t cs, int64_t kb,
     int64_t nb);
+
+/* x86/gemm-avx2.c (the avx2 library of core/meson.build). */
+void tn_gemm_ukr_f32_avx2 (int mr, int64_t ksteps, const void *pa,
+    const void *pb, void *c, int64_t ldc, int beta);
+void tn_gemm_ukr_f64_avx2 (int mr, int64_t ksteps, const void *pa,
+    const void *pb, void *c, int64_t ldc, int beta);
+void tn_gemm_ukr_i8_avx2 (int mr, int64_t ksteps, const void *pa,
+    const void *pb, void *c, int64_t ldc, int beta);
+void tn_gemm_skr_f32_avx2 (int mr, int g, int64_t ksteps, const void *pa,
+    const void *pb, int64_t sstride, void *c, int64_t ldc, int beta);
+void tn_gemm_skr_f64_avx2 (int mr, int g, int64_t ksteps, const void *pa,
+    const void *pb, int64_t sstride, void *c, int64_t ldc, int beta);
+void tn_gemm_skr_i8_avx2 (int mr, int g, int64_t ksteps, const void *pa,
+    const void *pb, int64_t sstride, void *c, int64_t ldc, int beta);
 
 #endif

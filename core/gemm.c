@@ -16,46 +16,9 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "gemm-avx2.h"
 #include "gemm-pack.h"
 #include "half.h"
 #include "parallel.h"
-
-/* -------------------------------------------------------------- ISA --- */
-
-static atomic_int isa_now = -1; /* index into tn_gemm_geom.ukr */
-
-static int
-cpu_has_avx2 (void)
-{
-#if TN_GEMM_HAVE_AVX2
-  __builtin_cpu_init ();
-  return __builtin_cpu_supports ("avx2") && __builtin_cpu_supports ("fma");
-#else
-  return 0;
-#endif
-}
-
-tn_gemm_isa
-tn_gemm_set_isa (tn_gemm_isa isa)
-{
-  int idx = isa == TN_GEMM_ISA_PORTABLE ? 0 : cpu_has_avx2 ();
-
-  atomic_store (&isa_now, idx);
-  return idx ? TN_GEMM_ISA_AVX2 : TN_GEMM_ISA_PORTABLE;
-}
-
-static int
-isa_idx (void)
-{
-  int idx = atomic_load (&isa_now);
-
-  if (idx < 0) {
-    idx = cpu_has_avx2 ();
-    atomic_store (&isa_now, idx);
-  }
-  return idx;
-}
 
 /* ------------------------------------------------------ type & dims --- */
 
@@ -511,7 +474,7 @@ epi_of (tn_dtype acc)
 typedef struct {
   const tn_gemm_geom *g;
   tn_gemm_ukr ukr;
-  tn_gemm_skr skr; /* NULL: the skinny path calls ukr per strip */
+  tn_gemm_skr skr;
   epi_fn epi;
   tn_dtype adt, odt;
   size_t osize, asize;
@@ -600,12 +563,7 @@ mm_skinny_task (mm_ctx *c, int64_t t, void *pa, void *tile, void *scratch)
         dst = cij, ldd = ldacc;
       else
         dst = tile, ldd = SKINNY_G * g->nr;
-      if (c->skr)
-        c->skr (mr, ns, ks, pa, pbs, sstride, dst, ldd, dst == cij && beta);
-      else
-        for (int i = 0; i < ns; i++)
-          c->ukr (mr, ks, pa, pbs + i * sstride * g->psize,
-              (char *) dst + i * g->nr * c->asize, ldd, dst == cij && beta);
+      c->skr (mr, ns, ks, pa, pbs, sstride, dst, ldd, dst == cij && beta);
       if (dst == cij)
         continue;
       if (c->bias) {
@@ -826,10 +784,10 @@ tn_matmul (const tn_matmul_args *args, tn_err *e)
     goto out;
   c->g = tn_gemm_geom_of (a->dtype);
   {
-    int idx = isa_idx ();
+    const tn_gemm_dsp *dsp = tn_gemm_dsp_get ();
 
-    c->ukr = c->g->ukr[idx] ? c->g->ukr[idx] : c->g->ukr[0];
-    c->skr = c->g->skr[idx];
+    c->ukr = dsp->ukr[c->g->kind];
+    c->skr = dsp->skr[c->g->kind];
   }
   c->epi = epi_of (c->g->acc);
   c->adt = a->dtype;

@@ -15,24 +15,16 @@
  * call with the FMA chains of several column strips in flight.  It sums
  * every output in the same order as the blocked path (k blocks of kc, in
  * k order within a block, the same write-out), so the rows it gives have
- * the bits the blocked path gives for the same rows of a taller A. */
+ * the bits the blocked path gives for the same rows of a taller A.
+ *
+ * The micro-kernels are AVX2+FMA ones where tn_cpu_flags () has them,
+ * else portable C (gemm-pack.h, tn_gemm_dsp). */
 #ifndef TN_GEMM_H
 #define TN_GEMM_H
 
 #include <stdbool.h>
 
 #include "view.h"
-
-typedef enum {
-  TN_GEMM_ISA_AUTO,     /* AVX2+FMA where the CPU has it, else portable */
-  TN_GEMM_ISA_PORTABLE, /* plain C micro-kernels */
-  TN_GEMM_ISA_AVX2,
-} tn_gemm_isa;
-
-/* Chooses the micro-kernels for every later product (tests and benchmarks
- * compare them).  Returns the ISA now in use: AVX2 asked for on a CPU
- * without AVX2+FMA gives PORTABLE. */
-tn_gemm_isa tn_gemm_set_isa (tn_gemm_isa isa);
 
 /* The dtype of a product of a and b, or -1 with a sentence naming both. */
 int tn_matmul_dtype (tn_dtype a, tn_dtype b, tn_dtype *out, tn_err *e);

@@ -1,4 +1,4 @@
-/* Internal to core/ and its tests: choose the bulk float16 path. */
+/* Internal to core/ and its tests: the bulk float16 kernels, one table. */
 #ifndef TN_HALF_PRIVATE_H
 #define TN_HALF_PRIVATE_H
 
@@ -6,17 +6,25 @@
 #include <stdint.h>
 #include <string.h>
 
-typedef enum {
-  TN_HALF_IMPL_AUTO, /* F16C when the CPU has it */
-  TN_HALF_IMPL_PORTABLE,
-  TN_HALF_IMPL_F16C /* ignored (portable) without F16C */
-} tn_half_impl;
+/* The bulk conversions of half.h: n items, any alignment, every entry
+ * giving the bits of the scalar conversions (NaN comes out quiet). */
+typedef struct {
+  void (*f16_to_f32) (float *dst, const uint16_t *src, size_t n);
+  void (*f32_to_f16) (uint16_t *dst, const float *src, size_t n);
+} tn_half_dsp;
 
-/* Nonzero when the CPU (and OS) can run F16C. */
+/* The portable entries, then those the CPU features in flags (TN_CPU_*)
+ * allow. */
+void tn_half_dsp_init (tn_half_dsp *d, unsigned flags);
+/* The table for tn_cpu_flags (), rebuilt when the mask changes. */
+const tn_half_dsp *tn_half_dsp_get (void);
+/* x86/half-f16c.c (the avx2 library of core/meson.build). */
+void tn_f16_to_f32_f16c (float *dst, const uint16_t *src, size_t n);
+void tn_f32_to_f16_f16c (uint16_t *dst, const float *src, size_t n);
+
+/* Nonzero when the bulk forms may use F16C: tn_cpu_flags () & TN_CPU_F16C.
+ * Kept for core/reduce-kern.c. */
 int tn_half_have_f16c (void);
-/* Selects the path the bulk forms use from now on, for all threads; tests
- * force each in turn.  Returns the path actually in effect. */
-tn_half_impl tn_half_set_impl (tn_half_impl impl);
 
 /* The bfloat16 conversions inline, for loops in other files (cast.c). */
 static inline float

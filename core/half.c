@@ -1,14 +1,10 @@
 #include "half.h"
 #include "half-private.h"
 
-#include <stdatomic.h>
 #include <string.h>
 
-#if defined(__x86_64__) || defined(__i386__)
-#include <cpuid.h>
-#include <immintrin.h>
-#define TN_HAVE_X86 1
-#endif
+#include "cpu.h"
+#include "dsp.h"
 
 static inline uint64_t
 f64_bits (double d)
@@ -152,10 +148,10 @@ tn_f64_to_bf16 (double d)
   return (uint16_t) narrow_bits (f64_bits (d), 11, 52, 8, 7);
 }
 
-/* Bulk forms. */
+/* Bulk forms: the portable entries of the table, then the table. */
 
 static void
-f16_to_f32_portable (float *dst, const uint16_t *src, size_t n)
+f16_to_f32_c (float *dst, const uint16_t *src, size_t n)
 {
   size_t i;
 
@@ -164,7 +160,7 @@ f16_to_f32_portable (float *dst, const uint16_t *src, size_t n)
 }
 
 static void
-f32_to_f16_portable (uint16_t *dst, const float *src, size_t n)
+f32_to_f16_c (uint16_t *dst, const float *src, size_t n)
 {
   size_t i;
 
@@ -172,113 +168,47 @@ f32_to_f16_portable (uint16_t *dst, const float *src, size_t n)
     dst[i] = tn_f32_to_f16 (src[i]);
 }
 
-#ifdef TN_HAVE_X86
-/* The tail goes through a padded block so every item takes the same
- * instruction and the results never depend on n. */
-static __attribute__ ((target ("avx,f16c"))) void
-f16_to_f32_f16c (float *dst, const uint16_t *src, size_t n)
+#if TN_ARCH_X86
+/* x86/half-f16c.c is built with the avx2 library's flags, so it may hold
+ * AVX2 instructions besides F16C: it needs both. */
+static void
+init_x86 (tn_half_dsp *d, unsigned flags)
 {
-  uint16_t tin[8] = { 0 };
-  float tout[8];
-  size_t i = 0;
-
-  for (; i + 8 <= n; i += 8) {
-    __m128i h = _mm_loadu_si128 ((const __m128i *) (src + i));
-    _mm256_storeu_ps (dst + i, _mm256_cvtph_ps (h));
-  }
-  if (i < n) {
-    memcpy (tin, src + i, (n - i) * sizeof *src);
-    _mm256_storeu_ps (
-        tout, _mm256_cvtph_ps (_mm_loadu_si128 ((const __m128i *) tin)));
-    memcpy (dst + i, tout, (n - i) * sizeof *dst);
-  }
-}
-
-static __attribute__ ((target ("avx,f16c"))) void
-f32_to_f16_f16c (uint16_t *dst, const float *src, size_t n)
-{
-  float tin[8] = { 0 };
-  uint16_t tout[8];
-  size_t i = 0;
-
-  for (; i + 8 <= n; i += 8) {
-    __m256 v = _mm256_loadu_ps (src + i);
-    _mm_storeu_si128 (
-        (__m128i *) (dst + i), _mm256_cvtps_ph (v, _MM_FROUND_TO_NEAREST_INT));
-  }
-  if (i < n) {
-    memcpy (tin, src + i, (n - i) * sizeof *src);
-    _mm_storeu_si128 ((__m128i *) tout,
-        _mm256_cvtps_ph (_mm256_loadu_ps (tin), _MM_FROUND_TO_NEAREST_INT));
-    memcpy (dst + i, tout, (n - i) * sizeof *dst);
+  if ((flags & TN_CPU_F16C) && (flags & TN_CPU_AVX2)) {
+    d->f16_to_f32 = tn_f16_to_f32_f16c;
+    d->f32_to_f16 = tn_f32_to_f16_f16c;
   }
 }
 #endif
 
-/* CPUID directly: clang 14's __builtin_cpu_supports does not know "f16c".
- * F16C's VEX encoding also needs the OS to save YMM state (XCR0 bits 1-2). */
+void
+tn_half_dsp_init (tn_half_dsp *d, unsigned flags)
+{
+  d->f16_to_f32 = f16_to_f32_c;
+  d->f32_to_f16 = f32_to_f16_c;
+#if TN_ARCH_X86
+  init_x86 (d, flags);
+#else
+  (void) flags;
+#endif
+}
+
+TN_DSP_GET (tn_half_dsp, tn_half_dsp_get, tn_half_dsp_init)
+
 int
 tn_half_have_f16c (void)
 {
-#ifdef TN_HAVE_X86
-  unsigned int a, b, c, d, xlo, xhi;
-
-  if (!__get_cpuid (1, &a, &b, &c, &d))
-    return 0;
-  if (!(c & bit_OSXSAVE) || !(c & bit_AVX) || !(c & bit_F16C))
-    return 0;
-  __asm__("xgetbv" : "=a"(xlo), "=d"(xhi) : "c"(0));
-  (void) xhi;
-  return (xlo & 6) == 6;
-#else
-  return 0;
-#endif
-}
-
-/* -1 until first use; then the resolved tn_half_impl (never AUTO). */
-static atomic_int half_impl = -1;
-
-tn_half_impl
-tn_half_set_impl (tn_half_impl impl)
-{
-  tn_half_impl r = TN_HALF_IMPL_PORTABLE;
-
-  if (impl != TN_HALF_IMPL_PORTABLE && tn_half_have_f16c ())
-    r = TN_HALF_IMPL_F16C;
-  atomic_store_explicit (&half_impl, (int) r, memory_order_relaxed);
-  return r;
-}
-
-static inline tn_half_impl
-half_get_impl (void)
-{
-  int v = atomic_load_explicit (&half_impl, memory_order_relaxed);
-
-  if (v < 0)
-    return tn_half_set_impl (TN_HALF_IMPL_AUTO);
-  return (tn_half_impl) v;
+  return (tn_cpu_flags () & TN_CPU_F16C) != 0;
 }
 
 void
 tn_f16_to_f32_n (float *dst, const uint16_t *src, size_t n)
 {
-#ifdef TN_HAVE_X86
-  if (half_get_impl () == TN_HALF_IMPL_F16C) {
-    f16_to_f32_f16c (dst, src, n);
-    return;
-  }
-#endif
-  f16_to_f32_portable (dst, src, n);
+  tn_half_dsp_get ()->f16_to_f32 (dst, src, n);
 }
 
 void
 tn_f32_to_f16_n (uint16_t *dst, const float *src, size_t n)
 {
-#ifdef TN_HAVE_X86
-  if (half_get_impl () == TN_HALF_IMPL_F16C) {
-    f32_to_f16_f16c (dst, src, n);
-    return;
-  }
-#endif
-  f32_to_f16_portable (dst, src, n);
+  tn_half_dsp_get ()->f32_to_f16 (dst, src, n);
 }

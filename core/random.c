@@ -5,24 +5,17 @@
 #include "parallel.h"
 
 #include <math.h>
-#include <stdatomic.h>
 #include <string.h>
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#include <immintrin.h>
-#endif
 
 #include "cast.h"
-
-#define PHILOX_M0 0xD2511F53u
-#define PHILOX_M1 0xCD9E8D57u
-#define PHILOX_W0 0x9E3779B9u
-#define PHILOX_W1 0xBB67AE85u
+#include "cpu.h"
+#include "dsp.h"
+#include "random-kern.h"
 
 #define TWO_PI 6.283185307179586476925286766559
 
-/* Blocks computed together, in structure-of-arrays form: independent
- * chains that overlap in the pipeline (two vectors of 8 on AVX2). */
-#define BATCH 16
+#define BATCH TN_PHILOX_BATCH
+
 /* Items converted per pass of the dtype fills (on the stack). */
 #define CHUNK 1024
 
@@ -33,25 +26,21 @@ tn_philox4x32_10 (const uint32_t ctr[4], const uint32_t key[2], uint32_t out[4])
   uint32_t k0 = key[0], k1 = key[1];
 
   for (int r = 0; r < 10; r++) {
-    uint64_t p0 = (uint64_t) PHILOX_M0 * x0;
-    uint64_t p1 = (uint64_t) PHILOX_M1 * x2;
+    uint64_t p0 = (uint64_t) TN_PHILOX_M0 * x0;
+    uint64_t p1 = (uint64_t) TN_PHILOX_M1 * x2;
 
     x0 = (uint32_t) (p1 >> 32) ^ x1 ^ k0;
     x1 = (uint32_t) p1;
     x2 = (uint32_t) (p0 >> 32) ^ x3 ^ k1;
     x3 = (uint32_t) p0;
-    k0 += PHILOX_W0;
-    k1 += PHILOX_W1;
+    k0 += TN_PHILOX_W0;
+    k1 += TN_PHILOX_W1;
   }
   out[0] = x0;
   out[1] = x1;
   out[2] = x2;
   out[3] = x3;
 }
-
-/* BATCH consecutive blocks from block0; x[w][j] is word w of block j. */
-typedef void (*batch_fn) (
-    uint32_t x[4][BATCH], uint64_t block0, uint64_t stream, uint64_t seed);
 
 static void
 philox_batch_c (
@@ -69,8 +58,8 @@ philox_batch_c (
   }
   for (int r = 0; r < 10; r++) {
     for (int j = 0; j < BATCH; j++) {
-      uint64_t p0 = (uint64_t) PHILOX_M0 * x[0][j];
-      uint64_t p1 = (uint64_t) PHILOX_M1 * x[2][j];
+      uint64_t p0 = (uint64_t) TN_PHILOX_M0 * x[0][j];
+      uint64_t p1 = (uint64_t) TN_PHILOX_M1 * x[2][j];
       uint32_t y0 = (uint32_t) (p1 >> 32) ^ x[1][j] ^ k0;
       uint32_t y2 = (uint32_t) (p0 >> 32) ^ x[3][j] ^ k1;
 
@@ -79,100 +68,32 @@ philox_batch_c (
       x[2][j] = y2;
       x[3][j] = (uint32_t) p0;
     }
-    k0 += PHILOX_W0;
-    k1 += PHILOX_W1;
+    k0 += TN_PHILOX_W0;
+    k1 += TN_PHILOX_W1;
   }
 }
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#define HAVE_PHILOX_AVX2 1
-
-/* 32x32 -> 64 products of 8 lanes: vpmuludq takes the even lanes, so the
- * odd ones are shifted down first and the halves blended back. */
-__attribute__ ((target ("avx2"))) static inline void
-mulhilo8 (__m256i a, __m256i m, __m256i *hi, __m256i *lo)
+#if TN_ARCH_X86
+static void
+init_x86 (tn_random_dsp *d, unsigned flags)
 {
-  __m256i pe = _mm256_mul_epu32 (a, m);
-  __m256i po = _mm256_mul_epu32 (_mm256_srli_epi64 (a, 32), m);
-
-  *lo = _mm256_blend_epi32 (pe, _mm256_slli_epi64 (po, 32), 0xAA);
-  *hi = _mm256_blend_epi32 (_mm256_srli_epi64 (pe, 32), po, 0xAA);
-}
-
-#define PHILOX_ROUND8(x0, x1, x2, x3, k0v, k1v)                                \
-  do {                                                                         \
-    __m256i h0_, l0_, h1_, l1_;                                                \
-    mulhilo8 (x0, m0, &h0_, &l0_);                                             \
-    mulhilo8 (x2, m1, &h1_, &l1_);                                             \
-    x0 = _mm256_xor_si256 (_mm256_xor_si256 (h1_, x1), k0v);                   \
-    x1 = l1_;                                                                  \
-    x2 = _mm256_xor_si256 (_mm256_xor_si256 (h0_, x3), k1v);                   \
-    x3 = l0_;                                                                  \
-  } while (0)
-
-/* Two independent vectors of 8 blocks, so that one's multiply latency
- * hides behind the other's work. */
-__attribute__ ((target ("avx2"))) static void
-philox_batch_avx2 (
-    uint32_t x[4][BATCH], uint64_t block0, uint64_t stream, uint64_t seed)
-{
-  const __m256i m0 = _mm256_set1_epi32 ((int) PHILOX_M0);
-  const __m256i m1 = _mm256_set1_epi32 ((int) PHILOX_M1);
-  uint32_t k0 = (uint32_t) seed, k1 = (uint32_t) (seed >> 32);
-  __m256i a0, a1, a2, a3, b0, b1, b2, b3;
-
-  for (int j = 0; j < BATCH; j++) {
-    uint64_t b = block0 + (uint64_t) j;
-
-    x[0][j] = (uint32_t) b;
-    x[1][j] = (uint32_t) (b >> 32);
-  }
-  a0 = _mm256_loadu_si256 ((const __m256i *) &x[0][0]);
-  b0 = _mm256_loadu_si256 ((const __m256i *) &x[0][8]);
-  a1 = _mm256_loadu_si256 ((const __m256i *) &x[1][0]);
-  b1 = _mm256_loadu_si256 ((const __m256i *) &x[1][8]);
-  a2 = b2 = _mm256_set1_epi32 ((int) (uint32_t) stream);
-  a3 = b3 = _mm256_set1_epi32 ((int) (uint32_t) (stream >> 32));
-  for (int r = 0; r < 10; r++) {
-    const __m256i k0v = _mm256_set1_epi32 ((int) k0);
-    const __m256i k1v = _mm256_set1_epi32 ((int) k1);
-
-    PHILOX_ROUND8 (a0, a1, a2, a3, k0v, k1v);
-    PHILOX_ROUND8 (b0, b1, b2, b3, k0v, k1v);
-    k0 += PHILOX_W0;
-    k1 += PHILOX_W1;
-  }
-  _mm256_storeu_si256 ((__m256i *) &x[0][0], a0);
-  _mm256_storeu_si256 ((__m256i *) &x[0][8], b0);
-  _mm256_storeu_si256 ((__m256i *) &x[1][0], a1);
-  _mm256_storeu_si256 ((__m256i *) &x[1][8], b1);
-  _mm256_storeu_si256 ((__m256i *) &x[2][0], a2);
-  _mm256_storeu_si256 ((__m256i *) &x[2][8], b2);
-  _mm256_storeu_si256 ((__m256i *) &x[3][0], a3);
-  _mm256_storeu_si256 ((__m256i *) &x[3][8], b3);
+  if (flags & TN_CPU_AVX2)
+    d->batch = tn_philox_batch_avx2;
 }
 #endif
-
-static atomic_int use_simd = 1;
 
 void
-tn_random_set_simd (int enable)
+tn_random_dsp_init (tn_random_dsp *d, unsigned flags)
 {
-  atomic_store (&use_simd, enable != 0);
+  d->batch = philox_batch_c;
+#if TN_ARCH_X86
+  init_x86 (d, flags);
+#else
+  (void) flags;
+#endif
 }
 
-static batch_fn
-pick_batch (void)
-{
-#ifdef HAVE_PHILOX_AVX2
-  if (atomic_load (&use_simd)) {
-    __builtin_cpu_init ();
-    if (__builtin_cpu_supports ("avx2"))
-      return philox_batch_avx2;
-  }
-#endif
-  return philox_batch_c;
-}
+TN_DSP_GET (tn_random_dsp, tn_random_dsp_get, tn_random_dsp_init)
 
 static inline double
 u53 (uint32_t hi, uint32_t lo)
@@ -228,7 +149,7 @@ generate (void *dst, gen_mode mode, size_t n, uint64_t seed, uint64_t stream,
     uint64_t first)
 {
   const unsigned per = mode == GEN_U24 ? 4 : 2;
-  const batch_fn batch = pick_batch ();
+  const tn_philox_batch_fn batch = tn_random_dsp_get ()->batch;
   float *f = dst;
   double *d = dst;
   uint32_t x[4][BATCH];

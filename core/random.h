@@ -19,10 +19,8 @@
 void tn_philox4x32_10 (
     const uint32_t ctr[4], const uint32_t key[2], uint32_t out[4]);
 
-/* The batched generator runs AVX2 code where the CPU has it; 0 forces the
- * portable C path, 1 (the default) allows the fast one.  Both give the
- * same bits: this is for tests and benchmarks, set before generating. */
-void tn_random_set_simd (int enable);
+/* The batched generator below runs AVX2 code where tn_cpu_flags () has
+ * it (core/random-kern.h); every path gives the same bits. */
 
 /* n uniform numbers in [0, 1), items first .. first+n-1 of the stream.
  * float32: each 32-bit word gives one item (its top 24 bits), four items a

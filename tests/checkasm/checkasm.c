@@ -279,9 +279,32 @@ checkasm_check_bits (const void *want, const void *got, size_t n, size_t isz,
       if (*p != POISON)
         return checkasm_fail ("%s: wrote byte %td %s the %zu items "
                               "(0x%02x where 0x%02x was)",
-            ctx, p < g ? g - p : p - (g + n * isz),
+            ctx, p < g ? g - p : p - (g + n * isz) + 1,
             p < g ? "before" : "past", n, *p, POISON);
     }
+  }
+  return 0;
+}
+
+int
+checkasm_check_guards (const void *p, const char *ctx_fmt, ...)
+{
+  block *blk = block_of (p);
+  char ctx[160];
+  va_list ap;
+
+  va_start (ap, ctx_fmt);
+  vsnprintf (ctx, sizeof ctx, ctx_fmt, ap);
+  va_end (ap);
+  for (int side = 0; blk && side < 2; side++) {
+    const unsigned char *z = side ? blk->user + blk->bytes : blk->user - GUARD;
+
+    for (int i = 0; i < GUARD; i++)
+      if (z[i] != POISON)
+        return checkasm_fail ("%s: wrote byte %d %s the block of %zu bytes "
+                              "(0x%02x where 0x%02x was)",
+            ctx, side ? i + 1 : GUARD - i, side ? "past" : "before",
+            blk->bytes, z[i], POISON);
   }
   return 0;
 }

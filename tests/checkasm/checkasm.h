@@ -6,9 +6,11 @@
  *
  *   void checkasm_check_NAME (void);
  *
- * tests/checkasm/meson.build builds every check_NAME.c of its list that
- * exists and defines CHECKASM_HAVE_NAME for it, so a family lands by adding
- * its file (and its name to that list and to the table in checkasm.c).
+ * tests/checkasm/meson.build builds every check_NAME.c of its list
+ * (half, view, gemm, random, reduce, ewise) that exists and defines
+ * CHECKASM_HAVE_NAME for it, so a family lands by adding its file (then
+ * reconfigure: meson setup --reconfigure).  A new family also adds its
+ * name to that list, to the table in checkasm.c and a prototype below.
  *
  * main calls each family once per subset of tn_cpu_detect () (0 first,
  * then growing), with tn_cpu_set_mask () already applied: the family reads
@@ -74,6 +76,12 @@ int checkasm_check_bits (const void *want, const void *got, size_t n,
     size_t isz, const char *ctx_fmt, ...)
     __attribute__ ((format (printf, 5, 6)));
 
+/* Only that last part, for a block whose contents the caller compared
+ * its own way (a tolerance): the guard zones around p's block must still
+ * hold the poison. */
+int checkasm_check_guards (const void *p, const char *ctx_fmt, ...)
+    __attribute__ ((format (printf, 2, 3)));
+
 /* Reports a failure of the current kernel in the caller's own words (for
  * checks that are not bitwise, e.g. a documented tolerance); returns 1. */
 int checkasm_fail (const char *fmt, ...) __attribute__ ((format (printf, 1, 2)));
@@ -100,8 +108,10 @@ extern const size_t checkasm_nlengths;
 
 /* A 64-byte aligned block of bytes inside 64-byte guard zones, all of it
  * (guards included) filled with the poison byte 0xa5; checkasm_poison ()
- * fills it again.  Freed with checkasm_free.  Start an output at p + off
- * for an unaligned start. */
+ * fills it again.  Freed with checkasm_free (or at exit).  Start an
+ * output at p + off for an unaligned start.  Inputs are better in blocks
+ * of malloc that end exactly at their last byte: under AddressSanitizer
+ * (the asan build runs checkasm too) a read past the end is caught. */
 void *checkasm_alloc (size_t bytes);
 void checkasm_poison (void *p);
 void checkasm_free (void *p);
@@ -120,12 +130,12 @@ void checkasm_bench_record (uint64_t ns, uint64_t calls);
   do {                                                                         \
     if (checkasm_benching ()) {                                                \
       uint64_t iters_ = 1;                                                     \
-      for (;;) { /* calibrate: about 20 us per run */                          \
+      for (;;) { /* calibrate: about 100 us per run */                         \
         uint64_t t0_ = checkasm_now_ns ();                                     \
         for (uint64_t i_ = 0; i_ < iters_; i_++) {                             \
           call;                                                                \
         }                                                                      \
-        if (checkasm_now_ns () - t0_ >= 20000 || iters_ >= (1u << 20))         \
+        if (checkasm_now_ns () - t0_ >= 100000 || iters_ >= (1u << 20))        \
           break;                                                               \
         iters_ *= 2;                                                           \
       }                                                                        \

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "core/cast.h"
-#include "core/half-private.h"
+#include "core/cpu.h"
 #include "core/half.h"
 #include "ftz.h"
 
@@ -176,16 +176,17 @@ check_matrix (const gchar *what)
   golden_clear (&g);
 }
 
+/* Portable kernels (CPU mask 0), then all this CPU has. */
 static void
 test_matrix (void)
 {
-  tn_half_set_impl (TN_HALF_IMPL_PORTABLE);
+  unsigned old = tn_cpu_set_mask (0);
+  char what[48];
+
   check_matrix ("portable");
-  if (tn_half_set_impl (TN_HALF_IMPL_F16C) == TN_HALF_IMPL_F16C)
-    check_matrix ("f16c");
-  else
-    g_test_message ("no F16C on this CPU: only the portable path ran");
-  tn_half_set_impl (TN_HALF_IMPL_AUTO);
+  tn_cpu_set_mask (~0u);
+  check_matrix (tn_cpu_names (tn_cpu_flags (), what, sizeof what));
+  tn_cpu_set_mask (old);
 }
 
 /* Every run length 0..n at every start offset 0..3 for the hot pairs: the

@@ -9,10 +9,26 @@
 #include <math.h>
 #include <string.h>
 
+#include "core/cpu.h"
 #include "core/gemm.h"
 #include "core/half.h"
 #include "core/npy.h"
 #include "ftz.h"
+
+/* The golden tests run on the portable kernels (isa 0: CPU mask 0) and on
+ * all this CPU has (isa 1); checkasm compares the kernels themselves.
+ * Returns the CPU flags in use; *old gets the mask to restore. */
+#define NISA 2
+
+static unsigned
+use_isa (int isa, unsigned *old)
+{
+  unsigned prev = tn_cpu_set_mask (isa ? ~0u : 0);
+
+  if (isa == 0)
+    *old = prev;
+  return tn_cpu_flags ();
+}
 
 typedef struct {
   tn_view v;
@@ -240,9 +256,10 @@ static void
 test_golden (gconstpointer data)
 {
   const golden_case *c = data;
+  unsigned old;
 
-  for (int isa = TN_GEMM_ISA_PORTABLE; isa <= TN_GEMM_ISA_AVX2; isa++) {
-    tn_gemm_set_isa (isa);
+  for (int isa = 0; isa < NISA; isa++) {
+    use_isa (isa, &old);
     for (size_t i = 0; i < G_N_ELEMENTS (types); i++) {
       int64_t count;
       void *out = run_golden (c, types[i], 1, false, &count);
@@ -255,7 +272,7 @@ test_golden (gconstpointer data)
       g_free (out);
     }
   }
-  tn_gemm_set_isa (TN_GEMM_ISA_AUTO);
+  tn_cpu_set_mask (old);
 }
 
 /* Real values: float64 within 1e-12 of NumPy, float32 (inputs rounded to
@@ -267,15 +284,16 @@ test_random (void)
   arr want = load ("matmul_rand_out.npy");
   const double *w = want.data, *ad = a.data, *bd = b.data;
   int64_t m = 33, k = 300, n = 45;
+  unsigned old;
 
-  for (int isa = TN_GEMM_ISA_PORTABLE; isa <= TN_GEMM_ISA_AVX2; isa++) {
+  for (int isa = 0; isa < NISA; isa++) {
     tn_matmul_args args = { 0 };
     double *o64 = g_new (double, m *n);
     float *o32 = g_new (float, m *n);
     float *a32 = g_new (float, m *k), *b32 = g_new (float, k *n);
     tn_view va = a.v, vb = b.v;
 
-    tn_gemm_set_isa (isa);
+    use_isa (isa, &old);
     args.a = &a.v;
     args.a_base = a.data;
     args.b = &b.v;
@@ -309,7 +327,7 @@ test_random (void)
     g_free (a32);
     g_free (b32);
   }
-  tn_gemm_set_isa (TN_GEMM_ISA_AUTO);
+  tn_cpu_set_mask (old);
   arr_free (&a);
   arr_free (&b);
   arr_free (&want);
@@ -321,13 +339,14 @@ test_int8_full (void)
 {
   arr a = load ("matmul_i8full_a.npy"), b = load ("matmul_i8full_b.npy");
   arr want = load ("matmul_i8full_out.npy");
+  unsigned old;
 
   g_assert_cmpint (want.v.dtype, ==, TN_INT32);
-  for (int isa = TN_GEMM_ISA_PORTABLE; isa <= TN_GEMM_ISA_AVX2; isa++) {
+  for (int isa = 0; isa < NISA; isa++) {
     tn_matmul_args args = { 0 };
     int32_t *out = g_new (int32_t, 19 * 23);
 
-    tn_gemm_set_isa (isa);
+    use_isa (isa, &old);
     args.a = &a.v;
     args.a_base = a.data;
     args.b = &b.v;
@@ -337,7 +356,7 @@ test_int8_full (void)
     g_assert_cmpmem (out, 19 * 23 * 4, want.data, 19 * 23 * 4);
     g_free (out);
   }
-  tn_gemm_set_isa (TN_GEMM_ISA_AUTO);
+  tn_cpu_set_mask (old);
   arr_free (&a);
   arr_free (&b);
   arr_free (&want);
@@ -443,66 +462,6 @@ test_threads (void)
     arr_free (&b);
     arr_free (&bias);
   }
-}
-
-/* The portable kernels against the AVX2 ones: int8 identical, floats
- * within rounding (AVX2 fuses the multiply-add). */
-static void
-test_portable_vs_avx2 (void)
-{
-  const int64_t ad[] = { 29, 333 }, bd[] = { 333, 41 };
-
-  for (size_t ti = 0; ti < G_N_ELEMENTS (types); ti++) {
-    tn_dtype t = types[ti], ot;
-    arr a = pseudo (t, ad, 2, 7), b = pseudo (t, bd, 2, 8);
-    tn_matmul_args args = { 0 };
-    size_t n = 29 * 41, os;
-    void *o[2];
-
-    tn_matmul_dtype (t, t, &ot, NULL);
-    os = tn_dtype_size (ot);
-    args.a = &a.v;
-    args.a_base = a.data;
-    args.b = &b.v;
-    args.b_base = b.data;
-    for (int isa = 0; isa < 2; isa++) {
-      o[isa] = g_malloc (n * os);
-      tn_gemm_set_isa (isa ? TN_GEMM_ISA_AVX2 : TN_GEMM_ISA_PORTABLE);
-      args.out = o[isa];
-      g_assert_cmpint (tn_matmul (&args, NULL), ==, 0);
-    }
-    for (size_t i = 0; i < n; i++) {
-      double x, y;
-
-      if (ot == TN_INT32) {
-        g_assert_cmpint (((int32_t *) o[0])[i], ==, ((int32_t *) o[1])[i]);
-        continue;
-      }
-      if (ot == TN_FLOAT64) {
-        x = ((double *) o[0])[i];
-        y = ((double *) o[1])[i];
-      } else if (ot == TN_FLOAT32) {
-        x = ((float *) o[0])[i];
-        y = ((float *) o[1])[i];
-      } else if (ot == TN_FLOAT16) {
-        x = tn_f16_to_f32 (((uint16_t *) o[0])[i]);
-        y = tn_f16_to_f32 (((uint16_t *) o[1])[i]);
-      } else {
-        x = tn_bf16_to_f32 (((uint16_t *) o[0])[i]);
-        y = tn_bf16_to_f32 (((uint16_t *) o[1])[i]);
-      }
-      g_assert_cmpfloat_with_epsilon (x, y,
-          (ot == TN_BFLOAT16     ? 1e-2
-              : ot == TN_FLOAT16 ? 2e-3
-                                 : 1e-5)
-              * (fabs (x) + 30));
-    }
-    g_free (o[0]);
-    g_free (o[1]);
-    arr_free (&a);
-    arr_free (&b);
-  }
-  tn_gemm_set_isa (TN_GEMM_ISA_AUTO);
 }
 
 /* Views that are not dense (a stepped slice of A, a broadcast B, a
@@ -647,13 +606,14 @@ test_skinny_golden (gconstpointer data)
   arr b0 = loadf ("gemm_skinny_%s_b.npy", c->name);
   arr bias0 = { 0 };
   int64_t bd[2] = { c->tb ? c->n : c->k, c->tb ? c->k : c->n };
+  unsigned old;
 
   if (c->bias)
     bias0 = loadf ("gemm_skinny_%s_bias.npy", c->name);
   g_assert_cmpint (a0.v.dims[0], ==, 7);
   g_assert_cmpint (a0.v.dims[1], ==, c->k);
-  for (int isa = TN_GEMM_ISA_PORTABLE; isa <= TN_GEMM_ISA_AVX2; isa++) {
-    tn_gemm_set_isa (isa);
+  for (int isa = 0; isa < NISA; isa++) {
+    use_isa (isa, &old);
     for (size_t ti = 0; ti < G_N_ELEMENTS (types); ti++) {
       tn_dtype t = types[ti], ot;
       void *b = exact_as (&b0, c->k * c->n, t), *bias = NULL;
@@ -707,7 +667,7 @@ test_skinny_golden (gconstpointer data)
       g_free (bias);
     }
   }
-  tn_gemm_set_isa (TN_GEMM_ISA_AUTO);
+  tn_cpu_set_mask (old);
   arr_free (&a0);
   arr_free (&b0);
   arr_free (&bias0);
@@ -753,8 +713,10 @@ product_rows (const arr *a, int64_t m, const arr *b, bool tb,
 static void
 test_skinny_same_bits (void)
 {
-  for (int isa = TN_GEMM_ISA_PORTABLE; isa <= TN_GEMM_ISA_AVX2; isa++) {
-    tn_gemm_set_isa (isa);
+  unsigned old;
+
+  for (int isa = 0; isa < NISA; isa++) {
+    use_isa (isa, &old);
     for (size_t ti = 0; ti < G_N_ELEMENTS (types); ti++)
       for (int cfg = 0; cfg < 2; cfg++) {
         tn_dtype t = types[ti], ot;
@@ -782,7 +744,7 @@ test_skinny_same_bits (void)
         arr_free (&bias);
       }
   }
-  tn_gemm_set_isa (TN_GEMM_ISA_AUTO);
+  tn_cpu_set_mask (old);
 }
 
 /* The skinny path on 1..4 and 8 threads, batched or not, B packed per
@@ -992,7 +954,7 @@ test_ftz (void)
   float b[K * N];
   int64_t ad[2] = { M, K }, bd[2] = { K, N };
   tn_view av, bv;
-  unsigned int old;
+  unsigned int old, old_mask;
 
   for (int r = 0; r < M; r++)
     for (int c = 0; c < K; c++)
@@ -1002,8 +964,8 @@ test_ftz (void)
   g_assert_cmpint (tn_view_init (&av, TN_FLOAT32, ad, 2, NULL), ==, 0);
   g_assert_cmpint (tn_view_init (&bv, TN_FLOAT32, bd, 2, NULL), ==, 0);
   old = tn_test_ftz_on ();
-  for (int isa = TN_GEMM_ISA_PORTABLE; isa <= TN_GEMM_ISA_AVX2; isa++) {
-    tn_gemm_isa used = tn_gemm_set_isa ((tn_gemm_isa) isa);
+  for (int isa = 0; isa < NISA; isa++) {
+    unsigned used = use_isa (isa, &old_mask);
 
     for (int nthreads = 1; nthreads <= 2; nthreads++) {
       tn_matmul_args args = { 0 };
@@ -1021,12 +983,12 @@ test_ftz (void)
       for (int r = 0; r < M; r++)
         for (int c = 0; c < N; c++)
           if (out[r * N + c] != (guint32) (K + K * r + 21))
-            g_error ("isa %d, %d threads, under FTZ/DAZ: out[%d][%d] has "
-                     "bits %u, expected %d",
-                (int) used, nthreads, r, c, out[r * N + c], K + K * r + 21);
+            g_error ("cpu flags 0x%x, %d threads, under FTZ/DAZ: out[%d][%d] "
+                     "has bits %u, expected %d",
+                used, nthreads, r, c, out[r * N + c], K + K * r + 21);
     }
   }
-  tn_gemm_set_isa (TN_GEMM_ISA_AUTO);
+  tn_cpu_set_mask (old_mask);
   tn_test_ftz_restore (old);
 }
 
@@ -1051,7 +1013,6 @@ main (int argc, char **argv)
   g_test_add_func ("/gemm/random", test_random);
   g_test_add_func ("/gemm/int8-full-range", test_int8_full);
   g_test_add_func ("/gemm/threads-bit-identical", test_threads);
-  g_test_add_func ("/gemm/portable-vs-avx2", test_portable_vs_avx2);
   g_test_add_func ("/gemm/strided", test_strided);
   g_test_add_func ("/gemm/dtype", test_dtype);
   g_test_add_func ("/gemm/dims", test_dims);

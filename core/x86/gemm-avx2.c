@@ -1,17 +1,15 @@
-/* AVX2+FMA micro-kernels: an mr x NR tile held in 2 * mr ymm registers
- * (12 of the 16 at mr = 6), one broadcast of A and two loads of B per k
- * step.  One template serves float32, float64 and int8 (as int16 pairs
- * through vpmaddwd); every row count 1..6 gets its own unrolled copy so a
- * matrix-vector product does not pay for six rows. */
-#include "gemm-avx2.h"
-
-#if TN_GEMM_HAVE_AVX2
+/* AVX2+FMA micro-kernels (the avx2 library of core/meson.build): an
+ * mr x NR tile held in 2 * mr ymm registers (12 of the 16 at mr = 6), one
+ * broadcast of A and two loads of B per k step.  One template serves
+ * float32, float64 and int8 (as int16 pairs through vpmaddwd); every row
+ * count 1..6 gets its own unrolled copy so a matrix-vector product does
+ * not pay for six rows. */
+#include "core/gemm-pack.h"
 
 #include <immintrin.h>
 #include <string.h>
 
-#define TGT __attribute__ ((target ("avx2,fma")))
-#define INLINE static inline __attribute__ ((always_inline)) TGT
+#define INLINE static inline __attribute__ ((always_inline))
 
 /* float32: 8 lanes. */
 #define F32_ZERO() _mm256_setzero_ps ()
@@ -102,7 +100,7 @@ i8_bca (const int16_t *a, int i)
     ROW_STORE (P, 5, LANES)                                                    \
   }                                                                            \
                                                                                \
-  TGT void NAME (int mr, int64_t ks, const void *pa, const void *pb, void *c,  \
+  void NAME (int mr, int64_t ks, const void *pa, const void *pb, void *c,      \
       int64_t ldc, int beta)                                                   \
   {                                                                            \
     switch (mr) {                                                              \
@@ -176,7 +174,7 @@ i8_bca (const int16_t *a, int i)
     SK_ALL (SK_STORE1, P, LANES)                                               \
   }                                                                            \
                                                                                \
-  TGT void NAME (int mr, int g, int64_t ks, const void *pa, const void *pb,    \
+  void NAME (int mr, int g, int64_t ks, const void *pa, const void *pb,        \
       int64_t sstride, void *c_, int64_t ldc, int beta)                        \
   {                                                                            \
     const CT *b = pb;                                                          \
@@ -242,5 +240,3 @@ TN_GEMM_UKR_AVX2 (tn_gemm_ukr_i8_avx2, I8, int16_t, int32_t, __m256i, 8, 12, 32)
 TN_GEMM_SKR_AVX2 (tn_gemm_skr_f32_avx2, F32, float, float, __m256, 8, 6, 16)
 TN_GEMM_SKR_AVX2 (tn_gemm_skr_f64_avx2, F64, double, double, __m256d, 4, 6, 8)
 TN_GEMM_SKR_AVX2 (tn_gemm_skr_i8_avx2, I8, int16_t, int32_t, __m256i, 8, 12, 32)
-
-#endif
