@@ -10,6 +10,8 @@
 
 #include <gst/tensor/gsttensor.h>
 
+#include "npyread.h"
+
 /* The allocator doubles as a leak detector: after a test has dropped every
  * buffer and pool, no block may still be handed out.  Streaming threads drop
  * their last references (a pad, and through it what it held) just after a
@@ -31,10 +33,7 @@ tn_check_no_outstanding (void)
 static inline gchar *
 tn_test_data (const gchar *name)
 {
-  const gchar *dir = g_getenv ("GST_TENSOR_TESTDATA");
-
-  fail_unless (dir != NULL, "GST_TENSOR_TESTDATA is not set");
-  return g_build_filename (dir, name, NULL);
+  return npy_data_path (name);
 }
 
 /* The bytes of a file in tests/data (g_free them). */

@@ -10,63 +10,7 @@
 #include "core/cpu.h"
 #include "core/half.h"
 #include "ftz.h"
-
-/* A loaded C-order little-endian .npy file. */
-typedef struct {
-  gchar *buf;
-  const guint8 *data;
-  gsize n;
-} Npy;
-
-static void
-npy_load (Npy *a, const gchar *name, const gchar *descr, gsize itemsize)
-{
-  const gchar *dir = g_getenv ("GST_TENSOR_TESTDATA");
-  gchar *path, *header, *want, *p;
-  GError *err = NULL;
-  gsize len, hstart, hlen;
-
-  g_assert_nonnull (dir);
-  path = g_build_filename (dir, name, NULL);
-  if (!g_file_get_contents (path, &a->buf, &len, &err))
-    g_error ("cannot read %s: %s", path, err->message);
-  g_assert_cmpuint (len, >=, 12);
-  g_assert_cmpmem (a->buf, 6, "\x93NUMPY", 6);
-  if (a->buf[6] == 1) {
-    hstart = 10;
-    hlen = (guint8) a->buf[8] | (guint8) a->buf[9] << 8;
-  } else {
-    hstart = 12;
-    hlen = GUINT32_FROM_LE (*(guint32 *) (a->buf + 8));
-  }
-  g_assert_cmpuint (len, >=, hstart + hlen);
-  header = g_strndup (a->buf + hstart, hlen);
-  want = g_strdup_printf ("'descr': '%s'", descr);
-  if (!strstr (header, want))
-    g_error ("%s: header %s lacks %s", name, header, want);
-  g_assert_nonnull (strstr (header, "'fortran_order': False"));
-  p = strstr (header, "'shape': (");
-  g_assert_nonnull (p);
-  p += 10;
-  a->n = 1;
-  while (*p != ')') {
-    a->n *= g_ascii_strtoull (p, &p, 10);
-    while (*p == ',' || *p == ' ')
-      p++;
-  }
-  g_assert_cmpuint (len, ==, hstart + hlen + a->n * itemsize);
-  a->data = (const guint8 *) a->buf + hstart + hlen;
-  g_free (want);
-  g_free (header);
-  g_free (path);
-}
-
-static void
-npy_clear (Npy *a)
-{
-  g_free (a->buf);
-  memset (a, 0, sizeof *a);
-}
+#include "tests/common/npyread.h"
 
 /* The golden files' element types (bool sources are bytes, bfloat16 is its
  * bits). */
@@ -88,17 +32,17 @@ golden_load (Golden *g)
 
   for (t = 0; t < TN_NDTYPES; t++) {
     gchar *name = g_strdup_printf ("cast_src_%s.npy", tn_dtype_name (t));
-    npy_load (&g->src[t], name, src_descr[t], tn_dtype_size (t));
+    npy_load_descr (&g->src[t], name, src_descr[t]);
     g_free (name);
     name = g_strdup_printf ("cast_to_%s.npy", tn_dtype_name (t));
-    npy_load (&g->dst[t], name, dst_descr[t], tn_dtype_size (t));
+    npy_load_descr (&g->dst[t], name, dst_descr[t]);
     g_free (name);
   }
-  g->n = g->src[0].n;
+  g->n = g->src[0].count;
   g_assert_cmpuint (g->n, >=, 100);
   for (t = 0; t < TN_NDTYPES; t++) {
-    g_assert_cmpuint (g->src[t].n, ==, g->n);
-    g_assert_cmpuint (g->dst[t].n, ==, TN_NDTYPES * g->n);
+    g_assert_cmpuint (g->src[t].count, ==, g->n);
+    g_assert_cmpuint (g->dst[t].count, ==, TN_NDTYPES * g->n);
   }
 }
 

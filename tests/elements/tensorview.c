@@ -10,44 +10,29 @@
 #include <glib/gstdio.h>
 #include <gst/check/gstharness.h>
 
+#include "common/npyread.h"
 #include "common/tncheck.h"
 
-typedef struct {
-  GstTnInfo info;
-  guint8 *file; /* the whole .npy */
-  const guint8 *data;
-  gsize size;
-} Npy;
-
-static void
-npy_load (Npy *n, const gchar *name)
+/* A golden file's dtype and dims. */
+static GstTnInfo
+npy_info (const Npy *n)
 {
-  gchar *path = tn_test_data (name);
-  gsize len;
-  size_t need = 0;
-  tn_npy h;
-  tn_err e = { { 0 } };
+  GstTnInfo info;
 
-  fail_unless (g_file_get_contents (path, (gchar **) &n->file, &len, NULL),
-      "cannot read %s", path);
-  fail_unless (
-      tn_npy_parse (&h, n->file, len, &need, &e) == 0, "%s: %s", path, e.msg);
-  fail_if (h.fortran || h.big_endian);
-  fail_unless (h.data_offset + h.data_size == len);
-  memset (&n->info, 0, sizeof n->info);
-  n->info.dtype = h.dtype;
-  n->info.rank = h.rank;
-  memcpy (n->info.dims, h.dims, sizeof h.dims);
-  n->info.fps_d = 1;
-  n->data = n->file + h.data_offset;
-  n->size = h.data_size;
-  g_free (path);
+  memset (&info, 0, sizeof info);
+  info.dtype = n->dtype;
+  info.rank = n->rank;
+  memcpy (info.dims, n->dims, sizeof n->dims);
+  info.fps_d = 1;
+  return info;
 }
 
-static void
-npy_clear (Npy *n)
+static GstCaps *
+npy_caps (const Npy *n)
 {
-  g_free (n->file);
+  GstTnInfo info = npy_info (n);
+
+  return gst_tn_info_to_caps (&info);
 }
 
 static GstBuffer *
@@ -284,7 +269,7 @@ run_case (const Case *c, gboolean meta)
   gchar *golden_name = g_strdup_printf ("tview_%s.npy", c->name);
   GstBuffer *in, *out;
   GstCaps *caps;
-  GstTnInfo info;
+  GstTnInfo info, want_info;
   GstTnLayoutMeta *lm;
   guint8 *got;
   gsize size;
@@ -295,7 +280,7 @@ run_case (const Case *c, gboolean meta)
   if (meta)
     gst_harness_add_propose_allocation_meta (
         h, GST_TN_LAYOUT_META_API_TYPE, NULL);
-  gst_harness_set_src_caps (h, gst_tn_info_to_caps (&x.info));
+  gst_harness_set_src_caps (h, npy_caps (&x));
   in = npy_buffer (&x);
   GST_BUFFER_PTS (in) = 5 * GST_SECOND;
   fail_unless_equals_int (
@@ -305,11 +290,12 @@ run_case (const Case *c, gboolean meta)
 
   caps = gst_pad_get_current_caps (h->sinkpad);
   got = read_tensor (out, caps, &info, &size);
-  fail_unless (gst_tn_info_equal (&info, &want.info) || want.info.rank == 0,
+  want_info = npy_info (&want);
+  fail_unless (gst_tn_info_equal (&info, &want_info) || want_info.rank == 0,
       "%s: dims differ", c->name);
-  fail_unless_equals_int (info.rank, want.info.rank);
+  fail_unless_equals_int (info.rank, want_info.rank);
   for (gint i = 0; i < info.rank; i++)
-    fail_unless_equals_int64 (info.dims[i], want.info.dims[i]);
+    fail_unless_equals_int64 (info.dims[i], want_info.dims[i]);
   fail_unless_equals_uint64 (size, want.size);
   fail_unless (memcmp (got, want.data, size) == 0,
       "%s (meta %d): values "
@@ -377,7 +363,7 @@ GST_START_TEST (test_slice0_same_memory)
   Npy x;
 
   npy_load (&x, "tview_in.npy");
-  gst_harness_set_src_caps (h, gst_tn_info_to_caps (&x.info));
+  gst_harness_set_src_caps (h, npy_caps (&x));
   in = npy_buffer (&x);
   gst_harness_push (h, gst_buffer_ref (in));
   out = gst_harness_pull (h);
@@ -480,7 +466,7 @@ GST_START_TEST (test_chain_of_elements)
     if (chains[i].meta)
       gst_harness_add_propose_allocation_meta (
           h, GST_TN_LAYOUT_META_API_TYPE, NULL);
-    gst_harness_set_src_caps (h, gst_tn_info_to_caps (&x.info));
+    gst_harness_set_src_caps (h, npy_caps (&x));
     in = npy_buffer (&x);
     gst_harness_push (h, gst_buffer_ref (in));
     out = gst_harness_pull (h);
@@ -525,15 +511,13 @@ GST_START_TEST (test_read_by_npyenc)
 
   npy_load (&x, "tview_hwc.npy");
   npy_load (&want, "tview_hwc_chw.npy");
-  gst_harness_set_src_caps (h, gst_tn_info_to_caps (&x.info));
+  gst_harness_set_src_caps (h, npy_caps (&x));
   gst_harness_push (h, npy_buffer (&x));
   gst_harness_push_event (h, gst_event_new_eos ());
   out = gst_harness_take_all_data_as_buffer (h);
   fail_unless (gst_buffer_map (out, &map, GST_MAP_READ));
-  fail_unless_equals_uint64 (
-      map.size, (gsize) (want.data - want.file) + want.size);
-  fail_unless (
-      memcmp (map.data + (want.data - want.file), want.data, want.size) == 0);
+  fail_unless_equals_uint64 (map.size, want.offset + want.size);
+  fail_unless (memcmp (map.data + want.offset, want.data, want.size) == 0);
   gst_buffer_unmap (out, &map);
   fail_unless_equals_uint64 (bytes_copied (v), 0);
   gst_buffer_unref (out);
@@ -562,7 +546,7 @@ GST_START_TEST (test_read_by_tensorreduce)
 
   npy_load (&x, "tview_in.npy");
   npy_load (&want, "tview_reduce.npy");
-  gst_harness_set_src_caps (h, gst_tn_info_to_caps (&x.info));
+  gst_harness_set_src_caps (h, npy_caps (&x));
   gst_harness_push (h, npy_buffer (&x));
   out = gst_harness_pull (h);
   caps = gst_pad_get_current_caps (h->sinkpad);
@@ -824,7 +808,7 @@ GST_START_TEST (test_dense_sinks)
   GstCaps *caps;
 
   npy_load (&x, "tview_in.npy");
-  caps = gst_tn_info_to_caps (&x.info);
+  caps = npy_caps (&x);
   for (guint c = 0; c < G_N_ELEMENTS (names); c++) {
     const Case *cs = find_case (names[c]);
     gchar *golden = g_strdup_printf ("tview_%s.npy", cs->name);
@@ -894,7 +878,7 @@ GST_START_TEST (test_dense_sinks_strided_input)
   GstCaps *caps;
 
   npy_load (&x, "tview_in.npy");
-  caps = gst_tn_info_to_caps (&x.info);
+  caps = npy_caps (&x);
   for (guint r = 0; r < G_N_ELEMENTS (runs); r++) {
     Npy want;
 
@@ -933,7 +917,7 @@ GST_START_TEST (test_meta_reader_zero_copy)
   GstCaps *caps;
 
   npy_load (&x, "tview_in.npy");
-  caps = gst_tn_info_to_caps (&x.info);
+  caps = npy_caps (&x);
   for (guint c = 0; c < G_N_ELEMENTS (cases); c++) {
     gchar *golden = g_strdup_printf ("tview_%s.npy", cases[c].name);
     Npy want;
@@ -943,19 +927,18 @@ GST_START_TEST (test_meta_reader_zero_copy)
       gchar *between = g_strdup_printf ("%snpyenc ! ", betweens[b]);
       GstBuffer *in = npy_buffer (&x);
       guint64 copied;
-      gsize len, need = 0;
+      gsize len;
       guint8 *got = sink_bytes (
           cases[c].ops, caps, in, between, SINK_APP, &len, &copied);
-      tn_npy h;
-      tn_err e = { { 0 } };
+      Npy g;
 
-      fail_unless (tn_npy_parse (&h, got, len, &need, &e) == 0, "%s", e.msg);
-      fail_unless_equals_uint64 (h.data_size, want.size);
-      fail_unless (memcmp (got + h.data_offset, want.data, want.size) == 0,
+      npy_parse (&g, got, len, "npyenc's output");
+      fail_unless_equals_uint64 (g.size, want.size);
+      fail_unless (memcmp (g.data, want.data, want.size) == 0,
           "%s before %snpyenc: not NumPy's array", cases[c].ops, betweens[b]);
       fail_unless_equals_uint64 (copied,
           (cases[c].kind == OUT_COPY ? want.size : 0) + cases[c].copy_anyway);
-      g_free (got);
+      npy_clear (&g);
       g_free (between);
       gst_buffer_unref (in);
     }
@@ -967,16 +950,17 @@ GST_START_TEST (test_meta_reader_zero_copy)
     Npy want;
     GstBuffer *in = strided_input ();
     guint64 copied;
-    gsize len, need = 0;
+    gsize len;
     guint8 *got
         = sink_bytes ("", caps, in, "npyenc ! ", SINK_APP, &len, &copied);
-    tn_npy h;
+    Npy g;
 
     npy_load (&want, "tview_in.npy");
-    fail_unless (tn_npy_parse (&h, got, len, &need, NULL) == 0);
-    fail_unless (memcmp (got + h.data_offset, want.data, want.size) == 0);
+    npy_parse (&g, got, len, "npyenc's output");
+    fail_unless_equals_uint64 (g.size, want.size);
+    fail_unless (memcmp (g.data, want.data, want.size) == 0);
     fail_unless_equals_uint64 (copied, 0);
-    g_free (got);
+    npy_clear (&g);
     gst_buffer_unref (in);
     npy_clear (&want);
   }
