@@ -4,10 +4,14 @@
  * first thing it cannot accept. */
 #include "npy.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "cast.h"
 
 #define MAGIC "\x93NUMPY"
 #define MAGIC_LEN 6
@@ -636,4 +640,228 @@ tn_npy_header (char *buf, size_t cap, tn_dtype t, const int64_t *dims, int rank)
   memset (buf + prefix + n, ' ', pad);
   buf[total - 1] = '\n';
   return total;
+}
+
+/* ------------------------------------------------------ whole files --- */
+
+/* The items of a file laid out as h says (raw), into a's dense native
+ * storage; raw may be a->data itself for a C-order file. */
+static void
+place (tn_array *a, const tn_npy *h, const void *raw)
+{
+  size_t size = descr_of[h->dtype].size;
+  tn_view v;
+
+  if (h->fortran) {
+    tn_npy_view (h, &v);
+    tn_view_materialize (a->data, raw, &v);
+  } else if (raw != a->data) {
+    memcpy (a->data, raw, h->data_size);
+  }
+  if (h->big_endian)
+    tn_npy_swap (a->data, size, h->data_size / size);
+}
+
+static void
+short_data (tn_err *e, size_t have, size_t want)
+{
+  tn_err_set (e, "the file holds %zu bytes of data but its header promises %zu",
+      have, want);
+}
+
+/* The header's verdict r (tn_npy_parse) as a sentence about the file. */
+static int
+bad_header (tn_err *e, int r, const tn_err *pe)
+{
+  if (r > 0)
+    tn_err_set (e, "the file is cut short: %s", pe->msg);
+  else
+    tn_err_set (e, "not a valid .npy file: %s", pe->msg);
+  return -1;
+}
+
+int
+tn_array_decode_npy (const void *buf, size_t len, tn_array *a, tn_err *e)
+{
+  tn_npy h;
+  tn_err pe;
+  int r;
+
+  memset (a, 0, sizeof *a);
+  r = tn_npy_parse (&h, buf, len, NULL, &pe);
+  if (r != 0)
+    return bad_header (e, r, &pe);
+  if (len - h.data_offset < h.data_size) {
+    short_data (e, len - h.data_offset, h.data_size);
+    return -1;
+  }
+  if (tn_array_init (a, h.dtype, h.dims, h.rank, e) < 0)
+    return -1;
+  place (a, &h, (const unsigned char *) buf + h.data_offset);
+  return 0;
+}
+
+/* The one place core opens a file: NULL with a message, errno kept. */
+static FILE *
+open_file (const char *path, const char *mode, tn_err *e)
+{
+  FILE *f = fopen (path, mode);
+  int saved = errno;
+
+  if (f == NULL) {
+    tn_err_set (e, "cannot open '%.60s'%s: %s", path,
+        mode[0] == 'w' ? " for writing" : "", strerror (saved));
+    errno = saved;
+  }
+  return f;
+}
+
+/* Reads the header in pieces until the parser has all of it: most files'
+ * header is 128 bytes, and a bad one is refused before the data is read.
+ * On success *hdr holds the first *len bytes of the file. */
+static int
+read_header (FILE *f, tn_npy *h, unsigned char **hdr, size_t *len, tn_err *e)
+{
+  size_t need = 128, got;
+  unsigned char *b;
+  tn_err pe;
+  int r;
+
+  for (;;) {
+    b = realloc (*hdr, need);
+    if (b == NULL) {
+      tn_err_set (e, "cannot allocate %zu bytes for the header", need);
+      return -1;
+    }
+    *hdr = b;
+    got = fread (b + *len, 1, need - *len, f);
+    if (got == 0 && ferror (f)) {
+      tn_err_set (e, "cannot read the header: %s", strerror (errno));
+      return -1;
+    }
+    *len += got;
+    r = tn_npy_parse (h, b, *len, &need, &pe);
+    if (r == 0)
+      return 0;
+    if (r < 0 || got == 0)
+      return bad_header (e, r, &pe);
+  }
+}
+
+/* tn_array_load_npy without the path in its messages. */
+static int
+load (FILE *f, tn_array *a, tn_err *e)
+{
+  unsigned char *hdr = NULL, *raw;
+  size_t len = 0, have;
+  tn_npy h;
+
+  if (read_header (f, &h, &hdr, &len, e) < 0
+      || tn_array_init (a, h.dtype, h.dims, h.rank, e) < 0)
+    goto fail;
+  /* A C-order file is read straight into the array; a Fortran-order one
+   * needs its own layout first. */
+  raw = h.fortran ? malloc (h.data_size ? h.data_size : 1) : a->data;
+  if (raw == NULL) {
+    tn_err_set (
+        e, "cannot allocate %zu bytes for the Fortran-order data", h.data_size);
+    goto fail;
+  }
+  have = len - h.data_offset < h.data_size ? len - h.data_offset : h.data_size;
+  memcpy (raw, hdr + h.data_offset, have);
+  have += fread ((unsigned char *) raw + have, 1, h.data_size - have, f);
+  if (have < h.data_size) {
+    if (ferror (f))
+      tn_err_set (e, "cannot read the data: %s", strerror (errno));
+    else
+      short_data (e, have, h.data_size);
+    if (raw != a->data)
+      free (raw);
+    goto fail;
+  }
+  place (a, &h, raw);
+  if (raw != a->data)
+    free (raw);
+  free (hdr);
+  return 0;
+
+fail:
+  free (hdr);
+  tn_array_clear (a);
+  return -1;
+}
+
+int
+tn_array_load_npy (const char *path, tn_array *a, tn_err *e)
+{
+  tn_err le;
+  FILE *f;
+
+  memset (a, 0, sizeof *a);
+  f = open_file (path, "rb", e);
+  if (f == NULL)
+    return -2;
+  if (load (f, a, &le) < 0) {
+    tn_err_set (e, "'%.60s': %s", path, le.msg);
+    fclose (f);
+    return -1;
+  }
+  fclose (f);
+  return 0;
+}
+
+/* The items of a as the file stores them: bfloat16 widened, in pieces. */
+static int
+write_items (FILE *f, const tn_array *a, size_t n)
+{
+  enum { CHUNK = 4096 };
+  float wide[CHUNK];
+  const uint16_t *b = a->data;
+  size_t i, k;
+
+  if (a->view.dtype != TN_BFLOAT16)
+    return fwrite (a->data, 1, n, f) == n ? 0 : -1;
+  for (i = 0; i < n / 2; i += k) {
+    k = n / 2 - i < CHUNK ? n / 2 - i : CHUNK;
+    tn_cast (wide, TN_FLOAT32, b + i, TN_BFLOAT16, k);
+    if (fwrite (wide, sizeof wide[0], k, f) != k)
+      return -1;
+  }
+  return 0;
+}
+
+int
+tn_array_save_npy (const char *path, const tn_array *a, tn_err *e)
+{
+  tn_dtype t = a->view.dtype == TN_BFLOAT16 ? TN_FLOAT32 : a->view.dtype;
+  /* rank 8 of 19-digit extents and the padding fit in well under 1 KiB */
+  char hdr[1024];
+  size_t hl = 0, n = tn_array_nbytes (a);
+  FILE *f;
+  int bad, saved;
+
+  /* Only an empty (cleared) array has no header: a set one's shape was
+   * checked when it was made. */
+  if (a->data)
+    hl = tn_npy_header (hdr, sizeof hdr, t, a->view.dims, a->view.rank);
+  if (hl == 0) {
+    tn_err_set (e, "cannot write '%.60s': the array is empty", path);
+    return -1;
+  }
+  f = open_file (path, "wb", e);
+  if (f == NULL)
+    return -1;
+  bad = fwrite (hdr, 1, hl, f) != hl || write_items (f, a, n) < 0;
+  saved = errno;
+  if (fclose (f) != 0 && !bad) {
+    bad = 1;
+    saved = errno;
+  }
+  if (bad) {
+    tn_err_set (e, "cannot write the %zu bytes of '%.60s': %s", hl + n, path,
+        strerror (saved));
+    remove (path);
+    return -1;
+  }
+  return 0;
 }

@@ -1,4 +1,5 @@
-/* NumPy .npy files: header parsing and writing (format 1.0, 2.0, 3.0). */
+/* NumPy .npy files: header parsing and writing (format 1.0, 2.0, 3.0), and
+ * the one loader and saver of whole files as tn_arrays. */
 #ifndef TN_NPY_H
 #define TN_NPY_H
 
@@ -7,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "array.h"
 #include "view.h"
 
 typedef struct {
@@ -42,5 +44,24 @@ TN_API void tn_npy_swap (void *data, size_t itemsize, size_t n);
  * float32. */
 TN_API size_t tn_npy_header (
     char *buf, size_t cap, tn_dtype t, const int64_t *dims, int rank);
+
+/* The one .npy loader: a whole file (format 1.0 to 3.0, either byte order,
+ * C or Fortran order) into a dense native-order C-order array, which the
+ * caller clears.  bfloat16 has no NumPy type, so a file never holds one.
+ * Returns 0; -1 with e saying what is wrong and where (the path, and the
+ * byte of the header or the count of data bytes); -2 when the file
+ * cannot be opened at all, with errno saying why (a caller for which the
+ * path was only one reading of its text can then say so).  On failure a
+ * is left empty. */
+TN_API int tn_array_load_npy (const char *path, tn_array *a, tn_err *e);
+/* The same from the len bytes of a file already in memory; the messages
+ * are the loader's without the path.  Bytes after the data are ignored. */
+TN_API int tn_array_decode_npy (
+    const void *buf, size_t len, tn_array *a, tn_err *e);
+/* Writes a as a version 1.0 (or 2.0) little-endian C-order file that
+ * NumPy reads back as it was; bfloat16 is written widened to float32, which
+ * holds it exactly.  Returns 0, or -1 with e naming the path (a partly
+ * written file is removed). */
+TN_API int tn_array_save_npy (const char *path, const tn_array *a, tn_err *e);
 
 #endif

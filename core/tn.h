@@ -2,6 +2,7 @@
 #ifndef TN_H
 #define TN_H
 
+#include "array.h"
 #include "cast.h"
 #include "dtype.h"
 #include "err.h"

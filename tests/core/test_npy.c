@@ -1,10 +1,15 @@
 /* tn_npy_*: files written by NumPy (tests/data/gen_npy.py), headers written
- * by hand, and every way a header can be wrong. */
+ * by hand, and every way a header can be wrong; tn_array_load_npy,
+ * tn_array_decode_npy and tn_array_save_npy on those files, checked
+ * against the formula values, NumPy's bytes and the tests' own reader. */
+#include <errno.h>
 #include <glib.h>
+#include <glib/gstdio.h>
 #include <math.h>
 #include <string.h>
 
 #include "core/npy.h"
+#include "tests/common/npyread.h"
 
 /* The value gen_npy.py stores at row-major logical index k. */
 static const gint64 S[9] = { 0, 5, 1000, 0, 100000007, 0, 0, 0, 300000000007 };
@@ -69,12 +74,9 @@ static const npy_case cases[] = {
 static guint8 *
 load (const char *name, gsize *len)
 {
-  const char *dir = g_getenv ("GST_TENSOR_TESTDATA");
+  gchar *path = npy_data_path (name), *data = NULL;
   GError *err = NULL;
-  gchar *path, *data = NULL;
 
-  g_assert_nonnull (dir);
-  path = g_build_filename (dir, name, NULL);
   if (!g_file_get_contents (path, &data, len, &err))
     g_error ("%s", err->message);
   g_free (path);
@@ -854,6 +856,351 @@ test_header_writer (void)
   g_assert_cmpuint (tn_npy_header (NULL, 0, TN_UINT8, dims[4], 8), ==, 0);
 }
 
+/* ----------------------------------------------- tn_array and files --- */
+
+static int64_t
+dims_count (const int64_t *dims, int rank)
+{
+  int64_t n = 1;
+  int i;
+
+  for (i = 0; i < rank; i++)
+    n = dims[i] == 0 || n == 0 ? 0 : n * dims[i];
+  return n;
+}
+
+static void
+assert_dims (const tn_view *v, tn_dtype t, const int64_t *dims, int rank)
+{
+  int i;
+
+  g_assert_cmpint (v->dtype, ==, t);
+  g_assert_cmpint (v->rank, ==, rank);
+  for (i = 0; i < rank; i++)
+    g_assert_cmpint (v->dims[i], ==, dims[i]);
+  g_assert_cmpint (v->offset, ==, 0);
+  g_assert_true (tn_view_dense (v));
+}
+
+/* The loader on each NumPy file: dense, C order, native byte order, the
+ * items 64-byte aligned, each the formula's value at its row-major index
+ * whatever the file's order and byte order; from memory, the same. */
+static void
+test_array_load (gconstpointer data)
+{
+  const npy_case *c = data;
+  gchar *path = npy_data_path (c->file);
+  int64_t count = dims_count (c->dims, c->rank), k;
+  tn_err e = { "" };
+  tn_array a, m;
+  guint8 *buf;
+  gsize len;
+  Npy o;
+
+  memset (&a, 0xa5, sizeof a);
+  if (tn_array_load_npy (path, &a, &e) != 0)
+    g_error ("%s", e.msg);
+  assert_dims (&a.view, c->dtype, c->dims, c->rank);
+  g_assert_cmpuint ((guintptr) a.data % TN_ARRAY_ALIGN, ==, 0);
+  g_assert_cmpuint (tn_array_nbytes (&a), ==, (gsize) count * c->itemsize);
+  for (k = 0; k < count; k++)
+    check_item (
+        c->dtype, (const guint8 *) a.data + k * c->itemsize, k, c->file);
+
+  buf = load (c->file, &len);
+  memset (&m, 0xa5, sizeof m);
+  g_assert_cmpint (tn_array_decode_npy (buf, len, &m, &e), ==, 0);
+  assert_dims (&m.view, c->dtype, c->dims, c->rank);
+  g_assert_cmpuint ((guintptr) m.data % TN_ARRAY_ALIGN, ==, 0);
+  g_assert_cmpmem (m.data, tn_array_nbytes (&m), a.data, tn_array_nbytes (&a));
+  g_free (buf);
+
+  /* The oracle reads the same header; a file already dense and native is
+   * the array's bytes as they stand. */
+  npy_read (&o, path);
+  g_assert_cmpint (o.dtype, ==, c->dtype);
+  g_assert_cmpint (o.rank, ==, c->rank);
+  g_assert_cmpint (o.fortran, ==, c->fortran);
+  g_assert_cmpint (o.big_endian, ==, c->big_endian);
+  if (!o.fortran && !o.big_endian)
+    g_assert_cmpmem (o.data, o.size, a.data, tn_array_nbytes (&a));
+  npy_clear (&o);
+  tn_array_clear (&m);
+  tn_array_clear (&a);
+  g_assert_null (a.data);
+  tn_array_clear (&a); /* twice is harmless */
+  g_free (path);
+}
+
+/* Saved again, each file is NumPy's own save of the array: byte for byte
+ * what numpy.save wrote for a little-endian C-order file of format 1.0
+ * (the big-endian ones become their little-endian twins), and for the
+ * rest a file the oracle reads as C order with the same items. */
+static void
+test_array_save (gconstpointer data)
+{
+  const npy_case *c = data;
+  gchar *path = npy_data_path (c->file), *dir, *out, *twin;
+  guint8 *want, *got;
+  gsize want_len, got_len;
+  tn_array a, b;
+  tn_err e = { "" };
+  Npy o;
+
+  g_assert_cmpint (tn_array_load_npy (path, &a, &e), ==, 0);
+  dir = g_dir_make_tmp ("tnnpy-XXXXXX", NULL);
+  g_assert_nonnull (dir);
+  out = g_build_filename (dir, "a.npy", NULL);
+  if (tn_array_save_npy (out, &a, &e) != 0)
+    g_error ("%s", e.msg);
+  g_assert_true (g_file_get_contents (out, (gchar **) &got, &got_len, NULL));
+
+  if (c->major == 1 && !c->fortran) {
+    twin = c->big_endian ? g_strdup_printf ("npy_%s", c->file + 7)
+                         : g_strdup (c->file);
+    want = load (twin, &want_len);
+    g_assert_cmpmem (got, got_len, want, want_len);
+    g_free (want);
+    g_free (twin);
+  }
+  npy_read (&o, out);
+  g_assert_cmpint (o.major, ==, 1);
+  g_assert_false (o.fortran);
+  g_assert_false (o.big_endian);
+  g_assert_cmpint (o.dtype, ==, c->dtype);
+  g_assert_cmpint (o.rank, ==, c->rank);
+  g_assert_cmpmem (
+      o.dims, o.rank * sizeof o.dims[0], c->dims, c->rank * sizeof c->dims[0]);
+  g_assert_cmpuint (o.offset % 64, ==, 0);
+  g_assert_cmpmem (o.data, o.size, a.data, tn_array_nbytes (&a));
+  npy_clear (&o);
+
+  /* and loads back as it was */
+  g_assert_cmpint (tn_array_load_npy (out, &b, &e), ==, 0);
+  assert_dims (&b.view, c->dtype, c->dims, c->rank);
+  g_assert_cmpmem (b.data, tn_array_nbytes (&b), a.data, tn_array_nbytes (&a));
+  tn_array_clear (&b);
+
+  tn_array_clear (&a);
+  g_free (got);
+  g_unlink (out);
+  g_rmdir (dir);
+  g_free (out);
+  g_free (dir);
+  g_free (path);
+}
+
+/* Every dtype in every kind of shape, saved and loaded back: the oracle
+ * reads NumPy's descr for it (bfloat16 as float32, the exact widening:
+ * its bits in the top half), the shape and the items; the loader gives
+ * back the same items. */
+static void
+test_array_round_trip (void)
+{
+  /* what NumPy calls each dtype, written out by hand */
+  static const char *const descr[TN_NDTYPES] = { "|b1", "|i1", "|u1", "<i2",
+    "<u2", "<i4", "<u4", "<i8", "<u8", "<f2", "<f4", "<f4", "<f8" };
+  static const int64_t dims[][TN_MAX_RANK] = {
+    { 0 },
+    { 2, 3 },
+    { 1, 2, 1, 2, 1, 2, 1, 2 },
+    { 3, 0, 2 },
+    { 0 },
+    { 5, 1, 7 },
+  };
+  static const int ranks[] = { 0, 2, 8, 3, 1, 3 };
+  gchar *dir = g_dir_make_tmp ("tnnpy-XXXXXX", NULL);
+  gchar *out = g_build_filename (dir, "r.npy", NULL);
+  tn_err e = { "" };
+  size_t i, j, n, sz;
+  int t;
+
+  for (t = 0; t < TN_NDTYPES; t++)
+    for (i = 0; i < G_N_ELEMENTS (ranks); i++) {
+      tn_dtype back = t == TN_BFLOAT16 ? TN_FLOAT32 : (tn_dtype) t;
+      guint8 *p;
+      tn_array a, b;
+      Npy o;
+
+      g_assert_cmpint (tn_array_init (&a, t, dims[i], ranks[i], &e), ==, 0);
+      assert_dims (&a.view, t, dims[i], ranks[i]);
+      sz = tn_dtype_size (t);
+      n = tn_array_nbytes (&a);
+      g_assert_cmpuint (n, ==, dims_count (dims[i], ranks[i]) * sz);
+      p = a.data;
+      for (j = 0; j < n; j++) {
+        g_assert_cmpuint (p[j], ==, 0); /* init zeroes */
+        /* bool items are 0 or 1; the rest any bits at all */
+        p[j] = t == TN_BOOL ? j % 3 == 1 : (guint8) (j * 37 + 11);
+      }
+      if (tn_array_save_npy (out, &a, &e) != 0)
+        g_error ("%s", e.msg);
+
+      npy_read (&o, out);
+      g_assert_cmpstr (o.descr, ==, descr[t]);
+      g_assert_false (o.fortran);
+      g_assert_cmpint (o.rank, ==, ranks[i]);
+      g_assert_cmpmem (o.dims, o.rank * sizeof o.dims[0], dims[i],
+          ranks[i] * sizeof dims[i][0]);
+      if (t != TN_BFLOAT16) {
+        g_assert_cmpmem (o.data, o.size, a.data, n);
+      } else {
+        g_assert_cmpuint (o.size, ==, n * 2);
+        for (j = 0; j < n / 2; j++) {
+          guint32 w;
+          guint16 h;
+
+          memcpy (&w, o.data + 4 * j, 4);
+          memcpy (&h, p + 2 * j, 2);
+          g_assert_cmphex (w, ==, (guint32) h << 16);
+        }
+      }
+
+      g_assert_cmpint (tn_array_load_npy (out, &b, &e), ==, 0);
+      assert_dims (&b.view, back, dims[i], ranks[i]);
+      g_assert_cmpmem (b.data, tn_array_nbytes (&b), o.data, o.size);
+      npy_clear (&o);
+      tn_array_clear (&b);
+      tn_array_clear (&a);
+    }
+  g_unlink (out);
+  g_rmdir (dir);
+  g_free (out);
+  g_free (dir);
+}
+
+/* A bfloat16 array of the formula's float values saves as NumPy saved
+ * them in float32: bfloat16 holds (k - 3) * 0.5 exactly. */
+static void
+test_array_save_bf16 (void)
+{
+  static const int64_t dims[] = { 2, 3 };
+  gchar *dir = g_dir_make_tmp ("tnnpy-XXXXXX", NULL);
+  gchar *out = g_build_filename (dir, "bf.npy", NULL);
+  guint8 *want, *got;
+  gsize want_len, got_len;
+  tn_err e = { "" };
+  tn_array a;
+  int k;
+
+  g_assert_cmpint (tn_array_init (&a, TN_BFLOAT16, dims, 2, &e), ==, 0);
+  for (k = 0; k < 6; k++) {
+    float f = (k - 3) * 0.5f;
+    guint32 u;
+
+    memcpy (&u, &f, 4);
+    ((guint16 *) a.data)[k] = (guint16) (u >> 16);
+  }
+  g_assert_cmpint (tn_array_save_npy (out, &a, &e), ==, 0);
+  g_assert_true (g_file_get_contents (out, (gchar **) &got, &got_len, NULL));
+  want = load ("npy_float32.npy", &want_len);
+  g_assert_cmpmem (got, got_len, want, want_len);
+  g_free (want);
+  g_free (got);
+  tn_array_clear (&a);
+  g_unlink (out);
+  g_rmdir (dir);
+  g_free (out);
+  g_free (dir);
+}
+
+/* bytes (len of them) as a file at path: the loader and the decoder both
+ * refuse them, leave the array empty and say why, the loader naming the
+ * path first. */
+static void
+expect_bad (const gchar *path, const void *bytes, gsize len, const gchar *why)
+{
+  gchar *want = g_strdup_printf ("'%s': %s", path, why);
+  tn_array a;
+  tn_err e;
+
+  g_assert_true (g_file_set_contents (path, bytes, (gssize) len, NULL));
+  memset (&a, 0xa5, sizeof a);
+  g_assert_cmpint (tn_array_load_npy (path, &a, &e), ==, -1);
+  g_assert_cmpstr (e.msg, ==, want);
+  g_assert_null (a.data);
+  memset (&a, 0xa5, sizeof a);
+  g_assert_cmpint (tn_array_decode_npy (bytes, len, &a, &e), ==, -1);
+  g_assert_cmpstr (e.msg, ==, why);
+  g_assert_null (a.data);
+  g_unlink (path);
+  g_free (want);
+}
+
+/* What each failure says, and that it leaves the array empty. */
+static void
+test_array_errors (void)
+{
+  static const int64_t d23[] = { 2, 3 }, neg[] = { 2, -1 };
+  gchar *dir = g_dir_make_tmp ("tnnpy-XXXXXX", NULL);
+  gchar *path = g_build_filename (dir, "bad.npy", NULL), *want, *nodir;
+  guint8 *buf;
+  gsize len;
+  tn_err e;
+  tn_array a;
+
+  /* a file that is not there: -2, and errno says why */
+  memset (&a, 0xa5, sizeof a);
+  errno = 0;
+  g_assert_cmpint (tn_array_load_npy ("/nonexistent/x.npy", &a, &e), ==, -2);
+  g_assert_cmpint (errno, ==, ENOENT);
+  g_assert_cmpstr (
+      e.msg, ==, "cannot open '/nonexistent/x.npy': No such file or directory");
+  g_assert_null (a.data);
+
+  /* data cut short: the count of bytes there and promised */
+  buf = load ("npy_float32.npy", &len);
+  g_assert_cmpuint (len, ==, 128 + 24);
+  expect_bad (path, buf, 128 + 20,
+      "the file holds 20 bytes of data but its header promises 24");
+  g_free (buf);
+  /* the header cut short, or wrong, in the parser's words */
+  expect_bad (path, "\x93NUMPY\x01\x00\x76\x00{'d", 14,
+      "the file is cut short: npy header is incomplete: 14 bytes "
+      "available, the header length at byte 8 says 128 are needed");
+  expect_bad (path, "not a numpy file", 16,
+      "not a valid .npy file: npy header at byte 0: expected the magic "
+      "string \\x93NUMPY, found 'n'");
+  expect_bad (path, "", 0,
+      "the file is cut short: npy header is incomplete: 0 bytes available, "
+      "10 needed for the magic, version and header length");
+  g_free (path);
+
+  /* a directory is no file */
+  g_assert_cmpint (tn_array_load_npy (dir, &a, &e), ==, -1);
+  g_assert_null (a.data);
+  g_assert_nonnull (strstr (e.msg, dir));
+
+  /* saving where no file can be, or an empty array */
+  g_assert_cmpint (tn_array_init (&a, TN_INT16, d23, 2, &e), ==, 0);
+  nodir = g_build_filename (dir, "no", "x.npy", NULL);
+  g_assert_cmpint (tn_array_save_npy (nodir, &a, &e), ==, -1);
+  want = g_strdup_printf (
+      "cannot open '%s' for writing: No such file or directory", nodir);
+  g_assert_cmpstr (e.msg, ==, want);
+  g_free (want);
+  tn_array_clear (&a);
+  g_assert_cmpint (tn_array_save_npy (nodir, &a, &e), ==, -1);
+  want = g_strdup_printf ("cannot write '%s': the array is empty", nodir);
+  g_assert_cmpstr (e.msg, ==, want);
+  g_free (want);
+  g_free (nodir);
+
+  /* shapes and dtypes that are no array */
+  memset (&a, 0xa5, sizeof a);
+  g_assert_cmpint (tn_array_init (&a, TN_INT16, neg, 2, &e), ==, -1);
+  g_assert_null (a.data);
+  g_assert_nonnull (strstr (e.msg, "-1"));
+  g_assert_cmpint (tn_array_init (&a, TN_INT16, d23, 9, &e), ==, -1);
+  g_assert_null (a.data);
+  g_assert_cmpint (tn_array_init (&a, TN_NDTYPES, d23, 2, &e), ==, -1);
+  g_assert_null (a.data);
+  g_assert_cmpuint (tn_array_nbytes (&a), ==, 0);
+
+  g_rmdir (dir);
+  g_free (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -865,6 +1212,12 @@ main (int argc, char **argv)
 
     g_test_add_data_func (name, &cases[i], test_file);
     g_free (name);
+    name = g_strdup_printf ("/npy/array/load/%s", cases[i].file);
+    g_test_add_data_func (name, &cases[i], test_array_load);
+    g_free (name);
+    name = g_strdup_printf ("/npy/array/save/%s", cases[i].file);
+    g_test_add_data_func (name, &cases[i], test_array_save);
+    g_free (name);
   }
   g_test_add_func ("/npy/view/strides", test_view_strides);
   g_test_add_func ("/npy/swap", test_swap);
@@ -874,5 +1227,8 @@ main (int argc, char **argv)
   g_test_add_func ("/npy/parse/magic-version", test_magic_version);
   g_test_add_func ("/npy/parse/short-data", test_short_data);
   g_test_add_func ("/npy/header/writer", test_header_writer);
+  g_test_add_func ("/npy/array/round-trip", test_array_round_trip);
+  g_test_add_func ("/npy/array/save-bfloat16", test_array_save_bf16);
+  g_test_add_func ("/npy/array/errors", test_array_errors);
   return g_test_run ();
 }
