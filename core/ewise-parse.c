@@ -1,4 +1,5 @@
-/* Parsing "cast:float32,sub:127.5,div:127.5" and loading .npy operands. */
+/* Parsing "cast:float32,sub:127.5,div:127.5"; .npy operands come from the
+ * one loader, tn_array_load_npy. */
 #define _GNU_SOURCE /* uselocale */
 #include "ewise-parse.h"
 
@@ -12,7 +13,6 @@
 
 #include "cast.h"
 #include "npy.h"
-#include "shape.h"
 #include "steps.h"
 #include "view.h"
 
@@ -192,97 +192,34 @@ tensor_summarise (tn_ew_tensor *t)
   }
 }
 
-static void
-tensor_free (tn_ew_tensor *t)
-{
-  if (t) {
-    free (t->data);
-    free (t);
-  }
-}
-
-static int
-read_all (FILE *f, void *buf, size_t n)
-{
-  return fread (buf, 1, n, f) == n ? 0 : -1;
-}
-
+/* The .npy operand at path, read by the one loader into the step's
+ * array, and the view of it the planner reads. */
 static tn_ew_tensor *
-load_npy (const char *path, tn_err *e)
+load_operand (const char *path, tn_array *a, tn_err *e)
 {
-  unsigned char *hdr = NULL;
-  size_t len = 0, need = 128;
-  tn_ew_tensor *t = NULL;
-  void *raw = NULL;
-  FILE *f;
-  tn_npy h;
-  tn_view v;
-  int r;
+  tn_ew_tensor *t;
+  int r = tn_array_load_npy (path, a, e);
 
-  f = fopen (path, "rb");
-  if (f == NULL) {
+  if (r == -2) {
     tn_err_set (e, "cannot open '%.60s' (and it is not a number): %s", path,
         strerror (errno));
     return NULL;
   }
-  /* The header is read in pieces until the parser has all of it. */
-  for (;;) {
-    unsigned char *nh = realloc (hdr, need);
-    size_t got;
-
-    if (nh == NULL) {
-      tn_err_set (
-          e, "cannot allocate %zu bytes for the header of '%.60s'", need, path);
-      goto fail;
-    }
-    hdr = nh;
-    got = fread (hdr + len, 1, need - len, f);
-    len += got;
-    r = tn_npy_parse (&h, hdr, len, &need, e);
-    if (r == 0)
-      break;
-    if (r < 0 || got == 0)
-      goto fail; /* e says what is wrong, or what was missing at the end */
-  }
+  if (r < 0)
+    return NULL;
   t = calloc (1, sizeof *t);
-  if (t == NULL)
-    goto nomem;
-  t->dtype = h.dtype;
-  t->rank = h.rank;
-  memcpy (t->dims, h.dims, sizeof t->dims);
-  if (tn_shape_count (h.dims, h.rank, &t->count, e) < 0)
-    goto fail;
-  raw = malloc (h.data_size ? h.data_size : 1);
-  t->data = malloc (h.data_size ? h.data_size : 1);
-  if (raw == NULL || t->data == NULL)
-    goto nomem;
-  if (fseek (f, (long) h.data_offset, SEEK_SET) != 0
-      || read_all (f, raw, h.data_size) < 0) {
-    tn_err_set (e,
-        "'%.60s' ends before the %zu data bytes its header promises (%s "
-        "dims of %lld items)",
-        path, h.data_size, tn_dtype_name (h.dtype), (long long) t->count);
-    goto fail;
+  if (t == NULL) {
+    tn_err_set (e, "cannot allocate the operand of '%.60s'", path);
+    tn_array_clear (a);
+    return NULL;
   }
-  if (h.big_endian)
-    tn_npy_swap (raw, tn_dtype_size (h.dtype), (size_t) t->count);
-  tn_npy_view (&h, &v);
-  tn_view_materialize (t->data, raw, &v);
-  free (raw);
-  free (hdr);
-  fclose (f);
+  t->dtype = a->view.dtype;
+  t->rank = a->view.rank;
+  memcpy (t->dims, a->view.dims, sizeof t->dims);
+  t->count = tn_view_count (&a->view);
+  t->data = a->data;
   tensor_summarise (t);
   return t;
-
-nomem:
-  tn_err_set (
-      e, "cannot allocate the %zu data bytes of '%.60s'", h.data_size, path);
-fail:
-  free (raw);
-  free (hdr);
-  tensor_free (t);
-  fclose (f);
-  return NULL;
 }
 
 /* Fills st from the split step; text is kept (cut) for messages. */
@@ -345,7 +282,7 @@ parse_step (const tn_step *sp, int k, int nsteps, tn_ew_step *st, tn_err *e)
           st->text, sp->args[i]);
       return -1;
     }
-    st->tensor = load_npy (sp->args[i], &te);
+    st->tensor = load_operand (sp->args[i], &st->array, &te);
     if (st->tensor == NULL) {
       tn_err_set (e, "step %d of %d (%s): %s.", k, nsteps, st->text, te.msg);
       return -1;
@@ -361,8 +298,10 @@ tn_ewise_chain_free (tn_ewise_chain *c)
 
   if (c == NULL)
     return;
-  for (i = 0; i < c->nsteps; i++)
-    tensor_free (c->steps[i].tensor);
+  for (i = 0; i < c->nsteps; i++) {
+    free (c->steps[i].tensor);
+    tn_array_clear (&c->steps[i].array);
+  }
   free (c->steps);
   free (c);
 }

@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "array.h"
 #include "ewise-kern.h"
 #include "ewise.h"
 
@@ -18,13 +19,15 @@ typedef struct {
   double f;   /* TN_EW_NUM_FLOAT; also the value of the others, rounded */
 } tn_ew_num;
 
-/* A constant tensor read from a .npy file: dense, native byte order. */
+/* A constant operand as the planner reads it: a non-owning view of the
+ * tn_array its step owns (the .npy file as the one loader read it: dense,
+ * native byte order), plus a summary of its values. */
 typedef struct {
   tn_dtype dtype;
   int rank;
   int64_t dims[TN_MAX_RANK];
   int64_t count;
-  void *data;
+  const void *data; /* the step's array.data */
   /* What converting it to an integer dtype needs to know: whether every
    * item is a finite whole number, and then the smallest and largest. */
   bool all_whole;
@@ -36,6 +39,7 @@ typedef struct {
   char text[48];        /* the step as written, cut, for messages */
   tn_ew_num num[2];     /* the numbers (clamp has two) */
   tn_ew_tensor *tensor; /* a .npy operand instead of a number */
+  tn_array array;       /* the operand's items, which tensor views */
   tn_dtype cast_to;
 } tn_ew_step;
 
