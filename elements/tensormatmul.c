@@ -105,12 +105,6 @@ enum {
   PROP_N_THREADS,
 };
 
-/* A .npy file held in memory: dense, native byte order. */
-typedef struct {
-  tn_view view;
-  gpointer data;
-} TnArray;
-
 struct _GstTensorMatmul {
   GstAggregator parent;
 
@@ -124,9 +118,9 @@ struct _GstTensorMatmul {
   /* streaming state (the aggregator's thread) */
   gboolean have_a, have_b;
   GstTnInfo info_a, info_b, info_out;
-  TnArray weights, bias;     /* as loaded (data NULL when unset) */
-  TnArray weights_t, bias_t; /* converted for a bfloat16 stream */
-  tn_gemm_b *packed;         /* the weights, packed once */
+  tn_array weights, bias;     /* as loaded (data NULL when unset) */
+  tn_array weights_t, bias_t; /* converted for a bfloat16 stream */
+  tn_gemm_b *packed;          /* the weights, packed once */
   tn_dtype packed_dtype;
   GstBuffer *held_b; /* the B that serves A buffers, stream mode */
 
@@ -157,66 +151,36 @@ G_DEFINE_TYPE (GstTensorMatmul, gst_tensor_matmul, GST_TYPE_AGGREGATOR);
 GST_ELEMENT_REGISTER_DEFINE (
     tensormatmul, "tensormatmul", GST_RANK_NONE, GST_TYPE_TENSOR_MATMUL);
 
-static void
-tn_array_clear (TnArray *a)
-{
-  g_clear_pointer (&a->data, g_free);
-}
-
-/* Reads a whole .npy file into a dense native-order array; FALSE with an
- * element error naming the property, the file and what is wrong with it. */
+/* Reads a whole .npy file with the core loader; FALSE with an element
+ * error naming the property, the file and what is wrong with it. */
 static gboolean
 load_npy (
-    GstTensorMatmul *self, const gchar *what, const gchar *path, TnArray *out)
+    GstTensorMatmul *self, const gchar *what, const gchar *path, tn_array *out)
 {
   gchar *buf = NULL, *why = NULL;
-  gsize len, need;
+  gsize len;
   GError *err = NULL;
-  tn_npy h;
-  tn_view v;
   tn_err e;
-  gsize nbytes;
 
+  /* GLib reads the bytes, so an unreadable file reads as GLib says it. */
   if (!g_file_get_contents (path, &buf, &len, &err)) {
     why = g_strdup (err->message);
     g_error_free (err);
     goto fail;
   }
-  switch (tn_npy_parse (&h, buf, len, &need, &e)) {
-  case 0:
-    break;
-  case 1:
-    why = g_strdup_printf ("the file is cut short: %s", e.msg);
-    goto fail;
-  default:
-    why = g_strdup_printf ("not a valid .npy file: %s", e.msg);
-    goto fail;
-  }
-  if (h.data_offset + h.data_size > len) {
-    why = g_strdup_printf ("the file holds %" G_GSIZE_FORMAT " bytes of data "
-                           "but its header promises %" G_GSIZE_FORMAT,
-        len - MIN (len, h.data_offset), h.data_size);
+  if (tn_array_decode_npy (buf, len, out, &e) < 0) {
+    why = g_strdup (e.msg);
     goto fail;
   }
   /* Its dims reach the output caps, which hold extents up to G_MAXINT. */
-  for (gint i = 0; i < h.rank; i++)
-    if (h.dims[i] > G_MAXINT) {
+  for (gint i = 0; i < out->view.rank; i++)
+    if (out->view.dims[i] > G_MAXINT) {
       why = g_strdup_printf ("axis %d has extent %" G_GINT64_FORMAT "; tensor "
                              "caps hold extents up to %d",
-          i, (gint64) h.dims[i], G_MAXINT);
+          i, (gint64) out->view.dims[i], G_MAXINT);
+      tn_array_clear (out);
       goto fail;
     }
-  if (h.big_endian)
-    tn_npy_swap (buf + h.data_offset, tn_dtype_size (h.dtype),
-        h.data_size / MAX (tn_dtype_size (h.dtype), 1));
-  tn_npy_view (&h, &v);
-  v.offset = 0;
-  nbytes = h.data_size;
-  out->data = g_malloc (nbytes ? nbytes : 1);
-  /* Fortran order becomes C order here: the kernel reads any strides,
-   * but one dense layout keeps the conversions simple. */
-  tn_view_materialize (out->data, buf + h.data_offset, &v);
-  tn_view_init (&out->view, h.dtype, h.dims, h.rank, NULL);
   g_free (buf);
   return TRUE;
 
@@ -229,18 +193,20 @@ fail:
 
 /* The array in dtype t: itself, or (float32 file, bfloat16 stream) a
  * rounded copy in conv. */
-static const TnArray *
-array_as (const TnArray *a, tn_dtype t, TnArray *conv)
+static const tn_array *
+array_as (const tn_array *a, tn_dtype t, tn_array *conv)
 {
   int64_t n;
 
   if (a->view.dtype != TN_FLOAT32 || t != TN_BFLOAT16)
     return a;
   if (!conv->data) {
+    tn_err e;
+
     n = tn_view_count (&a->view);
-    conv->view = a->view;
-    conv->view.dtype = TN_BFLOAT16;
-    conv->data = g_malloc (n * 2 + 1);
+    /* out of memory only: abort as g_malloc would */
+    if (tn_array_init (conv, TN_BFLOAT16, a->view.dims, a->view.rank, &e) < 0)
+      g_error ("%s", e.msg);
     for (int64_t i = 0; i < n; i++)
       ((guint16 *) conv->data)[i]
           = tn_f32_to_bf16 (((const float *) a->data)[i]);
@@ -428,7 +394,7 @@ gst_tensor_matmul_update_src_caps (
              < 0)
     goto refused;
   if (self->bias.data) {
-    const TnArray *bias = array_as (&self->bias, out.dtype, &self->bias_t);
+    const tn_array *bias = array_as (&self->bias, out.dtype, &self->bias_t);
 
     if (tn_matmul_check_bias (bias->view.dtype, bias->view.dims,
             bias->view.rank, out.dtype, out.dims, out.rank, &e)
@@ -447,7 +413,7 @@ gst_tensor_matmul_update_src_caps (
     }
   }
   if (self->weights.data && (!self->packed || self->packed_dtype != bt)) {
-    const TnArray *w = array_as (&self->weights, bt, &self->weights_t);
+    const tn_array *w = array_as (&self->weights, bt, &self->weights_t);
 
     g_clear_pointer (&self->packed, tn_gemm_b_free);
     self->packed = tn_gemm_b_pack (n_threads (self), &w->view, w->data, tb, &e);
@@ -574,7 +540,7 @@ multiply (GstTensorMatmul *self, GstBuffer *a, GstBuffer *b)
   GstBuffer *out = NULL;
   GstFlowReturn ret;
   tn_matmul_args args = { 0 };
-  const TnArray *bias = NULL;
+  const tn_array *bias = NULL;
   gsize size;
   tn_err e;
   int rc;
