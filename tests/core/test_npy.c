@@ -932,6 +932,29 @@ test_array_load (gconstpointer data)
   g_free (path);
 }
 
+/* A file name in a new temporary directory; tmp_done removes both. */
+static gchar *
+tmp_file (const char *name)
+{
+  gchar *dir = g_dir_make_tmp ("tnnpy-XXXXXX", NULL), *path;
+
+  g_assert_nonnull (dir);
+  path = g_build_filename (dir, name, NULL);
+  g_free (dir);
+  return path;
+}
+
+static void
+tmp_done (gchar *path)
+{
+  gchar *dir = g_path_get_dirname (path);
+
+  g_unlink (path);
+  g_rmdir (dir);
+  g_free (dir);
+  g_free (path);
+}
+
 /* Saved again, each file is NumPy's own save of the array: byte for byte
  * what numpy.save wrote for a little-endian C-order file of format 1.0
  * (the big-endian ones become their little-endian twins), and for the
@@ -940,7 +963,7 @@ static void
 test_array_save (gconstpointer data)
 {
   const npy_case *c = data;
-  gchar *path = npy_data_path (c->file), *dir, *out, *twin;
+  gchar *path = npy_data_path (c->file), *out = tmp_file ("a.npy"), *twin;
   guint8 *want, *got;
   gsize want_len, got_len;
   tn_array a, b;
@@ -948,9 +971,6 @@ test_array_save (gconstpointer data)
   Npy o;
 
   g_assert_cmpint (tn_array_load_npy (path, &a, &e), ==, 0);
-  dir = g_dir_make_tmp ("tnnpy-XXXXXX", NULL);
-  g_assert_nonnull (dir);
-  out = g_build_filename (dir, "a.npy", NULL);
   if (tn_array_save_npy (out, &a, &e) != 0)
     g_error ("%s", e.msg);
   g_assert_true (g_file_get_contents (out, (gchar **) &got, &got_len, NULL));
@@ -983,10 +1003,7 @@ test_array_save (gconstpointer data)
 
   tn_array_clear (&a);
   g_free (got);
-  g_unlink (out);
-  g_rmdir (dir);
-  g_free (out);
-  g_free (dir);
+  tmp_done (out);
   g_free (path);
 }
 
@@ -1009,8 +1026,7 @@ test_array_round_trip (void)
     { 5, 1, 7 },
   };
   static const int ranks[] = { 0, 2, 8, 3, 1, 3 };
-  gchar *dir = g_dir_make_tmp ("tnnpy-XXXXXX", NULL);
-  gchar *out = g_build_filename (dir, "r.npy", NULL);
+  gchar *out = tmp_file ("r.npy");
   tn_err e = { "" };
   size_t i, j, n, sz;
   int t;
@@ -1063,10 +1079,7 @@ test_array_round_trip (void)
       tn_array_clear (&b);
       tn_array_clear (&a);
     }
-  g_unlink (out);
-  g_rmdir (dir);
-  g_free (out);
-  g_free (dir);
+  tmp_done (out);
 }
 
 /* A bfloat16 array of the formula's float values saves as NumPy saved
@@ -1075,8 +1088,7 @@ static void
 test_array_save_bf16 (void)
 {
   static const int64_t dims[] = { 2, 3 };
-  gchar *dir = g_dir_make_tmp ("tnnpy-XXXXXX", NULL);
-  gchar *out = g_build_filename (dir, "bf.npy", NULL);
+  gchar *out = tmp_file ("bf.npy");
   guint8 *want, *got;
   gsize want_len, got_len;
   tn_err e = { "" };
@@ -1098,10 +1110,7 @@ test_array_save_bf16 (void)
   g_free (want);
   g_free (got);
   tn_array_clear (&a);
-  g_unlink (out);
-  g_rmdir (dir);
-  g_free (out);
-  g_free (dir);
+  tmp_done (out);
 }
 
 /* bytes (len of them) as a file at path: the loader and the decoder both
