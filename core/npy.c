@@ -754,10 +754,25 @@ load (FILE *f, tn_array *a, tn_err *e)
 {
   unsigned char *hdr = NULL, *raw;
   size_t len = 0, have;
+  long end;
   tn_npy h;
 
-  if (read_header (f, &h, &hdr, &len, e) < 0
-      || tn_array_init (a, h.dtype, h.dims, h.rank, e) < 0)
+  if (read_header (f, &h, &hdr, &len, e) < 0)
+    goto fail;
+  /* A file that cannot hold what its header promises is refused before
+   * the array is made (and zeroed): a few bytes must not cost gigabytes. */
+  if (fseek (f, 0, SEEK_END) == 0) { /* not for a pipe */
+    end = ftell (f);
+    if (fseek (f, (long) len, SEEK_SET) != 0) {
+      tn_err_set (e, "cannot read the data: %s", strerror (errno));
+      goto fail;
+    }
+    if (end >= 0 && (uint64_t) end - h.data_offset < h.data_size) {
+      short_data (e, (size_t) end - h.data_offset, h.data_size);
+      goto fail;
+    }
+  }
+  if (tn_array_init (a, h.dtype, h.dims, h.rank, e) < 0)
     goto fail;
   /* A C-order file is read straight into the array; a Fortran-order one
    * needs its own layout first. */

@@ -1163,6 +1163,17 @@ test_array_errors (void)
   expect_bad (path, buf, 128 + 20,
       "the file holds 20 bytes of data but its header promises 24");
   g_free (buf);
+  /* a header that promises 4 TiB is refused before anything is made */
+  {
+    const int64_t huge[] = { G_GINT64_CONSTANT (1) << 40 };
+    char hdr[256];
+    size_t hl = tn_npy_header (hdr, sizeof hdr, TN_FLOAT32, huge, 1);
+
+    g_assert_cmpuint (hl, ==, 128);
+    expect_bad (path, hdr, hl,
+        "the file holds 0 bytes of data but its header promises "
+        "4398046511104");
+  }
   /* the header cut short, or wrong, in the parser's words */
   expect_bad (path, "\x93NUMPY\x01\x00\x76\x00{'d", 14,
       "the file is cut short: npy header is incomplete: 14 bytes "
