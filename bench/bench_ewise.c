@@ -22,6 +22,7 @@
 #include <orc/orc.h>
 
 #include "bench.h"
+#include "core/cpu.h"
 #include "core/ewise-kern.h"
 #include "core/ewise.h"
 #include <gst/tensor/gsttensor.h>
@@ -612,6 +613,7 @@ bench_orc (long n)
     float *ref2 = aligned_alloc (64, n * 4);
     tn_ewise *pa, *pp;
     double to[RUNS], ta[RUNS], tp[RUNS];
+    unsigned old;
     long diff = 0;
 
     for (long i = 0; i < n * 4; i++)
@@ -623,11 +625,11 @@ bench_orc (long n)
     if (strstr (cases[k].name, "subnormal"))
       for (long i = 0; i < n; i += 100)
         ((float *) src)[i] = 3e-39f;
-    tn_ewise_set_impl (TN_EWISE_IMPL_AVX2);
+    /* A chain keeps the kernels of the mask it was compiled under. */
     pa = compile (cases[k].ops, cases[k].in, n);
-    tn_ewise_set_impl (TN_EWISE_IMPL_PORTABLE);
+    old = tn_cpu_set_mask (0);
     pp = compile (cases[k].ops, cases[k].in, n);
-    tn_ewise_set_impl (TN_EWISE_IMPL_AUTO);
+    tn_cpu_set_mask (old);
     orc_executor_set_n (ex, (int) n);
     orc_executor_set_array_str (ex, "s1", src);
     orc_executor_set_array_str (ex, "d1", dst);
@@ -759,6 +761,7 @@ int
 main (int argc, char **argv)
 {
   Peer np;
+  char cpus[32];
 
   FILE *la = fopen ("/proc/loadavg", "r");
   char load[64] = "?";
@@ -773,9 +776,7 @@ main (int argc, char **argv)
   printf ("load average at start: %s\n", load);
   if (peer_start (&np) == 0)
     printf ("NumPy %s (/usr/bin/python3), kernels: %s\n", np.version,
-        tn_ewise_set_impl (TN_EWISE_IMPL_AUTO) == TN_EWISE_IMPL_AVX2
-            ? "AVX2+FMA"
-            : "portable");
+        tn_cpu_names (tn_cpu_flags (), cpus, sizeof cpus));
   else
     printf ("NumPy not available: install python3-numpy\n");
 

@@ -1,4 +1,5 @@
-/* Internal to core/ewise*.c and its tests: the elementwise kernels. */
+/* Internal to core/ewise*.c, core/x86/ewise-*.c and their tests: the
+ * elementwise kernels, one table of them per CPU level. */
 #ifndef TN_EWISE_KERN_H
 #define TN_EWISE_KERN_H
 
@@ -65,9 +66,9 @@ typedef struct {
   tn_ew_rdiv div[2];
 } tn_ew_scalars;
 
-/* Plans x / c for the AVX2 kernels, proving it on every mantissa of one
- * binade (a few ms); fast false when it fails, when c or 1/c is not
- * normal, or without AVX2+FMA. */
+/* Plans x / c for the kernels of tn_ewise_dsp_get (), proving it with
+ * its rdiv_check on every mantissa of one binade (a few ms); fast false
+ * when it fails, when c or 1/c is not normal, or without rdiv_check. */
 void tn_ew_rdiv_plan (tn_ew_rdiv *p, float c);
 /* Drops the test per vector when every input the division will see is
  * +0, NaN or at least 2^emin in magnitude, or with specials also ±inf or
@@ -87,26 +88,56 @@ void tn_ew_rdiv_allow (bool on);
  * d may equal s; neither overlaps the operand. */
 typedef void (*tn_ew_kern) (void *d, const void *s, const void *o, size_t n);
 
-/* The kernel for op on compute dtype t (int8..uint64, float32, float64),
- * NULL when there is none (bool, float16, bfloat16, a float-only op on
- * integers, an op that is the identity on t). */
-tn_ew_kern tn_ew_kernel (
-    tn_ewise_impl impl, tn_ew_op op, tn_dtype t, int variant);
-/* x -> op2 (op1 (x, o[0]), o[1]) in one loop, then relu when asked, for
- * op1 and op2 among add, sub, mul, div with scalar operands, on float32
- * and float64; NULL otherwise.  Rounds after each op, as the steps
- * would. */
-tn_ew_kern tn_ew_pair_kernel (
-    tn_ewise_impl impl, tn_ew_op op1, tn_ew_op op2, tn_dtype t, bool relu);
-/* The same from (float) x, for x of int8, uint8, int16 or uint16 (exact
- * in float32), to float32; either op may be TN_EW_NOPS, "none".  Never
- * in place (the item sizes differ). */
-tn_ew_kern tn_ew_cast_pair_kernel (
-    tn_ewise_impl impl, tn_dtype from, tn_ew_op op1, tn_ew_op op2, bool relu);
-/* The implementation AUTO resolves to on this CPU. */
-tn_ewise_impl tn_ew_resolve (tn_ewise_impl impl);
-/* The implementation set with tn_ewise_set_impl, resolved. */
-tn_ewise_impl tn_ew_current (void);
+/* The index of "nothing" for op1 or op2 in a fused run, after add, sub,
+ * mul and div (0 to 3 in tn_ew_op). */
+#define TN_EW_NOP 4
+
+/* M (0) ... M (49): one kernel per entry run[t][k / 10][k / 2 % 5][k % 2]
+ * of a source dtype t, for the files that write them (constants in each,
+ * so each is one straight loop). */
+#define TN_EW_REP10(M, t)                                                      \
+  M (t##0)                                                                     \
+  M (t##1)                                                                     \
+  M (t##2) M (t##3) M (t##4) M (t##5) M (t##6) M (t##7) M (t##8) M (t##9)
+#define TN_EW_REP50(M)                                                         \
+  TN_EW_REP10 (M, )                                                            \
+  TN_EW_REP10 (M, 1) TN_EW_REP10 (M, 2) TN_EW_REP10 (M, 3) TN_EW_REP10 (M, 4)
+
+/* The elementwise kernels of one CPU level (core/cpu.h); NULL where there
+ * is none.
+ * - step[op][t][variant]: op on compute dtype t (int8..uint64, float32,
+ *   float64; none for bool, float16, bfloat16, a float-only op on
+ *   integers, an op that is the identity on t), variant 0 with one
+ *   operand item, 1 with n.
+ * - run[t][op1][op2][relu]: x -> op2 (op1 (x, o[0]), o[1]) in one loop,
+ *   then relu when asked, op1 and op2 among add, sub, mul, div and
+ *   TN_EW_NOP, with scalar operands (a tn_ew_scalars), rounding after
+ *   each op as the steps would: from float32 and float64 in their own
+ *   type, op1 not TN_EW_NOP (in place allowed), and from int8, uint8,
+ *   int16 and uint16 as (float) x (exact) to float32 (never in place:
+ *   the item sizes differ).
+ * - rdiv_check: whether fma (x, zh, RN (x zl)) is x / c for every x in
+ *   [2^e, 2^(e+1)); NULL when no kernel divides that way. */
+typedef struct {
+  tn_ew_kern step[TN_EW_NOPS][TN_NDTYPES][2];
+  tn_ew_kern run[TN_NDTYPES][TN_EW_NOP + 1][TN_EW_NOP + 1][2];
+  bool (*rdiv_check) (float c, float zh, float zl, int e);
+} tn_ewise_dsp;
+
+/* Fills d with the kernels the CPU features in flags (TN_CPU_*) allow:
+ * the portable ones, then those of each ISA in flags. */
+void tn_ewise_dsp_init (tn_ewise_dsp *d, unsigned flags);
+
+/* The table for tn_cpu_flags (), rebuilt when the mask changes; a chain
+ * keeps the kernels of the table it was compiled with. */
+const tn_ewise_dsp *tn_ewise_dsp_get (void);
+
+/* The fillers behind tn_ewise_dsp_init: the template (core/ewise-tmpl.c)
+ * as built for one ISA (c: portable), and the AVX2 table, the template's
+ * AVX2 build with core/x86/ewise-avx2.c's kernels over some entries. */
+void tn_ew_fill_c (tn_ewise_dsp *d);
+void tn_ew_fill_avx2 (tn_ewise_dsp *d);
+void tn_ew_init_avx2 (tn_ewise_dsp *d);
 
 /* float16/bfloat16 blocks are computed in float32: widen, narrow, and
  * round a float32 block to the nearest value of t (in place). */

@@ -425,7 +425,8 @@ plan_tensor (ew_pstep *ps, const tn_ew_tensor *t, tn_dtype cur,
  * whether the step leaves the tensor as it is. */
 static int
 compile_step (const step_ctx *s, const int64_t *dims, int rank,
-    tn_ewise_impl impl, ew_pstep *ps, tn_dtype *next, bool *skip, tn_err *e)
+    const tn_ewise_dsp *dsp, ew_pstep *ps, tn_dtype *next, bool *skip,
+    tn_err *e)
 {
   const tn_ew_step *st = s->st;
   tn_kind kind = tn_dtype_kind (s->t);
@@ -503,8 +504,7 @@ compile_step (const step_ctx *s, const int64_t *dims, int rank,
       ps->mode = OPND_SCALAR;
       memcpy (ps->scalar.c.b, tmp, ps->rsize);
       /* Proven once here, not per run (ewise-kern.c). */
-      if (st->op == TN_EW_DIV && repr (s->t) == TN_FLOAT32
-          && tn_ew_resolve (impl) == TN_EWISE_IMPL_AVX2) {
+      if (st->op == TN_EW_DIV && repr (s->t) == TN_FLOAT32 && dsp->rdiv_check) {
         float c;
 
         memcpy (&c, tmp, sizeof c);
@@ -521,9 +521,9 @@ compile_step (const step_ctx *s, const int64_t *dims, int rank,
     if (binary (st->op) && st->tensor
         && plan_tensor (ps, st->tensor, s->t, dims, rank, e) < 0)
       return -1;
-    ps->fn = tn_ew_kernel (impl, st->op, repr (s->t),
-        ps->mode == OPND_NONE || ps->mode == OPND_SCALAR ? 0 : 1);
-    if (ps->fn == NULL) { /* a table hole would be a bug in ewise-kern.c */
+    /* variant 1 for the modes with n operand items */
+    ps->fn = dsp->step[st->op][repr (s->t)][ps->mode > OPND_SCALAR];
+    if (ps->fn == NULL) { /* a table hole would be a bug in the kernels */
       tn_err_set (e, STEP_FMT "no kernel for %s on %s.", STEP_ARGS (s),
           tn_ew_op_name (st->op), tn_dtype_name (s->t));
       return -1;
@@ -571,13 +571,12 @@ adds (const ew_pstep *ps)
 }
 
 /* Neighbouring arithmetic steps with scalar operands on float32/float64
- * run as one loop (tn_ew_pair_kernel), and so does a cast from a small
- * integer type to float32 with up to two such steps after it
- * (tn_ew_cast_pair_kernel), a relu after either included: fewer steps
- * over each block, and one straight loop for "mul:a,add:b" or
- * "cast:float32,sub:a,div:b,relu". */
+ * run as one loop (the table's runs), and so does a cast from a small
+ * integer type to float32 with up to two such steps after it, a relu
+ * after either included: fewer steps over each block, and one straight
+ * loop for "mul:a,add:b" or "cast:float32,sub:a,div:b,relu". */
 static void
-fuse_pairs (tn_ewise *p, tn_ewise_impl impl)
+fuse_pairs (tn_ewise *p, const tn_ewise_dsp *dsp)
 {
   int i = 0, j = 0;
 
@@ -589,12 +588,14 @@ fuse_pairs (tn_ewise *p, tn_ewise_impl impl)
 
     for (k = 0; k < 4 && i + k < p->nsteps; k++)
       s[k] = &p->steps[i + k];
-    if (s[0]->op == TN_EW_CAST && s[0]->out == TN_FLOAT32) {
+    /* A cast from a float is no run: float64's are its own pairs. */
+    if (s[0]->op == TN_EW_CAST && s[0]->out == TN_FLOAT32
+        && tn_dtype_kind (s[0]->in) != TN_KIND_FLOAT) {
       int na = !(s[1] && fusable (s[1])) ? 0 : s[2] && fusable (s[2]) ? 2 : 1;
       bool relu = is_relu_on (s[1 + na], TN_FLOAT32);
 
-      f = tn_ew_cast_pair_kernel (impl, s[0]->in,
-          na > 0 ? s[1]->op : TN_EW_NOPS, na > 1 ? s[2]->op : TN_EW_NOPS, relu);
+      f = dsp->run[s[0]->in][na > 0 ? (int) s[1]->op : TN_EW_NOP]
+                  [na > 1 ? (int) s[2]->op : TN_EW_NOP][relu];
       if (f) {
         m.op = na > 0 ? s[1]->op : TN_EW_MUL; /* not CAST: a kernel */
         m.mode = OPND_SCALAR;
@@ -617,7 +618,7 @@ fuse_pairs (tn_ewise *p, tn_ewise_impl impl)
                && s[0]->out == s[1]->in) {
       bool relu = is_relu_on (s[2], s[0]->in);
 
-      f = tn_ew_pair_kernel (impl, s[0]->op, s[1]->op, s[0]->in, relu);
+      f = dsp->run[s[0]->in][s[0]->op][s[1]->op][relu];
       if (f) {
         memcpy (m.scalar.c.b + m.rsize, s[1]->scalar.c.b, m.rsize);
         m.scalar.div[1] = s[1]->scalar.div[0];
@@ -669,7 +670,7 @@ compile (const tn_ewise_chain *c, tn_dtype in, const int64_t *dims, int rank,
     tn_ewise **out, tn_dtype *out_dtype, tn_err *e)
 {
   int nsteps = c ? c->nsteps : 0, i, k = 0;
-  tn_ewise_impl impl = tn_ew_current ();
+  const tn_ewise_dsp *dsp = tn_ewise_dsp_get ();
   tn_dtype cur = in;
   tn_ewise *p = NULL;
   int64_t n = 0;
@@ -696,7 +697,7 @@ compile (const tn_ewise_chain *c, tn_dtype in, const int64_t *dims, int rank,
     tn_dtype next;
     bool skip;
 
-    if (compile_step (&s, dims, rank, impl, ps, &next, &skip, e) < 0) {
+    if (compile_step (&s, dims, rank, dsp, ps, &next, &skip, e) < 0) {
       if (ps)
         pstep_clear (ps);
       tn_ewise_free (p);
@@ -715,7 +716,7 @@ compile (const tn_ewise_chain *c, tn_dtype in, const int64_t *dims, int rank,
 
   p->out = cur;
   p->identity = p->nsteps == 0 && in == cur;
-  fuse_pairs (p, impl);
+  fuse_pairs (p, dsp);
   for (i = 0; i < p->nsteps; i++) {
     ew_pstep *ps = &p->steps[i];
 

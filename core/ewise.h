@@ -99,9 +99,11 @@ const char *tn_ewise_step_names (void);
 int tn_ewise_chain_check (const tn_ewise_chain *c, tn_dtype in,
     const int64_t *dims, int rank, tn_dtype *out, tn_err *e);
 
-/* Checks as above and compiles; the result does not refer to c.  On AVX2
- * each division by a float32 scalar is proven here, once, before it may
- * run as a multiply (a few ms per divisor, core/ewise-kern.c). */
+/* Checks as above and compiles; the result does not refer to c, and runs
+ * the kernels of the CPU features tn_cpu_flags () allowed here (tests
+ * narrow them with tn_cpu_set_mask, core/cpu.h).  On AVX2 each division
+ * by a float32 scalar is proven here, once, before it may run as a
+ * multiply (a few ms per divisor, core/ewise-kern.c). */
 int tn_ewise_compile (const tn_ewise_chain *c, tn_dtype in, const int64_t *dims,
     int rank, tn_ewise **out, tn_err *e);
 void tn_ewise_free (tn_ewise *p);
@@ -120,16 +122,5 @@ bool tn_ewise_in_place_ok (const tn_ewise *p);
  * up to nthreads threads (0 = all cores).  dst may equal src when
  * tn_ewise_in_place_ok; otherwise they must not overlap. */
 void tn_ewise_run (const tn_ewise *p, void *dst, const void *src, int nthreads);
-
-/* Kernel implementation used by chains compiled from now on (tests and
- * benchmarks): AUTO picks AVX2+FMA when the CPU has them.  Returns the
- * one in effect (PORTABLE when AVX2 was asked for and is missing). */
-typedef enum {
-  TN_EWISE_IMPL_AUTO,
-  TN_EWISE_IMPL_PORTABLE,
-  TN_EWISE_IMPL_AVX2
-} tn_ewise_impl;
-
-tn_ewise_impl tn_ewise_set_impl (tn_ewise_impl impl);
 
 #endif

@@ -8,10 +8,26 @@
 #include <string.h>
 
 #include "core/cast.h"
+#include "core/cpu.h"
 #include "core/ewise-kern.h"
 #include "core/ewise.h"
 #include "core/npy.h"
 #include "ftz.h"
+
+/* The kernels are checked under two CPU masks (core/cpu.h): 0, the
+ * portable kernels alone, and everything this machine has. */
+#define NMASKS 2
+static const unsigned masks[NMASKS] = { 0, ~0u };
+static const char *const mask_names[NMASKS] = { "portable", "native" };
+
+/* Whether the native mask runs the AVX2 kernels. */
+static gboolean
+avx2_kernels (void)
+{
+  const unsigned need = TN_CPU_AVX2 | TN_CPU_F16C;
+
+  return (tn_cpu_detect () & need) == need;
+}
 
 /* A .npy file of tests/data, read whole. */
 typedef struct {
@@ -138,7 +154,7 @@ expand_line (const gchar *line, const gchar *dname)
 #define REPS 200 /* the replicated runs span many blocks and chunks */
 
 static void
-check_dtype_with (tn_dtype t, tn_ewise_impl impl)
+check_dtype_with (tn_dtype t, int m)
 {
   const gchar *dname = tn_dtype_name (t);
   gchar *name, *path, *text, **lines;
@@ -146,7 +162,8 @@ check_dtype_with (tn_dtype t, tn_ewise_impl impl)
   Npy x, out;
   guint8 *dst, *inplace, *bigx, *bigd, *bigd1, *bigw;
 
-  tn_ewise_set_impl (impl);
+  const unsigned old = tn_cpu_set_mask (masks[m]);
+
   name = g_strdup_printf ("ewise_x_%s.npy", dname);
   npy_load (&x, name);
   g_free (name);
@@ -183,8 +200,7 @@ check_dtype_with (tn_dtype t, tn_ewise_impl impl)
     gchar *what;
 
     g_assert_cmpint (tn_ewise_out_dtype (p), ==, t);
-    what = g_strdup_printf ("%s on %s (%s)", lines[li], dname,
-        impl == TN_EWISE_IMPL_PORTABLE ? "portable" : "avx2");
+    what = g_strdup_printf ("%s on %s (%s)", lines[li], dname, mask_names[m]);
     tn_ewise_run (p, dst, x.data, 1);
     compare (what, dst, want, x.n, t, approx);
     memcpy (inplace, x.data, x.n * s);
@@ -216,7 +232,7 @@ check_dtype_with (tn_dtype t, tn_ewise_impl impl)
   g_free (text);
   npy_free (&x);
   npy_free (&out);
-  tn_ewise_set_impl (TN_EWISE_IMPL_AUTO);
+  tn_cpu_set_mask (old);
 }
 
 static void
@@ -224,13 +240,12 @@ test_golden (gconstpointer data)
 {
   tn_dtype t = (tn_dtype) GPOINTER_TO_INT (data);
 
-  check_dtype_with (t, TN_EWISE_IMPL_PORTABLE);
-  /* On a CPU with AVX2 the second run must really use it. */
-  __builtin_cpu_init ();
-  if (__builtin_cpu_supports ("avx2") && __builtin_cpu_supports ("fma"))
-    g_assert_cmpint (
-        tn_ewise_set_impl (TN_EWISE_IMPL_AVX2), ==, TN_EWISE_IMPL_AVX2);
-  check_dtype_with (t, TN_EWISE_IMPL_AVX2);
+  check_dtype_with (t, 0);
+  /* On a CPU with AVX2 the second run must really use it (only the AVX2
+   * table has a division check). */
+  if (avx2_kernels ())
+    g_assert_nonnull (tn_ewise_dsp_get ()->rdiv_check);
+  check_dtype_with (t, 1);
 }
 
 /* cast:T from every S, against gen_cast.py's exact answers: through the
@@ -238,8 +253,10 @@ test_golden (gconstpointer data)
 static void
 test_casts (void)
 {
-  for (int impl = TN_EWISE_IMPL_PORTABLE; impl <= TN_EWISE_IMPL_AVX2; impl++) {
-    tn_ewise_set_impl ((tn_ewise_impl) impl);
+  const unsigned old = tn_cpu_set_mask (masks[0]);
+
+  for (int m = 0; m < NMASKS; m++) {
+    tn_cpu_set_mask (masks[m]);
     for (int st = 0; st < TN_NDTYPES; st++) {
       gchar *sname
           = g_strdup_printf ("../cast/cast_src_%s.npy", tn_dtype_name (st));
@@ -276,7 +293,7 @@ test_casts (void)
       g_free (sname);
     }
   }
-  tn_ewise_set_impl (TN_EWISE_IMPL_AUTO);
+  tn_cpu_set_mask (old);
 }
 
 static void
@@ -310,8 +327,10 @@ test_broadcast_golden (void)
   Npy x;
 
   npy_load (&x, "ewise_bx.npy");
-  for (int impl = TN_EWISE_IMPL_PORTABLE; impl <= TN_EWISE_IMPL_AVX2; impl++) {
-    tn_ewise_set_impl ((tn_ewise_impl) impl);
+  const unsigned old = tn_cpu_set_mask (masks[0]);
+
+  for (int m = 0; m < NMASKS; m++) {
+    tn_cpu_set_mask (masks[m]);
     for (int k = 0; k < 6; k++) {
       gchar *oname = g_strdup_printf ("ewise_bop_%d.npy", k);
       gchar *wname = g_strdup_printf ("ewise_bout_%d.npy", k);
@@ -333,7 +352,7 @@ test_broadcast_golden (void)
       g_free (wname);
     }
   }
-  tn_ewise_set_impl (TN_EWISE_IMPL_AUTO);
+  tn_cpu_set_mask (old);
   npy_free (&x);
 }
 
@@ -769,8 +788,10 @@ test_fused_steps (void)
 
   for (int64_t i = 0; i < n * 2; i++)
     src[i] = (guint8) (i * 37 + (i >> 8));
-  for (int impl = TN_EWISE_IMPL_PORTABLE; impl <= TN_EWISE_IMPL_AVX2; impl++) {
-    tn_ewise_set_impl ((tn_ewise_impl) impl);
+  const unsigned old = tn_cpu_set_mask (masks[0]);
+
+  for (int m = 0; m < NMASKS; m++) {
+    tn_cpu_set_mask (masks[m]);
     for (guint k = 0; k < G_N_ELEMENTS (srcs); k++) {
       tn_dtype t = srcs[k];
 
@@ -806,7 +827,7 @@ test_fused_steps (void)
     }
     tn_ewise_free (p);
   }
-  tn_ewise_set_impl (TN_EWISE_IMPL_AUTO);
+  tn_cpu_set_mask (old);
   g_free (got);
   g_free (want);
   g_free (dx);
@@ -837,13 +858,6 @@ f32_of (guint32 u)
 
   memcpy (&f, &u, 4);
   return f;
-}
-
-static gboolean
-have_avx2_fma (void)
-{
-  __builtin_cpu_init ();
-  return __builtin_cpu_supports ("avx2") && __builtin_cpu_supports ("fma");
 }
 
 static const guint32 div_specials[] = { 0x00000000, 0x80000000, 0x7f800000,
@@ -941,7 +955,7 @@ test_div_float32 (void)
   const gsize cap = (1u << 23) + 9 * DIV_NSP + 3;
   float *x = g_new (float, cap), *want = g_new (float, cap);
   float *wrelu = g_new (float, cap), *got = g_new (float, cap);
-  const gboolean have_avx2 = have_avx2_fma ();
+  const gboolean have_avx2 = avx2_kernels ();
   guint32 sp[DIV_NSP];
 
   memcpy (sp, div_specials, sizeof div_specials);
@@ -981,19 +995,19 @@ test_div_float32 (void)
     g_snprintf (ops[3], sizeof ops[3], "div:%.17g,div:1,div:1", c);
     g_snprintf (ops[4], sizeof ops[4], "sub:0,div:%.17g,relu", c);
     /* The portable kernels divide with '/' as the reference does: a
-     * sample of each binade is enough for them. */
-    for (int impl = TN_EWISE_IMPL_PORTABLE; impl <= TN_EWISE_IMPL_AVX2;
-         impl++) {
-      const char *iname = impl == TN_EWISE_IMPL_AVX2 ? "avx2" : "portable";
+     * sample of each binade is enough for them.  The next divisor is
+     * planned under the mask the test started with. */
+    const unsigned old = tn_cpu_set_mask (masks[0]);
 
-      if (impl == TN_EWISE_IMPL_AVX2 && have_avx2)
-        g_assert_cmpint (
-            tn_ewise_set_impl (TN_EWISE_IMPL_AVX2), ==, TN_EWISE_IMPL_AVX2);
-      else
-        tn_ewise_set_impl ((tn_ewise_impl) impl);
+    for (int m = 0; m < NMASKS; m++) {
+      const char *iname = mask_names[m];
+
+      tn_cpu_set_mask (masks[m]);
+      if (m && have_avx2)
+        g_assert_nonnull (tn_ewise_dsp_get ()->rdiv_check);
       for (int e = 0; e < nef; e++) {
-        gsize n = div_inputs (x, efs[e],
-            impl == TN_EWISE_IMPL_AVX2 ? strides[e] : MAX (strides[e], 61), sp);
+        gsize n
+            = div_inputs (x, efs[e], m ? strides[e] : MAX (strides[e], 61), sp);
 
         /* the reference in IEEE arithmetic, as the kernels promise it:
          * under the -ftz variant's flags x / c would flush */
@@ -1009,8 +1023,8 @@ test_div_float32 (void)
               ops[o], TN_FLOAT32, x, got, o == 4 ? wrelu : want, n, iname);
       }
     }
+    tn_cpu_set_mask (old);
   }
-  tn_ewise_set_impl (TN_EWISE_IMPL_AUTO);
   g_free (x);
   g_free (want);
   g_free (wrelu);
@@ -1028,7 +1042,7 @@ test_div_plan (void)
   float zh, zl;
   gboolean differs = FALSE;
 
-  if (!have_avx2_fma ()) {
+  if (!avx2_kernels ()) {
     tn_ew_rdiv_plan (&p, 127.5f);
     g_assert_false (p.fast);
     g_assert_cmpuint (tn_ew_rdiv_checks (), ==, n0);
@@ -1094,14 +1108,14 @@ test_div_plan (void)
 static void
 test_div_cache (void)
 {
-  const gboolean avx2 = have_avx2_fma ();
+  const gboolean avx2 = avx2_kernels ();
   const unsigned long one = avx2 ? 1 : 0;
   const int64_t n = 1000;
   float *x = g_new (float, n), *y = g_new (float, n);
   unsigned long n0;
+  unsigned old;
   tn_ewise *p;
 
-  tn_ewise_set_impl (TN_EWISE_IMPL_AUTO);
   for (int64_t i = 0; i < n; i++)
     x[i] = (float) (i % 256);
   n0 = tn_ew_rdiv_checks ();
@@ -1133,10 +1147,10 @@ test_div_cache (void)
   tn_ewise_free (p);
   g_assert_cmpuint (tn_ew_rdiv_checks (), ==, n0 + 5 * one);
   /* Nor on the portable path, nor when disallowed. */
-  tn_ewise_set_impl (TN_EWISE_IMPL_PORTABLE);
+  old = tn_cpu_set_mask (0);
   p = compile_ok ("div:3", TN_FLOAT32, &n, 1);
   tn_ewise_free (p);
-  tn_ewise_set_impl (TN_EWISE_IMPL_AUTO);
+  tn_cpu_set_mask (old);
   tn_ew_rdiv_allow (false);
   p = compile_ok ("div:3", TN_FLOAT32, &n, 1);
   tn_ewise_free (p);
@@ -1156,6 +1170,7 @@ test_div_zeros (void)
   static const float cs[] = { 127.5f, -2.5f };
   const gsize n = 8 * 4 + 5;
   float x[8 * 4 + 5], got[8 * 4 + 5];
+  const unsigned old = tn_cpu_set_mask (masks[0]);
 
   for (gsize k = 0; k < G_N_ELEMENTS (cs); k++) {
     float zh = 1 / cs[k];
@@ -1173,11 +1188,10 @@ test_div_zeros (void)
              : v == 2 ? (i % 8 == 3 ? -0.0f : 1.5f + (float) i)
                       : (i % 3 ? -0.0f : 0.0f);
     }
-    for (int impl = TN_EWISE_IMPL_PORTABLE; impl <= TN_EWISE_IMPL_AVX2;
-         impl++) {
+    for (int m = 0; m < NMASKS; m++) {
       char ops[2][64];
 
-      tn_ewise_set_impl ((tn_ewise_impl) impl);
+      tn_cpu_set_mask (masks[m]);
       g_snprintf (ops[0], sizeof ops[0], "div:%.17g", cs[k]);
       g_snprintf (ops[1], sizeof ops[1], "sub:0,div:%.17g", cs[k]);
       for (int o = 0; o < 2; o++) {
@@ -1199,7 +1213,7 @@ test_div_zeros (void)
       }
     }
   }
-  tn_ewise_set_impl (TN_EWISE_IMPL_AUTO);
+  tn_cpu_set_mask (old);
 }
 
 /* The cast pairs from int16 and uint16: every value, through one
@@ -1215,8 +1229,10 @@ test_div_cast_pairs (void)
 
   for (gsize i = 0; i < n; i++)
     src[i] = (guint16) (i * 40503u);
-  for (int impl = TN_EWISE_IMPL_PORTABLE; impl <= TN_EWISE_IMPL_AVX2; impl++) {
-    tn_ewise_set_impl ((tn_ewise_impl) impl);
+  const unsigned old = tn_cpu_set_mask (masks[0]);
+
+  for (int m = 0; m < NMASKS; m++) {
+    tn_cpu_set_mask (masks[m]);
     for (gsize k = 0; k < G_N_ELEMENTS (cs); k++) {
       for (int t = 0; t < 2; t++) {
         tn_dtype st = t ? TN_INT16 : TN_UINT16;
@@ -1247,7 +1263,7 @@ test_div_cast_pairs (void)
       }
     }
   }
-  tn_ewise_set_impl (TN_EWISE_IMPL_AUTO);
+  tn_cpu_set_mask (old);
   g_free (src);
   g_free (got);
   g_free (want);
@@ -1306,12 +1322,11 @@ test_div_bare (void)
     { 1.0f, 1e-3f, 5, 1 }, { -255.0f, 3.0f, 5, 1 }, { 1e-20f, 10.0f, 5, 1 },
     { 1.0f, 2.0f, 61, 0 }, { 1.0f, -4.0f, 61, 0 },
     { 1.0f, -1.0f / 3.0f, 61, 0 } };
-  const gboolean avx2 = have_avx2_fma ();
+  const gboolean avx2 = avx2_kernels ();
   const gsize cap = (1u << 23) + 256 * 8500 + G_N_ELEMENTS (div_specials) + 4;
   float *x = g_new (float, cap), *want = g_new (float, cap);
   float *got = g_new (float, cap);
 
-  tn_ewise_set_impl (TN_EWISE_IMPL_AUTO);
   for (gsize k = 0; k < G_N_ELEMENTS (which); k++) {
     int64_t n = 64;
     tn_ewise *p = compile_ok (which[k].ops, which[k].t, &n, 1);
@@ -1377,6 +1392,7 @@ test_div_float64 (void)
   double *x = g_new (double, n), *want = g_new (double, n);
   double *got = g_new (double, n);
   guint64 r = 0x9e3779b97f4a7c15u;
+  const unsigned old = tn_cpu_set_mask (masks[0]);
 
   for (gsize k = 0; k < G_N_ELEMENTS (cs); k++) {
     char ops[3][96];
@@ -1399,15 +1415,13 @@ test_div_float64 (void)
     g_snprintf (ops[0], sizeof ops[0], "div:%.17g", cs[k]);
     g_snprintf (ops[1], sizeof ops[1], "sub:0,div:%.17g", cs[k]);
     g_snprintf (ops[2], sizeof ops[2], "div:%.17g,div:1,div:1", cs[k]);
-    for (int impl = TN_EWISE_IMPL_PORTABLE; impl <= TN_EWISE_IMPL_AVX2;
-         impl++) {
-      tn_ewise_set_impl ((tn_ewise_impl) impl);
+    for (int m = 0; m < NMASKS; m++) {
+      tn_cpu_set_mask (masks[m]);
       for (int o = 0; o < 3; o++)
-        div_check_chain (ops[o], TN_FLOAT64, x, got, want, n,
-            impl == TN_EWISE_IMPL_AVX2 ? "avx2" : "portable");
+        div_check_chain (ops[o], TN_FLOAT64, x, got, want, n, mask_names[m]);
     }
   }
-  tn_ewise_set_impl (TN_EWISE_IMPL_AUTO);
+  tn_cpu_set_mask (old);
   g_free (x);
   g_free (want);
   g_free (got);

@@ -1,0 +1,383 @@
+/* The elementwise kernels written by hand for AVX2 (the avx2 library of
+ * core/meson.build): every fused run of ewise-kern.h, and through them
+ * the one-step division of float32 by a scalar.  The other entries of the
+ * AVX2 table are the template's (core/ewise-tmpl.c) as built for AVX2.
+ *
+ * Why by hand: the library is built with -mfma, and GCC in GNU C mode
+ * contracts a multiply followed by an add into one FMA, in compiled loops
+ * and in intrinsics alike, which rounds once where the portable kernels
+ * round twice; EW_KEEP hides each product from it.  And the division by a
+ * float32 scalar without vdivps, below. */
+#include "core/ewise-kern.h"
+
+#include <immintrin.h>
+#include <string.h>
+
+#define EW_INLINE static inline __attribute__ ((always_inline))
+
+/* v stays the rounded value it holds: no FMA may absorb it. */
+#define EW_KEEP(v) __asm__("" : "+x"(v))
+
+/* Division by a float32 scalar c without vdivps (one per ~10 cycles on
+ * Zen 1, the whole cost of "sub:a,div:b,relu" in cache): with zh =
+ * RN(1/c) and zl close to 1/c - zh, q = fma (x, zh, RN (x zl)) is two
+ * operations (Brisebarre, Muller and Raina, IEEE TC 2004), and for most
+ * divisors, not all, it is the correctly rounded x / c.  tn_ew_rdiv_plan
+ * proves it per divisor: where neither RN (x zl) nor q is subnormal and
+ * |q| < 2^126, multiplying x by a power of two multiplies every
+ * intermediate and both results exactly, so one binade of x, every
+ * mantissa, decides the whole range (and the sign is symmetric).  The
+ * kernels test a power-of-two run of w binades of it per vector with one
+ * subtraction and one vptest: the bits of x less those of 2^s, sign bit
+ * masked off, are below w << 23 only for |x| in [2^s, 2^(s+w)).  A
+ * vector with a lane outside (±0, whose sign can come out wrong when zl
+ * and zh differ in sign, subnormals, inf, NaN, quotients near underflow
+ * or overflow) is divided with vdivps, so is every vector when c failed:
+ * the bits are those of x / c everywhere.  float64 keeps vdivpd: no
+ * binade of it can be checked whole. */
+typedef struct {
+  __m256 c, zh, zl;
+  __m256i lo, mask;
+} ew_vdivk;
+
+EW_INLINE ew_vdivk
+ew_vdiv_init (float c, const tn_ew_rdiv *p)
+{
+  ew_vdivk k;
+
+  k.c = _mm256_set1_ps (c);
+  k.zh = _mm256_set1_ps (p->zh);
+  k.zl = _mm256_set1_ps (p->zl);
+  k.lo = _mm256_set1_epi32 ((int) p->lo);
+  k.mask = _mm256_set1_epi32 ((int) p->mask);
+  return k;
+}
+
+EW_INLINE __m256
+ew_vdiv (__m256 x, const ew_vdivk *k)
+{
+  __m256i u = _mm256_sub_epi32 (_mm256_castps_si256 (x), k->lo);
+
+  if (__builtin_expect (!_mm256_testz_si256 (u, k->mask), 0))
+    return _mm256_div_ps (x, k->c);
+  return _mm256_fmadd_ps (x, k->zh, _mm256_mul_ps (x, k->zl));
+}
+
+/* Whether the kernels' quotient has the bits of x / c for every x in
+ * [2^e, 2^(e+1)). */
+static bool
+ew_rdiv_binade_ok (float c, float zh, float zl, int e)
+{
+  const __m256 vc = _mm256_set1_ps (c), vh = _mm256_set1_ps (zh);
+  const __m256 vl = _mm256_set1_ps (zl);
+  const __m256i eight = _mm256_set1_epi32 (8);
+  __m256i b = _mm256_add_epi32 (_mm256_set1_epi32 ((e + 127) << 23),
+      _mm256_setr_epi32 (0, 1, 2, 3, 4, 5, 6, 7));
+  __m256i diff = _mm256_setzero_si256 ();
+  uint32_t m;
+
+  for (m = 0; m < (1u << 23); m += 8) {
+    __m256 x = _mm256_castsi256_ps (b);
+    __m256 q = _mm256_fmadd_ps (x, vh, _mm256_mul_ps (x, vl));
+
+    diff = _mm256_or_si256 (
+        diff, _mm256_xor_si256 (_mm256_castps_si256 (q),
+                  _mm256_castps_si256 (_mm256_div_ps (x, vc))));
+    b = _mm256_add_epi32 (b, eight);
+  }
+  return _mm256_testz_si256 (diff, diff);
+}
+
+/* How a run divides: with vdivps, with the plan and a test per vector, or
+ * with the plan alone ("bare": every input is proven, tn_ew_rdiv_bare). */
+enum { EW_DIV_PLAIN, EW_DIV_GUARD, EW_DIV_BARE };
+
+/* How far ahead the runs request their source, in bytes (one request per
+ * 16 items: a line of float32, a quarter of one of uint8): with three
+ * dependent operations per vector, loads that wait on L3 fill the
+ * scheduler. */
+#define EW_PF_DIST 2048
+
+/* The item size of a source. */
+EW_INLINE size_t
+ew_isz (tn_dtype src)
+{
+  return src == TN_INT8 || src == TN_UINT8     ? 1
+         : src == TN_INT16 || src == TN_UINT16 ? 2
+                                               : 4;
+}
+
+/* float32 lanes: 8 items from each source type (the small integers are
+ * exact in float32), and one. */
+EW_INLINE __m256
+ew_load8 (tn_dtype src, const void *s, size_t j)
+{
+  const char *p = (const char *) s + j * ew_isz (src);
+
+  switch (src) {
+  case TN_INT8:
+    return _mm256_cvtepi32_ps (
+        _mm256_cvtepi8_epi32 (_mm_loadl_epi64 ((const __m128i *) p)));
+  case TN_UINT8:
+    return _mm256_cvtepi32_ps (
+        _mm256_cvtepu8_epi32 (_mm_loadl_epi64 ((const __m128i *) p)));
+  case TN_INT16:
+    return _mm256_cvtepi32_ps (
+        _mm256_cvtepi16_epi32 (_mm_loadu_si128 ((const __m128i *) p)));
+  case TN_UINT16:
+    return _mm256_cvtepi32_ps (
+        _mm256_cvtepu16_epi32 (_mm_loadu_si128 ((const __m128i *) p)));
+  default:
+    return _mm256_loadu_ps ((const float *) p);
+  }
+}
+
+EW_INLINE float
+ew_load1 (tn_dtype src, const void *s, size_t j)
+{
+  switch (src) {
+  case TN_INT8:
+    return (float) ((const int8_t *) s)[j];
+  case TN_UINT8:
+    return (float) ((const uint8_t *) s)[j];
+  case TN_INT16:
+    return (float) ((const int16_t *) s)[j];
+  case TN_UINT16:
+    return (float) ((const uint16_t *) s)[j];
+  default:
+    return ((const float *) s)[j];
+  }
+}
+
+/* op of a run on 8 lanes and on one (op TN_EW_NOP: nothing). */
+EW_INLINE __m256
+ew_op8 (int op, int mode, __m256 x, __m256 v, const ew_vdivk *k)
+{
+  __m256 p;
+
+  switch (op) {
+  case TN_EW_ADD:
+    return _mm256_add_ps (x, v);
+  case TN_EW_SUB:
+    return _mm256_sub_ps (x, v);
+  case TN_EW_MUL:
+    p = _mm256_mul_ps (x, v);
+    EW_KEEP (p);
+    return p;
+  case TN_EW_DIV:
+    if (mode == EW_DIV_BARE)
+      return _mm256_fmadd_ps (x, k->zh, _mm256_mul_ps (x, k->zl));
+    if (mode == EW_DIV_GUARD)
+      return ew_vdiv (x, k);
+    return _mm256_div_ps (x, v);
+  default:
+    return x;
+  }
+}
+
+EW_INLINE float
+ew_op1 (int op, float x, float c)
+{
+  float p;
+
+  switch (op) {
+  case TN_EW_ADD:
+    return x + c;
+  case TN_EW_SUB:
+    return x - c;
+  case TN_EW_MUL:
+    p = x * c;
+    EW_KEEP (p);
+    return p;
+  case TN_EW_DIV:
+    return x / c;
+  default:
+    return x;
+  }
+}
+
+/* max (0, y) is y < 0 ? 0 : y, NaN and -0 included (vmaxps returns its
+ * second operand unless the first is greater). */
+EW_INLINE void
+ew_step8 (float *d, const void *s, size_t j, tn_dtype src, int op1, int op2,
+    bool relu, int mode, const __m256 *v, const ew_vdivk *k)
+{
+  __m256 x = ew_load8 (src, s, j);
+
+  x = ew_op8 (op1, mode, x, v[0], &k[0]);
+  x = ew_op8 (op2, mode, x, v[1], &k[1]);
+  if (relu)
+    x = _mm256_max_ps (_mm256_setzero_ps (), x);
+  _mm256_storeu_ps (d + j, x);
+}
+
+/* d[j] = relu (op2 (op1 ((float) s[j], c1), c2)): vectors, then the last
+ * items through the scalar expressions (the same bits). */
+EW_INLINE void
+ew_loop (float *d, const void *s, size_t n, tn_dtype src, int op1, int op2,
+    bool relu, int mode, const float *c, const tn_ew_scalars *sc)
+{
+  const __m256 v[2] = { _mm256_set1_ps (c[0]), _mm256_set1_ps (c[1]) };
+  const ew_vdivk k[2]
+      = { ew_vdiv_init (c[0], &sc->div[0]), ew_vdiv_init (c[1], &sc->div[1]) };
+  const size_t isz = ew_isz (src);
+  size_t j = 0;
+
+  for (; j + 16 <= n; j += 16) {
+    _mm_prefetch ((const char *) s + j * isz + EW_PF_DIST, _MM_HINT_T0);
+    ew_step8 (d, s, j, src, op1, op2, relu, mode, v, k);
+    ew_step8 (d, s, j + 8, src, op1, op2, relu, mode, v, k);
+  }
+  for (; j + 8 <= n; j += 8)
+    ew_step8 (d, s, j, src, op1, op2, relu, mode, v, k);
+  for (; j < n; j++) {
+    float x = ew_op1 (op2, ew_op1 (op1, ew_load1 (src, s, j), c[0]), c[1]);
+
+    d[j] = relu && x < 0 ? 0.0f : x;
+  }
+}
+
+/* A run to float32: the plan's way when every division in it may take it
+ * (bare, else with the test per vector), vdivps otherwise. */
+EW_INLINE void
+ew_run_f32 (void *dv, const void *sv, const void *ov, size_t n, tn_dtype src,
+    int op1, int op2, bool relu)
+{
+  const tn_ew_scalars *sc = ov;
+  const bool div1 = op1 == TN_EW_DIV, div2 = op2 == TN_EW_DIV;
+  float c[2];
+
+  memcpy (c, sc->c.b, sizeof c);
+  if ((div1 || div2) && (!div1 || sc->div[0].bare)
+      && (!div2 || sc->div[1].bare))
+    ew_loop (dv, sv, n, src, op1, op2, relu, EW_DIV_BARE, c, sc);
+  else if ((div1 || div2) && (!div1 || sc->div[0].fast)
+           && (!div2 || sc->div[1].fast))
+    ew_loop (dv, sv, n, src, op1, op2, relu, EW_DIV_GUARD, c, sc);
+  else
+    ew_loop (dv, sv, n, src, op1, op2, relu, EW_DIV_PLAIN, c, sc);
+}
+
+/* float64 lanes, always dividing with vdivpd. */
+EW_INLINE __m256d
+ew_op4d (int op, __m256d x, __m256d v)
+{
+  __m256d p;
+
+  switch (op) {
+  case TN_EW_ADD:
+    return _mm256_add_pd (x, v);
+  case TN_EW_SUB:
+    return _mm256_sub_pd (x, v);
+  case TN_EW_MUL:
+    p = _mm256_mul_pd (x, v);
+    EW_KEEP (p);
+    return p;
+  case TN_EW_DIV:
+    return _mm256_div_pd (x, v);
+  default:
+    return x;
+  }
+}
+
+EW_INLINE double
+ew_op1d (int op, double x, double c)
+{
+  double p;
+
+  switch (op) {
+  case TN_EW_ADD:
+    return x + c;
+  case TN_EW_SUB:
+    return x - c;
+  case TN_EW_MUL:
+    p = x * c;
+    EW_KEEP (p);
+    return p;
+  case TN_EW_DIV:
+    return x / c;
+  default:
+    return x;
+  }
+}
+
+EW_INLINE void
+ew_step4d (double *d, const double *s, size_t j, int op1, int op2, bool relu,
+    const __m256d *v)
+{
+  __m256d x = _mm256_loadu_pd (s + j);
+
+  x = ew_op4d (op1, x, v[0]);
+  x = ew_op4d (op2, x, v[1]);
+  if (relu)
+    x = _mm256_max_pd (_mm256_setzero_pd (), x);
+  _mm256_storeu_pd (d + j, x);
+}
+
+EW_INLINE void
+ew_run_f64 (void *dv, const void *sv, const void *ov, size_t n, int op1,
+    int op2, bool relu)
+{
+  double *d = dv, c[2];
+  const double *s = sv;
+  size_t j = 0;
+  __m256d v[2];
+
+  memcpy (c, ((const tn_ew_scalars *) ov)->c.b, sizeof c);
+  v[0] = _mm256_set1_pd (c[0]);
+  v[1] = _mm256_set1_pd (c[1]);
+  for (; j + 8 <= n; j += 8) {
+    _mm_prefetch ((const char *) (s + j) + EW_PF_DIST, _MM_HINT_T0);
+    ew_step4d (d, s, j, op1, op2, relu, v);
+    ew_step4d (d, s, j + 4, op1, op2, relu, v);
+  }
+  for (; j + 4 <= n; j += 4)
+    ew_step4d (d, s, j, op1, op2, relu, v);
+  for (; j < n; j++) {
+    double x = ew_op1d (op2, ew_op1d (op1, s[j], c[0]), c[1]);
+
+    d[j] = relu && x < 0 ? 0.0 : x;
+  }
+}
+
+/* Entry k of each source's runs (TN_EW_REP50). */
+#define EW_RUN_SRC(k, name, src)                                               \
+  static void run##k##_##name (                                                \
+      void *dv, const void *sv, const void *ov, size_t n)                      \
+  {                                                                            \
+    ew_run_f32 (dv, sv, ov, n, src, k / 10, k / 2 % 5, k % 2);                 \
+  }
+#define EW_RUNS(k)                                                             \
+  EW_RUN_SRC (k, float32, TN_FLOAT32)                                          \
+  EW_RUN_SRC (k, int8, TN_INT8)                                                \
+  EW_RUN_SRC (k, uint8, TN_UINT8)                                              \
+  EW_RUN_SRC (k, int16, TN_INT16)                                              \
+  EW_RUN_SRC (k, uint16, TN_UINT16)                                            \
+  static void run##k##_float64 (                                               \
+      void *dv, const void *sv, const void *ov, size_t n)                      \
+  {                                                                            \
+    ew_run_f64 (dv, sv, ov, n, k / 10, k / 2 % 5, k % 2);                      \
+  }
+#define EW_RUNS_ROW(k)                                                         \
+  { run##k##_float32, run##k##_int8, run##k##_uint8, run##k##_int16,           \
+    run##k##_uint16, run##k##_float64 },
+
+TN_EW_REP50 (EW_RUNS)
+
+static const tn_ew_kern runs[50][6] = { TN_EW_REP50 (EW_RUNS_ROW) };
+static const tn_dtype run_srcs[6]
+    = { TN_FLOAT32, TN_INT8, TN_UINT8, TN_INT16, TN_UINT16, TN_FLOAT64 };
+
+void
+tn_ew_init_avx2 (tn_ewise_dsp *d)
+{
+  /* Every run the portable table has (ewise-kern.h). */
+  for (int k = 0; k < 50; k++)
+    for (int i = 0; i < 6; i++)
+      if (d->run[run_srcs[i]][k / 10][k / 2 % 5][k % 2])
+        d->run[run_srcs[i]][k / 10][k / 2 % 5][k % 2] = runs[k][i];
+  /* div:c alone is the run of div and nothing, with the plan's way. */
+  d->step[TN_EW_DIV][TN_FLOAT32][0]
+      = d->run[TN_FLOAT32][TN_EW_DIV][TN_EW_NOP][0];
+  d->rdiv_check = ew_rdiv_binade_ok;
+}
