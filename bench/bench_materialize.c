@@ -2,16 +2,16 @@
  * 2048x2048 views (cache-tiled path), column slices (memcpy runs and a
  * step of 2: the deinterleave kernel), 1080p images HWC -> CHW and back
  * (deinterleave and interleave), and the float32 CHW permute of
- * bench_view.  The kernels of core/view-kern.c run once per
- * implementation (portable, SSSE3, AVX2; AUTO last).  Both sides copy
- * into a preallocated, warm destination; runs are interleaved so that
- * frequency changes hit both sides alike. */
+ * bench_view.  The kernels of core/view-kern.c run once per level
+ * (portable, SSSE3, AVX2: CPU masks; all the CPU has last).  Both sides
+ * copy into a preallocated, warm destination; runs are interleaved so
+ * that frequency changes hit both sides alike. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bench.h"
-#include "core/view-kern.h"
+#include "core/cpu.h"
 #include "core/view.h"
 
 #define N 2048
@@ -49,25 +49,37 @@ run_case (
       tm[0] / tc[0]);
 }
 
-static const char *const impl_names[] = { "auto", "portable", "ssse3", "avx2" };
+/* The kernel levels, as CPU masks: portable, SSSE3, AVX2. */
+static const struct {
+  unsigned mask;
+  const char *name;
+} impls[] = {
+  { 0, "portable" },
+  { TN_CPU_SSSE3, "ssse3" },
+  { TN_CPU_SSSE3 | TN_CPU_AVX2, "avx2" },
+};
 
-/* Runs the case once per kernel implementation the CPU has, AUTO last. */
+/* Runs the case once per kernel level the CPU has, then with all it has
+ * (auto) last. */
 static void
 run_impls (
     const char *label, const tn_view *v, const void *src, void *dst, void *ref)
 {
+  const char *best = impls[0].name;
+  unsigned old = tn_cpu_set_mask (0);
   char l[128];
 
-  for (int i = TN_VK_IMPL_PORTABLE; i <= TN_VK_IMPL_AVX2 + 1; i++) {
-    tn_vk_impl want = i > TN_VK_IMPL_AVX2 ? TN_VK_IMPL_AUTO : i;
-    tn_vk_impl got = tn_vk_set_impl (want);
-
-    if (want != TN_VK_IMPL_AUTO && got != want)
+  for (size_t i = 0; i < sizeof impls / sizeof impls[0]; i++) {
+    tn_cpu_set_mask (impls[i].mask);
+    if (tn_cpu_flags () != impls[i].mask)
       continue;
-    snprintf (l, sizeof l, "%s [%s%s]", label, impl_names[got],
-        want == TN_VK_IMPL_AUTO ? ", auto" : "");
+    best = impls[i].name;
+    snprintf (l, sizeof l, "%s [%s]", label, impls[i].name);
     run_case (l, v, src, dst, ref);
   }
+  tn_cpu_set_mask (old);
+  snprintf (l, sizeof l, "%s [%s, auto]", label, best);
+  run_case (l, v, src, dst, ref);
 }
 
 static void

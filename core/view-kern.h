@@ -1,12 +1,14 @@
-/* Internal to core/view.c and its tests: kernels for views whose innermost
- * axis steps through memory a few items at a time.
+/* Internal to core/view*.c, core/x86/view-*.c and their tests: kernels
+ * for views whose innermost axis steps through memory a few items at a
+ * time, and for mirrored pixels, one table of them per CPU level.
  *
  * Deinterleave: rows of c small items (an HWC image read as CHW, or a
  * step slice [::c]) are read once, and items 0..m-1 of each row go to m
  * dense output rows.  Interleave, its inverse: c planes read side by side
- * are written as rows of c items (CHW back to HWC).  Each exists as
- * portable C and as SSSE3 and AVX2 byte shuffles chosen at run time; all
- * give the same bytes. */
+ * are written as rows of c items (CHW back to HWC).  Mirror: blocks of g
+ * bytes (pixels) in reverse order.  Each exists as portable C
+ * (view-kern-tmpl.h) and as SSSE3 and AVX2 byte shuffles (x86/view-*.c);
+ * all give the same bytes. */
 #ifndef TN_VIEW_KERN_H
 #define TN_VIEW_KERN_H
 
@@ -16,17 +18,6 @@
 /* The shuffles serve c * itemsize up to 32 bytes and c up to 8; beyond,
  * the portable loops run (still one pass over the source). */
 #define TN_VK_MAX_C 8
-
-typedef enum {
-  TN_VK_IMPL_AUTO, /* the widest the CPU has */
-  TN_VK_IMPL_PORTABLE,
-  TN_VK_IMPL_SSSE3, /* portable without SSSE3 */
-  TN_VK_IMPL_AVX2   /* SSSE3 (or portable) without AVX2 */
-} tn_vk_impl;
-
-/* Selects the kernels used from now on, for all threads; tests and
- * benchmarks force each in turn.  Returns the choice in effect. */
-tn_vk_impl tn_vk_set_impl (tn_vk_impl impl);
 
 typedef struct tn_vk tn_vk;
 /* d, s: see tn_vk_deint_prepare and tn_vk_inter_prepare; n: items per
@@ -50,5 +41,57 @@ void tn_vk_deint_prepare (tn_vk *k, size_t isz, int c, int m);
 /* Interleave: c planes of n items, plane q at s + q * pitch; writes n
  * rows of c items densely at d.  isz is 1, 2, 4 or 8; c >= 1. */
 void tn_vk_inter_prepare (tn_vk *k, size_t isz, int c);
+
+/* Mirror: n blocks of g bytes, contiguous in the source, in reverse
+ * order: block j goes to d - j * g (a mirror of an HWC image: g is one
+ * pixel; d is where block 0 goes). */
+typedef struct tn_vk_rev tn_vk_rev;
+typedef void (*tn_vk_rev_fn) (
+    const tn_vk_rev *k, char *d, const char *s, int64_t n);
+
+struct tn_vk_rev {
+  tn_vk_rev_fn fn;
+  int64_t g;
+  int simd; /* 0 (no masks), or the vectors per chunk: 1 or 3 */
+  int nb;   /* blocks per chunk */
+  _Alignas(16) uint8_t mask[3][3][16];
+};
+
+void tn_vk_rev_prepare (tn_vk_rev *k, int64_t g);
+
+/* One CPU level's kernels, per item size (1, 2, 4, 8 bytes: index 0..3).
+ * An entry that is not the portable one may read the masks a prepare
+ * function builds; the prepare functions build them for it, and give
+ * the portable entry where the shuffles do not serve. */
+typedef struct {
+  tn_vk_fn deint[4];
+  tn_vk_fn inter[4];
+  tn_vk_rev_fn rev;
+} tn_view_dsp;
+
+/* The portable kernels, then those the CPU features in flags allow. */
+void tn_view_dsp_init (tn_view_dsp *d, unsigned flags);
+/* The table for tn_cpu_flags (), rebuilt when the mask changes. */
+const tn_view_dsp *tn_view_dsp_get (void);
+
+/* x86/view-ssse3.c and x86/view-avx2.c (the ssse3 and avx2 libraries of
+ * core/meson.build). */
+void tn_vk_deint_ssse3_1 (const tn_vk *, char *, int64_t, const char *, int64_t);
+void tn_vk_deint_ssse3_2 (const tn_vk *, char *, int64_t, const char *, int64_t);
+void tn_vk_deint_ssse3_4 (const tn_vk *, char *, int64_t, const char *, int64_t);
+void tn_vk_deint_ssse3_8 (const tn_vk *, char *, int64_t, const char *, int64_t);
+void tn_vk_inter_ssse3_1 (const tn_vk *, char *, int64_t, const char *, int64_t);
+void tn_vk_inter_ssse3_2 (const tn_vk *, char *, int64_t, const char *, int64_t);
+void tn_vk_inter_ssse3_4 (const tn_vk *, char *, int64_t, const char *, int64_t);
+void tn_vk_inter_ssse3_8 (const tn_vk *, char *, int64_t, const char *, int64_t);
+void tn_vk_rev_ssse3 (const tn_vk_rev *k, char *d, const char *s, int64_t n);
+void tn_vk_deint_avx2_1 (const tn_vk *, char *, int64_t, const char *, int64_t);
+void tn_vk_deint_avx2_2 (const tn_vk *, char *, int64_t, const char *, int64_t);
+void tn_vk_deint_avx2_4 (const tn_vk *, char *, int64_t, const char *, int64_t);
+void tn_vk_deint_avx2_8 (const tn_vk *, char *, int64_t, const char *, int64_t);
+void tn_vk_inter_avx2_1 (const tn_vk *, char *, int64_t, const char *, int64_t);
+void tn_vk_inter_avx2_2 (const tn_vk *, char *, int64_t, const char *, int64_t);
+void tn_vk_inter_avx2_4 (const tn_vk *, char *, int64_t, const char *, int64_t);
+void tn_vk_inter_avx2_8 (const tn_vk *, char *, int64_t, const char *, int64_t);
 
 #endif

@@ -1,16 +1,18 @@
 /* core/view.c: view operations, their error paths, tn_view_check and
  * tn_view_materialize. Chains of operations are checked against NumPy
  * (view_golden.h, from tests/data/gen_views.py); the rest against
- * hand-computed values or a naive per-item reference.  The deinterleave
- * and interleave kernels (core/view-kern.c) are checked on each
- * implementation the CPU has against NumPy (tests/data/view_*.npy, from
+ * hand-computed values or a naive per-item reference.  The copies that
+ * take the kernels of core/view-kern.c are checked under each CPU mask
+ * the CPU allows against NumPy (tests/data/view_*.npy, from
  * tests/data/gen_view_kern.py) and the reference, over storage that ends
- * exactly where the view does. */
+ * exactly where the view does; the portable kernels alone against their
+ * definition (checkasm holds the others to their bits). */
 #include <glib.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/cpu.h"
 #include "core/npy.h"
 #include "core/view-kern.h"
 #include "core/view-parse.h"
@@ -1135,19 +1137,28 @@ test_materialize_large (void)
 
 /* ---- deinterleave and interleave kernels ---- */
 
-static const tn_vk_impl vk_impls[]
-    = { TN_VK_IMPL_PORTABLE, TN_VK_IMPL_SSSE3, TN_VK_IMPL_AVX2 };
+/* The CPU masks of the kernel levels: portable, SSSE3, AVX2. */
+static const unsigned vk_impls[]
+    = { 0, TN_CPU_SSSE3, TN_CPU_SSSE3 | TN_CPU_AVX2 };
 
-/* Forces impl; FALSE when this CPU lacks it (the tests then run the
- * implementations it has: portable always). */
+/* Restricts the kernels to mask impl; FALSE when this CPU lacks part of
+ * it (the tests then run the levels it has: portable always).  The
+ * callers put the mask back with use_all (). */
 static gboolean
-use_impl (tn_vk_impl impl)
+use_impl (unsigned impl)
 {
-  gboolean ok = tn_vk_set_impl (impl) == impl;
+  tn_cpu_set_mask (impl);
+  if (tn_cpu_flags () == impl)
+    return TRUE;
+  g_test_message ("kernels of CPU mask 0x%x: not on this CPU", impl);
+  return FALSE;
+}
 
-  if (!ok)
-    g_test_message ("kernel implementation %d: not on this CPU", (int) impl);
-  return ok;
+/* All the CPU has, the default. */
+static void
+use_all (void)
+{
+  tn_cpu_set_mask (~0u);
 }
 
 /* Bytes that differ within and across items, so a shuffle that moves
@@ -1183,7 +1194,7 @@ check_exact (const tn_view *v)
   for (size_t i = 0; i < G_N_ELEMENTS (vk_impls); i++)
     if (use_impl (vk_impls[i]))
       compare_with_reference (v, st);
-  tn_vk_set_impl (TN_VK_IMPL_AUTO);
+  use_all ();
   g_free (st);
 }
 
@@ -1275,16 +1286,16 @@ test_materialize_channels (void)
   }
 }
 
-/* The kernels alone, for every item size, c up to past TN_VK_MAX_C, every
- * m <= c and odd lengths: deinterleave reads exactly up to item m - 1 of
- * the last row, interleave exactly the n items of each plane (the source
- * allocations end there), and both write exactly their output. */
+/* The portable kernels alone, for every item size, c up to past
+ * TN_VK_MAX_C, every m <= c and odd lengths: deinterleave reads exactly
+ * up to item m - 1 of the last row, interleave exactly the n items of
+ * each plane (the source allocations end there), and both write exactly
+ * their output.  checkasm holds every other level to their bits. */
 static void
 test_kernels (void)
 {
-  for (size_t i = 0; i < G_N_ELEMENTS (vk_impls); i++) {
-    if (!use_impl (vk_impls[i]))
-      continue;
+  use_impl (0);
+  {
     for (size_t s = 0; s < G_N_ELEMENTS (by_size); s++) {
       size_t isz = tn_dtype_size (by_size[s]);
 
@@ -1329,7 +1340,7 @@ test_kernels (void)
       }
     }
   }
-  tn_vk_set_impl (TN_VK_IMPL_AUTO);
+  use_all ();
 }
 
 static guint8 *
@@ -1396,7 +1407,7 @@ test_materialize_numpy (void)
       g_assert_cmpint (memcmp (out + GUARD, want, nb), ==, 0);
       g_free (out);
     }
-    tn_vk_set_impl (TN_VK_IMPL_AUTO);
+    use_all ();
     g_free (in);
     g_free (want);
     g_free (fin);
@@ -1431,6 +1442,24 @@ test_init_own_dims (void)
   g_assert_cmpint (tn_view_init (&v, v.dtype, v.dims, v.rank, &e), ==, 0);
   expect_dims (&v, d, 3);
   expect_strides (&v, st);
+  /* Its own dims but the first (an axis dropped in place): the source
+   * and the destination overlap shifted by one. */
+  v = make (TN_FLOAT32, d, 3);
+  g_assert_cmpint (tn_view_init (&v, v.dtype, v.dims + 1, 2, &e), ==, 0);
+  {
+    const int64_t want[] = { 3, 2 }, wst[] = { 2, 1 };
+
+    expect_dims (&v, want, 2);
+    expect_strides (&v, wst);
+    g_assert_cmpint (v.dims[2], ==, 0);
+  }
+  /* A failure leaves the view as it was. */
+  v = make (TN_FLOAT32, d, 3);
+  v.dims[1] = -1;
+  g_assert_cmpint (tn_view_init (&v, v.dtype, v.dims, v.rank, &e), ==, -1);
+  g_assert_cmpint (v.dims[0], ==, 4);
+  g_assert_cmpint (v.dims[1], ==, -1);
+  g_assert_cmpint (v.strides[0], ==, 6);
 }
 
 /* ---- the step grammar (core/view-parse.c) ---- */
@@ -1752,7 +1781,7 @@ check_flip (const tn_view *v, uint32_t flip)
     /* nothing written past the end */
     g_assert_cmpuint (got[out], ==, 0xa5);
   }
-  tn_vk_set_impl (TN_VK_IMPL_AUTO);
+  use_all ();
   g_free (st);
   g_free (want);
   g_free (got);

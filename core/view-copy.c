@@ -1,0 +1,395 @@
+/* tn_view_materialize: a view copied densely, row-major, in one pass.
+ * The longest contiguous suffix of axes moves as memcpy runs; a strided
+ * innermost axis takes the channel kernels of view-kern.h, cache tiles
+ * (SSE2 transposes where the build has SSE2, every x86-64 does) or a plain
+ * loop; the outer axes are walked like an odometer. */
+#include "view.h"
+
+#include <string.h>
+
+#include "view-copy.h"
+#include "view-kern.h"
+
+/* Per item size, not per dtype: a copy moves bits. memcpy of a constant
+ * size compiles to one load and one store and tolerates any alignment. */
+#define DEFINE_ROW(S, T)                                                       \
+  static void row_##S (char *d, const char *s, int64_t n, int64_t ss)          \
+  {                                                                            \
+    for (int64_t j = 0; j < n; j++) {                                          \
+      T x;                                                                     \
+      memcpy (&x, s, S);                                                       \
+      memcpy (d, &x, S);                                                       \
+      d += S;                                                                  \
+      s += ss;                                                                 \
+    }                                                                          \
+  }
+
+DEFINE_ROW (1, uint8_t)
+DEFINE_ROW (2, uint16_t)
+DEFINE_ROW (4, uint32_t)
+DEFINE_ROW (8, uint64_t)
+
+static void
+row_copy (size_t isz, char *d, const char *s, int64_t n, int64_t ss)
+{
+  switch (isz) {
+  case 1:
+    row_1 (d, s, n, ss);
+    break;
+  case 2:
+    row_2 (d, s, n, ss);
+    break;
+  case 4:
+    row_4 (d, s, n, ss);
+    break;
+  case 8:
+    row_8 (d, s, n, ss);
+    break;
+  default:
+    for (int64_t j = 0; j < n; j++)
+      memcpy (d + j * isz, s + j * ss, isz);
+  }
+}
+
+/* A pair of axes (k, l), l innermost in the destination: nk destination
+ * rows of nl items at byte pitch dk; source byte strides sk and sl.
+ *
+ * Portable path: square tiles, so that the source lines a tile reads
+ * along l stay cached while its rows k are walked. */
+#define SCALAR_TILE 32
+
+static void
+tile_scalar (size_t isz, char *d, int64_t dk, const char *s, int64_t sk,
+    int64_t sl, int64_t nk, int64_t nl)
+{
+  for (int64_t k0 = 0; k0 < nk; k0 += SCALAR_TILE) {
+    int64_t ke = nk - k0 < SCALAR_TILE ? nk : k0 + SCALAR_TILE;
+
+    for (int64_t l0 = 0; l0 < nl; l0 += SCALAR_TILE) {
+      int64_t le = nl - l0 < SCALAR_TILE ? nl - l0 : SCALAR_TILE;
+
+      for (int64_t k = k0; k < ke; k++)
+        row_copy (
+            isz, d + k * dk + l0 * (int64_t) isz, s + k * sk + l0 * sl, le, sl);
+    }
+  }
+}
+
+#ifdef __SSE2__
+#include <emmintrin.h>
+
+/* One 16-byte register holds V = 16 / S items. A V x V block is loaded
+ * as V registers along k (the source is contiguous there), transposed by
+ * log2 (V) rounds of interleaves of doubling width, and stored as V
+ * registers along l. */
+static inline __attribute__ ((always_inline)) __m128i
+interleave (__m128i a, __m128i b, int width, int hi)
+{
+  switch (width) {
+  case 1:
+    return hi ? _mm_unpackhi_epi8 (a, b) : _mm_unpacklo_epi8 (a, b);
+  case 2:
+    return hi ? _mm_unpackhi_epi16 (a, b) : _mm_unpacklo_epi16 (a, b);
+  case 4:
+    return hi ? _mm_unpackhi_epi32 (a, b) : _mm_unpacklo_epi32 (a, b);
+  default:
+    return hi ? _mm_unpackhi_epi64 (a, b) : _mm_unpacklo_epi64 (a, b);
+  }
+}
+
+/* After the rounds, register i holds column bitreverse (i). */
+static const uint8_t bitrev[5][16] = {
+  { 0 },
+  { 0, 1 },
+  { 0, 2, 1, 3 },
+  { 0, 4, 2, 6, 1, 5, 3, 7 },
+  { 0, 8, 4, 12, 2, 10, 6, 14, 1, 9, 5, 13, 3, 11, 7, 15 },
+};
+
+static inline __attribute__ ((always_inline)) void
+block_simd (char *d, int64_t dk, const char *s, int64_t sl, const int S)
+{
+  const int V = 16 / S, lg = S == 1 ? 4 : S == 2 ? 3 : S == 4 ? 2 : 1;
+  __m128i r[16], x[16];
+
+#pragma GCC unroll 16
+  for (int l = 0; l < V; l++)
+    r[l] = _mm_loadu_si128 ((const __m128i *) (s + l * sl));
+#pragma GCC unroll 4
+  for (int w = S; w < 16; w *= 2) {
+#pragma GCC unroll 8
+    for (int i = 0; i < V / 2; i++) {
+      x[i] = interleave (r[2 * i], r[2 * i + 1], w, 0);
+      x[i + V / 2] = interleave (r[2 * i], r[2 * i + 1], w, 1);
+    }
+#pragma GCC unroll 16
+    for (int i = 0; i < V; i++)
+      r[i] = x[i];
+  }
+#pragma GCC unroll 16
+  for (int k = 0; k < V; k++)
+    _mm_storeu_si128 ((__m128i *) (d + k * dk), r[bitrev[lg][k]]);
+}
+
+/* Rows l walked per band: the band's source pages stay in the TLB while
+ * its k columns are swept; measured best of 64/128/256/512 on a 2048^2
+ * transpose for every item size. A multiple of the largest B (64). */
+#define SIMD_BAND 128
+
+/* Blocks of one cache line by one cache line (B = 64 / S items square):
+ * each source line is read whole, once, and each destination line written
+ * whole, once. A block is transposed into a small buffer first: rows a
+ * power-of-two pitch apart share an L1 set, so destination lines filled
+ * piecemeal in place would be evicted between visits. The next block's
+ * source lines, a column the hardware prefetcher does not follow, are
+ * prefetched. Outputs too large to stay cached are written with streaming
+ * stores (when aligned), as memcpy does for large copies. */
+#define DEFINE_TILE_SIMD(S)                                                    \
+  static void tile_simd_##S (char *d, int64_t dk, const char *s, int64_t sl,   \
+      int64_t nk, int64_t nl, bool stream)                                     \
+  {                                                                            \
+    enum { V = 16 / S, B = 64 / S };                                           \
+    __m128i buf[B * 4];                                                        \
+    char *bp = (char *) buf;                                                   \
+    for (int64_t l1 = 0; l1 < nl; l1 += SIMD_BAND) {                           \
+      int64_t le = nl - l1 < SIMD_BAND ? nl : l1 + SIMD_BAND;                  \
+      for (int64_t k0 = 0; k0 < nk; k0 += B) {                                 \
+        int64_t kn = nk - k0 < B ? nk - k0 : B, l0 = l1;                       \
+        for (; kn == B && l0 + B <= le; l0 += B) {                             \
+          const char *sb = s + k0 * S + l0 * sl;                               \
+          char *db = d + k0 * dk + l0 * S;                                     \
+          if (l0 + 2 * B <= le)                                                \
+            for (int l = 0; l < B; l++)                                        \
+              __builtin_prefetch (sb + (B + l) * sl);                          \
+          for (int l = 0; l < B; l += V)                                       \
+            for (int k = 0; k < B; k += V)                                     \
+              block_simd (                                                     \
+                  bp + k * 64 + l * S, 64, sb + k * S + l * sl, sl, S);        \
+          for (int k = 0; k < B; k++) {                                        \
+            __m128i *o = (__m128i *) (db + k * dk);                            \
+            if (stream)                                                        \
+              for (int q = 0; q < 4; q++)                                      \
+                _mm_stream_si128 (o + q, buf[k * 4 + q]);                      \
+            else                                                               \
+              for (int q = 0; q < 4; q++)                                      \
+                _mm_storeu_si128 (o + q, buf[k * 4 + q]);                      \
+          }                                                                    \
+        }                                                                      \
+        if (l0 < le)                                                           \
+          for (int64_t k = k0; k < k0 + kn; k++)                               \
+            row_##S (d + k * dk + l0 * S, s + k * S + l0 * sl, le - l0, sl);   \
+      }                                                                        \
+    }                                                                          \
+  }
+
+DEFINE_TILE_SIMD (1)
+DEFINE_TILE_SIMD (2)
+DEFINE_TILE_SIMD (4)
+DEFINE_TILE_SIMD (8)
+#endif
+
+/* Outputs from this size on are streamed past the caches (about half of
+ * a common L3; glibc's memcpy switches near 3/4 of it). */
+#define STREAM_BYTES ((size_t) 4 << 20)
+
+static void
+tile_copy (size_t isz, char *d, int64_t dk, const char *s, int64_t sk,
+    int64_t sl, int64_t nk, int64_t nl, bool stream)
+{
+#ifdef __SSE2__
+  if (sk == (int64_t) isz) {
+    switch (isz) {
+    case 1:
+      tile_simd_1 (d, dk, s, sl, nk, nl, stream);
+      return;
+    case 2:
+      tile_simd_2 (d, dk, s, sl, nk, nl, stream);
+      return;
+    case 4:
+      tile_simd_4 (d, dk, s, sl, nk, nl, stream);
+      return;
+    case 8:
+      tile_simd_8 (d, dk, s, sl, nk, nl, stream);
+      return;
+    }
+  }
+#else
+  (void) stream;
+#endif
+  tile_scalar (isz, d, dk, s, sk, sl, nk, nl);
+}
+
+static void
+make_plan (plan *p, const tn_view *v, size_t isz)
+{
+  int r = 0;
+  int64_t dst = (int64_t) isz;
+
+  /* Walk inner to outer, fusing an axis into the one inside it when its
+   * stride is that axis's whole span: the fused axis is then one longer
+   * run with the inner stride. The destination is dense and always fuses. */
+  for (int i = v->rank - 1; i >= 0; i--) {
+    int64_t n = v->dims[i], s, span;
+
+    /* An axis of extent 1 may carry any stride, even one that would
+     * overflow here; it moves nothing. */
+    if (n == 1)
+      continue;
+    s = v->strides[i] * (int64_t) isz;
+    if (r > 0 && !__builtin_mul_overflow (p->src[r - 1], p->dims[r - 1], &span)
+        && s == span) {
+      p->dims[r - 1] *= n;
+    } else {
+      p->dims[r] = n;
+      p->src[r] = s;
+      r++;
+    }
+  }
+  /* Reverse into outermost-first order and lay out the destination. */
+  for (int i = 0; i < r / 2; i++) {
+    int64_t t = p->dims[i];
+
+    p->dims[i] = p->dims[r - 1 - i];
+    p->dims[r - 1 - i] = t;
+    t = p->src[i];
+    p->src[i] = p->src[r - 1 - i];
+    p->src[r - 1 - i] = t;
+  }
+  for (int i = r - 1; i >= 0; i--) {
+    p->dst[i] = dst;
+    dst *= p->dims[i];
+  }
+  p->rank = r;
+}
+
+/* The innermost axis steps a few items at a time (less than a cache
+ * line, so the tiles never apply), or holds a few items whose source axis
+ * one further out is contiguous.  Deinterleave: read rows of c items
+ * once, writing every axis of the view that picks items within a row (the
+ * channels of HWC -> CHW) at the same time.  Interleave: the inverse, c
+ * planes read side by side.  When both apply, the longer runs win.  Out
+ * of line: inlined, it changed the code of the tiled loops below (0.1%
+ * more instructions on a transpose). */
+__attribute__ ((noinline)) bool
+tn_view_copy_channels (const plan *p, size_t isz, char *d, const char *s)
+{
+  int last = p->rank - 1, k = -1, axes[TN_MAX_RANK], n = 0;
+  int64_t sl = p->src[last], cde = 0, cin = 0, pitch, len;
+  tn_vk kern;
+  odo o;
+
+  /* Both kernels write rows forwards; interleave also writes its rows of
+   * c items one after the other.  A plan of tn_view_materialize always
+   * has that; one of tn_view_materialize_flip (destination steps that
+   * may be negative) is checked. */
+  if ((isz != 1 && isz != 2 && isz != 4 && isz != 8)
+      || p->dst[last] != (int64_t) isz)
+    return false;
+  /* sl is a multiple of isz and not isz itself (the memcpy runs). */
+  if (sl > 0 && sl < 64)
+    cde = sl / (int64_t) isz;
+  if (last >= 1 && p->src[last - 1] == (int64_t) isz
+      && p->dims[last] <= TN_VK_MAX_C && p->dims[last] * (int64_t) isz < 64
+      && p->dst[last - 1] == p->dims[last] * (int64_t) isz)
+    cin = p->dims[last];
+  if (cde && (!cin || p->dims[last] >= p->dims[last - 1])) {
+    for (int i = 0; i < last && k < 0; i++)
+      if (p->src[i] == (int64_t) isz && p->dims[i] <= cde)
+        k = i;
+    tn_vk_deint_prepare (&kern, isz, (int) cde, k >= 0 ? (int) p->dims[k] : 1);
+    pitch = k >= 0 ? p->dst[k] : 0;
+    len = p->dims[last];
+    for (int i = 0; i < last; i++)
+      if (i != k)
+        axes[n++] = i;
+  } else if (cin) {
+    tn_vk_inter_prepare (&kern, isz, (int) cin);
+    pitch = sl;
+    len = p->dims[last - 1];
+    for (int i = 0; i < last - 1; i++)
+      axes[n++] = i;
+  } else {
+    return false;
+  }
+  odo_init (&o, p, axes, n);
+  do
+    kern.fn (&kern, d, pitch, s, len);
+  while (odo_next (&o, &s, &d));
+  return true;
+}
+
+void
+tn_view_materialize (void *dst, const void *base, const tn_view *v)
+{
+  size_t isz = tn_dtype_size (v->dtype);
+  const char *s;
+  char *d = dst;
+  int axes[TN_MAX_RANK], n = 0, last, k;
+  plan p;
+  odo o;
+
+  if (!isz || tn_view_count (v) <= 0)
+    return;
+  s = (const char *) base + v->offset * (int64_t) isz;
+  make_plan (&p, v, isz);
+  if (p.rank == 0) {
+    memcpy (d, s, isz);
+    return;
+  }
+  last = p.rank - 1;
+
+  if (p.src[last] == (int64_t) isz) {
+    size_t run = (size_t) p.dims[last] * isz;
+
+    for (int i = 0; i < last; i++)
+      axes[n++] = i;
+    odo_init (&o, &p, axes, n);
+    do
+      memcpy (d, s, run);
+    while (odo_next (&o, &s, &d));
+    return;
+  }
+
+  if (tn_view_copy_channels (&p, isz, d, s))
+    return;
+
+  /* The innermost axis is strided. When each of its items sits on its own
+   * cache line and an outer axis steps through memory more finely, copy
+   * that pair of axes in tiles so both sides stay in cache. */
+  k = -1;
+  if (p.src[last] >= 64) {
+    for (int i = 0; i < last; i++)
+      if (p.src[i] < p.src[last] && (k < 0 || p.src[i] <= p.src[k]))
+        k = i;
+  }
+  if (k >= 0) {
+    size_t total = (size_t) tn_view_count (v) * isz;
+    /* Streaming stores need every destination row 16-byte aligned: the
+     * start, the row pitch and each step of the outer walk. */
+    bool stream = total >= STREAM_BYTES && (uintptr_t) d % 16 == 0;
+
+    for (int i = 0; i < last; i++)
+      stream = stream && p.dst[i] % 16 == 0;
+
+    for (int i = 0; i < last; i++)
+      if (i != k)
+        axes[n++] = i;
+    odo_init (&o, &p, axes, n);
+    do
+      tile_copy (isz, d, p.dst[k], s, p.src[k], p.src[last], p.dims[k],
+          p.dims[last], stream);
+    while (odo_next (&o, &s, &d));
+#ifdef __SSE2__
+    if (stream)
+      _mm_sfence ();
+#endif
+    return;
+  }
+
+  for (int i = 0; i < last; i++)
+    axes[n++] = i;
+  odo_init (&o, &p, axes, n);
+  do
+    row_copy (isz, d, s, p.dims[last], p.src[last]);
+  while (odo_next (&o, &s, &d));
+}

@@ -1,0 +1,96 @@
+/* The AVX2 view kernels (the avx2 library of core/meson.build): two
+ * 16-byte blocks side by side, one per 128-bit lane, since vpshufb does
+ * not cross lanes; then one 16-byte block where one fits
+ * (x86/view-shuf.h), then the portable loops of core/view-kern-tmpl.h. */
+#include "core/x86/view-shuf.h"
+
+VK_INLINE __m256i
+mask32 (const tn_vk *k, int i)
+{
+  return _mm256_load_si256 ((const __m256i *) k->mask[i]);
+}
+
+VK_INLINE int64_t
+deint_32 (const tn_vk *k, char *d, int64_t pitch, const char *s, int64_t nb,
+    int64_t j, const int S, const int C, const int M)
+{
+  const int G = 32 / S;
+
+  for (; j + G <= nb; j += G) {
+    const char *sb = s + j * C * S;
+    __m256i in[TN_VK_MAX_C];
+
+#pragma GCC unroll 8
+    for (int i = 0; i < C; i++)
+      in[i] = _mm256_inserti128_si256 (_mm256_castsi128_si256 (_mm_loadu_si128 (
+                                           (const __m128i *) (sb + 16 * i))),
+          _mm_loadu_si128 ((const __m128i *) (sb + 16 * (C + i))), 1);
+    for (int q = 0; q < M; q++) {
+      __m256i a = _mm256_shuffle_epi8 (in[0], mask32 (k, q * C));
+
+#pragma GCC unroll 8
+      for (int i = 1; i < C; i++)
+        a = _mm256_or_si256 (
+            a, _mm256_shuffle_epi8 (in[i], mask32 (k, q * C + i)));
+      _mm256_storeu_si256 ((__m256i *) (d + q * pitch + j * S), a);
+    }
+  }
+  return j;
+}
+
+VK_INLINE int64_t
+inter_32 (const tn_vk *k, char *d, int64_t pitch, const char *s, int64_t n,
+    int64_t j, const int S, const int C)
+{
+  const int G = 32 / S;
+
+  for (; j + G <= n; j += G) {
+    char *db = d + j * C * S;
+    __m256i in[TN_VK_MAX_C];
+
+#pragma GCC unroll 8
+    for (int q = 0; q < C; q++)
+      in[q] = _mm256_loadu_si256 ((const __m256i *) (s + q * pitch + j * S));
+    for (int o = 0; o < C; o++) {
+      __m256i a = _mm256_shuffle_epi8 (in[0], mask32 (k, o * C));
+
+#pragma GCC unroll 8
+      for (int q = 1; q < C; q++)
+        a = _mm256_or_si256 (
+            a, _mm256_shuffle_epi8 (in[q], mask32 (k, o * C + q)));
+      _mm_storeu_si128 ((__m128i *) (db + 16 * o), _mm256_castsi256_si128 (a));
+      _mm_storeu_si128 (
+          (__m128i *) (db + 16 * (C + o)), _mm256_extracti128_si256 (a, 1));
+    }
+  }
+  return j;
+}
+
+ANY_FN (deint, 32, DEINT_CASE)
+ANY_FN (inter, 32, INTER_CASE)
+
+/* nb: rows whose whole block lies within what the view reaches (with
+ * m < c the last row ends before its block does). */
+#define DEFINE_AVX2(S)                                                         \
+  void tn_vk_deint_avx2_##S (                                                  \
+      const tn_vk *k, char *d, int64_t pitch, const char *s, int64_t n)        \
+  {                                                                            \
+    int64_t nb = k->m == k->c ? n : n - 1;                                     \
+    int64_t j = deint_any_32 (k, d, pitch, s, nb, 0, S);                       \
+    j = deint_any_16 (k, d, pitch, s, nb, j, S);                               \
+    if (j < n)                                                                 \
+      tn_vk_deint_c_##S (k, d + j * S, pitch, s + j * k->c * S, n - j);        \
+  }                                                                            \
+  void tn_vk_inter_avx2_##S (                                                  \
+      const tn_vk *k, char *d, int64_t pitch, const char *s, int64_t n)        \
+  {                                                                            \
+    int64_t j = inter_any_32 (k, d, pitch, s, n, 0, S);                        \
+    j = inter_any_16 (k, d, pitch, s, n, j, S);                                \
+    if (j < n)                                                                 \
+      tn_vk_inter_c_##S (k, d + j * k->c * S, pitch, s + j * S, n - j);        \
+  }
+
+DEFINE_AVX2 (1)
+DEFINE_AVX2 (2)
+DEFINE_AVX2 (4)
+DEFINE_AVX2 (8)
