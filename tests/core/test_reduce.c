@@ -18,6 +18,7 @@
 #include "core/reduce-kern.h"
 #include "core/reduce.h"
 #include "ftz.h"
+#include "tests/common/npyread.h"
 
 static const char *const axes_main[]
     = { "", "0", "-1", "1", "2", "0,2", "1,3", "-1,-2" };
@@ -34,59 +35,6 @@ have_isa_kernels (void)
   tn_reduce_dsp_init (&c, 0);
   tn_reduce_dsp_init (&all, tn_cpu_detect ());
   return memcmp (&c, &all, sizeof c) != 0;
-}
-
-/* A loaded .npy file. */
-typedef struct {
-  gchar *buf;
-  tn_npy h;
-  guint8 *data;
-  int64_t count;
-} Npy;
-
-static gboolean
-npy_try_load (Npy *a, const gchar *name)
-{
-  const gchar *dir = g_getenv ("GST_TENSOR_TESTDATA");
-  gchar *path;
-  gsize len, need;
-  tn_err e;
-
-  g_assert_nonnull (dir);
-  memset (a, 0, sizeof *a);
-  path = g_build_filename (dir, name, NULL);
-  if (!g_file_get_contents (path, &a->buf, &len, NULL)) {
-    g_free (path);
-    return FALSE;
-  }
-  g_free (path);
-  if (tn_npy_parse (&a->h, a->buf, len, &need, &e) != 0)
-    g_error ("%s: %s", name, e.msg);
-  g_assert_false (a->h.big_endian);
-  g_assert_false (a->h.fortran);
-  g_assert_cmpuint (a->h.data_offset + a->h.data_size, ==, len);
-  /* bfloat16 travels as its uint16 bits. */
-  if (strstr (name, "bfloat16") && a->h.dtype == TN_UINT16)
-    a->h.dtype = TN_BFLOAT16;
-  a->data = (guint8 *) a->buf + a->h.data_offset;
-  a->count = 1;
-  for (int i = 0; i < a->h.rank; i++)
-    a->count *= a->h.dims[i];
-  return TRUE;
-}
-
-static void
-npy_load (Npy *a, const gchar *name)
-{
-  if (!npy_try_load (a, name))
-    g_error ("cannot read %s from GST_TENSOR_TESTDATA", name);
-}
-
-static void
-npy_clear (Npy *a)
-{
-  g_free (a->buf);
-  memset (a, 0, sizeof *a);
 }
 
 /* Runs one reduction; returns the malloc'd result and its item count. */
@@ -209,16 +157,15 @@ static void
 layouts_make (Layouts *L, const Npy *a)
 {
   const tn_view *d = &L->v[0];
-  size_t isz = tn_dtype_size (a->h.dtype);
-  int r = a->h.rank;
+  size_t isz = tn_dtype_size (a->dtype);
+  int r = a->rank;
   tn_view rv;
   int perm[TN_MAX_RANK];
   int64_t pdims[TN_MAX_RANK], pstr[TN_MAX_RANK], total = 1, offset = 1;
   int dbl = r >= 3 ? 1 : 0;
   tn_err e;
 
-  g_assert_cmpint (
-      tn_view_init (&L->v[0], a->h.dtype, a->h.dims, r, &e), ==, 0);
+  g_assert_cmpint (tn_view_init (&L->v[0], a->dtype, a->dims, r, &e), ==, 0);
   L->buf[0] = g_memdup2 (a->data, a->count * isz);
 
   /* Reversed: materialize the transposed view, then describe it with
@@ -309,7 +256,7 @@ check_set (const char *set, const char *const *axes, int naxes, tn_reduce_op op,
         tn_reduce_op_name (op), tn_dtype_name (dt));
   npy_load (&in, iname);
   npy_load (&want, oname);
-  g_assert_cmpint (want.h.dtype, ==, rdt);
+  g_assert_cmpint (want.dtype, ==, rdt);
   layouts_make (&L, &in);
 
   for (int k = 0; k < naxes; k++) {
