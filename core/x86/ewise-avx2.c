@@ -92,12 +92,12 @@ ew_rdiv_binade_ok (float c, float zh, float zl, int e)
  * with the plan alone ("bare": every input is proven, tn_ew_rdiv_bare). */
 enum { EW_DIV_PLAIN, EW_DIV_GUARD, EW_DIV_BARE };
 
-/* How far ahead the runs with a division request their source, in bytes
- * (one request per 16 items: a line of float32, a quarter of one of
- * uint8): with three dependent operations per vector, loads that wait on
- * L3 fill the scheduler.  The other runs stream as fast without the
- * requests, and mul:a,add:b at 1M items out of place took 15% longer with
- * them. */
+/* How far ahead the runs that divide by the plan request their source,
+ * in bytes (one request per 16 items: a line of float32, a quarter of one
+ * of uint8): with three dependent operations per vector, loads that wait
+ * on L3 fill the scheduler.  The other runs stream as fast without the
+ * requests, and slower with them: mul:a,add:b on 1M items out of place
+ * by 15%, sub:a,div:b,relu with vdivps on 16M in place by a third. */
 #define EW_PF_DIST 2048
 
 /* The item size of a source. */
@@ -226,7 +226,7 @@ ew_loop (float *d, const void *s, size_t n, tn_dtype src, int op1, int op2,
   size_t j = 0;
 
   for (; j + 16 <= n; j += 16) {
-    if (op1 == TN_EW_DIV || op2 == TN_EW_DIV)
+    if (mode != EW_DIV_PLAIN)
       _mm_prefetch ((const char *) s + j * isz + EW_PF_DIST, _MM_HINT_T0);
     ew_step8 (d, s, j, src, op1, op2, relu, mode, v, k);
     ew_step8 (d, s, j + 8, src, op1, op2, relu, mode, v, k);
