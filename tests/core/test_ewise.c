@@ -13,6 +13,7 @@
 #include "core/ewise.h"
 #include "core/npy.h"
 #include "ftz.h"
+#include "tests/common/npyread.h"
 
 /* The kernels are checked under two CPU masks (core/cpu.h): 0, the
  * portable kernels alone, and everything this machine has. */
@@ -27,49 +28,6 @@ avx2_kernels (void)
   const unsigned need = TN_CPU_AVX2 | TN_CPU_F16C;
 
   return (tn_cpu_detect () & need) == need;
-}
-
-/* A .npy file of tests/data, read whole. */
-typedef struct {
-  gchar *buf;
-  guint8 *data;
-  tn_npy h;
-  gsize n; /* items */
-} Npy;
-
-static gchar *
-data_path (const gchar *name)
-{
-  const gchar *dir = g_getenv ("GST_TENSOR_TESTDATA");
-
-  g_assert_nonnull (dir);
-  return g_build_filename (dir, name, NULL);
-}
-
-static void
-npy_load (Npy *a, const gchar *name)
-{
-  gchar *path = data_path (name);
-  GError *err = NULL;
-  gsize len, need;
-  tn_err e;
-
-  if (!g_file_get_contents (path, &a->buf, &len, &err))
-    g_error ("cannot read %s: %s", path, err->message);
-  if (tn_npy_parse (&a->h, a->buf, len, &need, &e) != 0)
-    g_error ("%s: %s", path, e.msg);
-  g_assert_false (a->h.big_endian);
-  g_assert_false (a->h.fortran);
-  g_assert_cmpuint (len, ==, a->h.data_offset + a->h.data_size);
-  a->data = (guint8 *) a->buf + a->h.data_offset;
-  a->n = a->h.data_size / tn_dtype_size (a->h.dtype);
-  g_free (path);
-}
-
-static void
-npy_free (Npy *a)
-{
-  g_free (a->buf);
 }
 
 /* Parses, compiles and runs; fails the test with the message if any of
@@ -137,7 +95,7 @@ expand_line (const gchar *line, const gchar *dname)
 {
   gchar *yname = g_strdup_printf ("ewise_y_%s.npy", dname);
   gchar *pname = g_strdup_printf ("ewise_p_%s.npy", dname);
-  gchar *y = data_path (yname), *p = data_path (pname);
+  gchar *y = npy_data_path (yname), *p = npy_data_path (pname);
   gchar **a = g_strsplit (line, "@y", -1), *s1 = g_strjoinv (y, a);
   gchar **b = g_strsplit (s1, "@p", -1), *s2 = g_strjoinv (p, b);
 
@@ -171,52 +129,54 @@ check_dtype_with (tn_dtype t, int m)
   npy_load (&out, name);
   g_free (name);
   name = g_strdup_printf ("ewise_steps_%s.txt", dname);
-  path = data_path (name);
+  path = npy_data_path (name);
   g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
   g_free (path);
   g_free (name);
   lines = g_strsplit (g_strchomp (text), "\n", -1);
   nlines = g_strv_length (lines);
-  g_assert_cmpint (out.h.rank, ==, 2);
-  g_assert_cmpint (out.h.dims[0], ==, (gint64) nlines);
-  g_assert_cmpint (out.h.dims[1], ==, (gint64) x.n);
-  g_assert_cmpint (tn_dtype_size (x.h.dtype), ==, s);
+  g_assert_cmpint (out.rank, ==, 2);
+  g_assert_cmpint (out.dims[0], ==, (gint64) nlines);
+  g_assert_cmpint (out.dims[1], ==, (gint64) (gsize) x.count);
+  g_assert_cmpint (tn_dtype_size (x.dtype), ==, s);
 
-  dst = g_malloc (x.n * s);
-  inplace = g_malloc (x.n * s);
-  bigx = g_malloc (x.n * s * REPS);
-  bigd = g_malloc (x.n * s * REPS);
-  bigd1 = g_malloc (x.n * s * REPS);
-  bigw = g_malloc (x.n * s * REPS);
+  dst = g_malloc ((gsize) x.count * s);
+  inplace = g_malloc ((gsize) x.count * s);
+  bigx = g_malloc ((gsize) x.count * s * REPS);
+  bigd = g_malloc ((gsize) x.count * s * REPS);
+  bigd1 = g_malloc ((gsize) x.count * s * REPS);
+  bigw = g_malloc ((gsize) x.count * s * REPS);
   for (gsize r = 0; r < REPS; r++)
-    memcpy (bigx + r * x.n * s, x.data, x.n * s);
+    memcpy (bigx + r * (gsize) x.count * s, x.data, (gsize) x.count * s);
 
   for (li = 0; li < nlines; li++) {
     gboolean approx = lines[li][0] == '~';
     gchar *ops = expand_line (lines[li] + approx, dname);
-    const guint8 *want = out.data + li * x.n * s;
-    int64_t dims = (int64_t) x.n, bdims[2] = { REPS, (int64_t) x.n };
+    const guint8 *want = out.data + li * (gsize) x.count * s;
+    int64_t dims = (int64_t) (gsize) x.count,
+            bdims[2] = { REPS, (int64_t) (gsize) x.count };
     tn_ewise *p = compile_ok (ops, t, &dims, 1), *bp;
     gchar *what;
 
     g_assert_cmpint (tn_ewise_out_dtype (p), ==, t);
     what = g_strdup_printf ("%s on %s (%s)", lines[li], dname, mask_names[m]);
     tn_ewise_run (p, dst, x.data, 1);
-    compare (what, dst, want, x.n, t, approx);
-    memcpy (inplace, x.data, x.n * s);
+    compare (what, dst, want, (gsize) x.count, t, approx);
+    memcpy (inplace, x.data, (gsize) x.count * s);
     tn_ewise_run (p, inplace, inplace, 1);
-    compare (what, inplace, want, x.n, t, approx);
+    compare (what, inplace, want, (gsize) x.count, t, approx);
     tn_ewise_free (p);
 
     /* The same items 200 times over, as <200, N>: the operand of the
      * "@y" lines broadcasts along the new axis (a tile or a gather). */
     bp = compile_ok (ops, t, bdims, 2);
     for (gsize r = 0; r < REPS; r++)
-      memcpy (bigw + r * x.n * s, want, x.n * s);
+      memcpy (bigw + r * (gsize) x.count * s, want, (gsize) x.count * s);
     tn_ewise_run (bp, bigd, bigx, 2);
-    compare (what, bigd, bigw, x.n * REPS, t, approx);
+    compare (what, bigd, bigw, (gsize) x.count * REPS, t, approx);
     tn_ewise_run (bp, bigd1, bigx, 1);
-    g_assert_cmpmem (bigd, x.n * s * REPS, bigd1, x.n * s * REPS);
+    g_assert_cmpmem (
+        bigd, (gsize) x.count * s * REPS, bigd1, (gsize) x.count * s * REPS);
     tn_ewise_free (bp);
     g_free (what);
     g_free (ops);
@@ -230,8 +190,8 @@ check_dtype_with (tn_dtype t, int m)
   g_free (bigw);
   g_strfreev (lines);
   g_free (text);
-  npy_free (&x);
-  npy_free (&out);
+  npy_clear (&x);
+  npy_clear (&out);
   tn_cpu_set_mask (old);
 }
 
@@ -267,14 +227,14 @@ test_casts (void)
         gchar *tname
             = g_strdup_printf ("../cast/cast_to_%s.npy", tn_dtype_name (dt));
         gchar *ops = g_strdup_printf ("cast:%s", tn_dtype_name (dt));
-        gsize dsz = tn_dtype_size (dt), n = src.n;
+        gsize dsz = tn_dtype_size (dt), n = (gsize) src.count;
         int64_t dims = (int64_t) n;
         tn_ewise *p;
         guint8 *dst;
         Npy want;
 
         npy_load (&want, tname);
-        g_assert_cmpint (want.h.dims[1], ==, (gint64) n);
+        g_assert_cmpint (want.dims[1], ==, (gint64) n);
         p = compile_ok (ops, (tn_dtype) st, &dims, 1);
         g_assert_cmpint (tn_ewise_out_dtype (p), ==, dt);
         g_assert_true (tn_ewise_in_place_ok (p) == (tn_dtype_size (st) == dsz));
@@ -285,11 +245,11 @@ test_casts (void)
           compare (ops, dst, want.data + st * n * dsz, n, dt, FALSE);
         tn_ewise_free (p);
         g_free (dst);
-        npy_free (&want);
+        npy_clear (&want);
         g_free (tname);
         g_free (ops);
       }
-      npy_free (&src);
+      npy_clear (&src);
       g_free (sname);
     }
   }
@@ -310,14 +270,14 @@ test_normalise_uint8 (void)
   g_assert_cmpint (tn_ewise_out_dtype (p), ==, TN_FLOAT32);
   g_assert_false (tn_ewise_in_place_ok (p));
   tn_ewise_run (p, out, in.data, 0);
-  g_assert_cmpmem (out, sizeof out, want.data, want.h.data_size);
+  g_assert_cmpmem (out, sizeof out, want.data, want.size);
   /* Hand values: 0 -> -1, 255 -> 1, 127 -> -0.5/127.5. */
   g_assert_cmpfloat (out[0], ==, -1.0f);
   g_assert_cmpfloat (out[255], ==, 1.0f);
   g_assert_cmpfloat (out[127], ==, -0.5f / 127.5f);
   tn_ewise_free (p);
-  npy_free (&in);
-  npy_free (&want);
+  npy_clear (&in);
+  npy_clear (&want);
 }
 
 /* NumPy's broadcasting of operands with other dims, small. */
@@ -334,18 +294,18 @@ test_broadcast_golden (void)
     for (int k = 0; k < 6; k++) {
       gchar *oname = g_strdup_printf ("ewise_bop_%d.npy", k);
       gchar *wname = g_strdup_printf ("ewise_bout_%d.npy", k);
-      gchar *opath = data_path (oname),
+      gchar *opath = npy_data_path (oname),
             *ops = g_strdup_printf ("mul:%s", opath);
       float got[24];
       tn_ewise *p;
       Npy want;
 
       npy_load (&want, wname);
-      p = compile_ok (ops, TN_FLOAT32, x.h.dims, 3);
+      p = compile_ok (ops, TN_FLOAT32, x.dims, 3);
       tn_ewise_run (p, got, x.data, 1);
       compare (ops, (guint8 *) got, want.data, 24, TN_FLOAT32, FALSE);
       tn_ewise_free (p);
-      npy_free (&want);
+      npy_clear (&want);
       g_free (ops);
       g_free (opath);
       g_free (oname);
@@ -353,7 +313,7 @@ test_broadcast_golden (void)
     }
   }
   tn_cpu_set_mask (old);
-  npy_free (&x);
+  npy_clear (&x);
 }
 
 /* <3> and <480, 1, 1> over <480, 640, 3>, expected values by index. */
@@ -364,7 +324,8 @@ test_broadcast_frame (void)
   float *x = g_malloc (n * sizeof *x), *y = g_malloc (n * sizeof *y);
   float *y1 = g_malloc (n * sizeof *y);
   const float w3[3] = { 0.5f, -2.0f, 100.0f };
-  gchar *p3 = data_path ("ewise_w3.npy"), *p480 = data_path ("ewise_w480.npy");
+  gchar *p3 = npy_data_path ("ewise_w3.npy"),
+        *p480 = npy_data_path ("ewise_w480.npy");
   gchar *ops;
   tn_ewise *p;
   int64_t i;
@@ -633,7 +594,7 @@ expect_error (const gchar *ops, tn_dtype t, const int64_t *dims, int rank,
 static void
 test_parse_errors (void)
 {
-  gchar *txt = data_path ("ewise_steps_int8.txt");
+  gchar *txt = npy_data_path ("ewise_steps_int8.txt");
   gchar *ops = g_strdup_printf ("add:%s", txt);
 
   EXPECT ("add:1,foo,mul:2", TN_FLOAT32, NULL, -1,
@@ -669,11 +630,11 @@ static void
 test_type_errors (void)
 {
   const int64_t frame[3] = { 480, 640, 3 }, one = 1, four = 4;
-  gchar *frac = data_path ("ewise_bad_frac.npy");
-  gchar *big = data_path ("ewise_bad_big.npy");
-  gchar *negexp = data_path ("ewise_bad_negexp.npy");
-  gchar *bdims = data_path ("ewise_bad_dims.npy");
-  gchar *b2 = data_path ("ewise_bop_2.npy");
+  gchar *frac = npy_data_path ("ewise_bad_frac.npy");
+  gchar *big = npy_data_path ("ewise_bad_big.npy");
+  gchar *negexp = npy_data_path ("ewise_bad_negexp.npy");
+  gchar *bdims = npy_data_path ("ewise_bad_dims.npy");
+  gchar *b2 = npy_data_path ("ewise_bop_2.npy");
   gchar *ops;
 
   EXPECT ("sqrt", TN_INT32, NULL, -1,
