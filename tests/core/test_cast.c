@@ -1,5 +1,5 @@
 /* tn_cast / tn_get_f64 / tn_set_f64 for every pair of dtypes against golden
- * data from tests/data/gen_cast.py, and tn_format_item against NumPy's text
+ * data from tests/data/gen/gen_cast.py, and tn_format_item against NumPy's text
  * worked out by hand. */
 #include <glib.h>
 #include <math.h>

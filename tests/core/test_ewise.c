@@ -1,5 +1,5 @@
 /* Elementwise chains: every step on every dtype it takes against golden
- * data from tests/data/gen_ewise.py (and the cast goldens of
+ * data from tests/data/gen/gen_ewise.py (and the cast goldens of
  * gen_cast.py), on the portable and the AVX2 kernels, in place and not,
  * on one thread and two; broadcasting; and every error with its message. */
 #include <glib.h>

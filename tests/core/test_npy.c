@@ -1,4 +1,4 @@
-/* tn_npy_*: files written by NumPy (tests/data/gen_npy.py), headers written
+/* tn_npy_*: files written by NumPy (tests/data/gen/gen_npy.py), headers written
  * by hand, and every way a header can be wrong; tn_array_load_npy,
  * tn_array_decode_npy and tn_array_save_npy on those files, checked
  * against the formula values, NumPy's bytes and the tests' own reader. */

@@ -1,5 +1,5 @@
 /* tn_print_array against numpy.array2string (print_golden.h, made by
- * tests/data/gen_print.py), hand-computed bfloat16 and statistics cases,
+ * tests/data/gen/gen_print.py), hand-computed bfloat16 and statistics cases,
  * and every error path. */
 #include <glib.h>
 #include <math.h>

@@ -1,4 +1,4 @@
-/* tn_reduce against golden data from tests/data/gen_reduce.py (every op on
+/* tn_reduce against golden data from tests/data/gen/gen_reduce.py (every op on
  * every dtype over eight axis sets, a multi-block set, NaN/inf/ties), in
  * three memory layouts, on 1..4 threads, with the portable and the AVX2
  * kernels; plus hand-worked cases: names, result dtypes, axes parsing and

@@ -1,5 +1,5 @@
 /* npydec and the .npy typefinder, against the golden files written by
- * tests/data/gen_npyelem.py (npyelem_<case>.npy and, for each, the C-order
+ * tests/data/gen/gen_npyelem.py (npyelem_<case>.npy and, for each, the C-order
  * little-endian bytes the decoder must emit in npyelem_<case>.raw). */
 #define _GNU_SOURCE
 #include <string.h>
@@ -1240,7 +1240,7 @@ assert_caps (GstCaps *caps, const gchar *type, const gint64 *dims, gint rank)
         g_value_get_int (gst_value_array_get_value (arr, i)), dims[i]);
 }
 
-/* The seven arrays of npydec_stream.npy (tests/data/gen_npydec.py, which
+/* The seven arrays of npydec_stream.npy (tests/data/gen/gen_npydec.py, which
  * asserts the same offsets): dtype, dims, where the data lies in the
  * stream, and whether the decoder must copy it when the whole stream is
  * one buffer at a 16-byte aligned address. */

@@ -1,5 +1,5 @@
 /* npyenc, and npydec ! npyenc round trips, against the golden files written
- * by tests/data/gen_npyelem.py: the .npy files numpy.save wrote are what
+ * by tests/data/gen/gen_npyelem.py: the .npy files numpy.save wrote are what
  * npyenc must produce byte for byte. */
 #define _GNU_SOURCE
 #include <math.h>

@@ -1,4 +1,4 @@
-/* tensorop: values against hand values and tests/data/gen_ewise.py's
+/* tensorop: values against hand values and tests/data/gen/gen_ewise.py's
  * golden files, in place versus copy (data pointers), the tee case,
  * n-threads 1 versus 2, broadcasting .npy operands, strided input,
  * negotiation both ways and every error with its message. */

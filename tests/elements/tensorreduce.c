@@ -1,5 +1,5 @@
 /* tensorreduce: every op on every dtype over eight axis sets, with and
- * without keepdims, against tests/data/gen_reduce.py's golden files; the
+ * without keepdims, against tests/data/gen/gen_reduce.py's golden files; the
  * output caps; n-threads 0/1/2 bit-identical; strided input; the pool;
  * negotiation with capsfilters on both sides; renegotiation when a
  * property changes; and every error with its message. */

@@ -1,4 +1,4 @@
-/* tensorview against NumPy's views (tests/data/gen_tview.py writes
+/* tensorview against NumPy's views (tests/data/gen/gen_tview.py writes
  * tview_in.npy and, per case, tview_<case>.npy): every step kind, each
  * with a reader of the layout meta and with readers of dense tensors only
  * (filesink, multifilesink, appsink, fakesink dump=true, behind identity,

@@ -1,5 +1,5 @@
 /* Whole pipelines through gst_parse_launch, checked against files NumPy
- * wrote (tests/data/gen_pipelines.py). */
+ * wrote (tests/data/gen/gen_pipelines.py). */
 #include <gst/app/gstappsink.h>
 
 #include "common/tncheck.h"
