@@ -7,58 +7,7 @@
 #include "core/cpu.h"
 #include "core/half.h"
 #include "ftz.h"
-
-/* A loaded 1-D .npy file (little-endian, C order). */
-typedef struct {
-  gchar *buf;
-  const void *data;
-  gsize n;
-} Npy;
-
-static void
-npy_load (Npy *a, const gchar *name, const gchar *descr, gsize itemsize)
-{
-  const gchar *dir = g_getenv ("GST_TENSOR_TESTDATA");
-  gchar *path, *header, *want, *p, *end;
-  GError *err = NULL;
-  gsize len, hstart, hlen;
-
-  g_assert_nonnull (dir);
-  path = g_build_filename (dir, name, NULL);
-  if (!g_file_get_contents (path, &a->buf, &len, &err))
-    g_error ("cannot read %s: %s", path, err->message);
-  g_assert_cmpuint (len, >=, 12);
-  g_assert_cmpmem (a->buf, 6, "\x93NUMPY", 6);
-  if (a->buf[6] == 1) {
-    hstart = 10;
-    hlen = (guint8) a->buf[8] | (guint8) a->buf[9] << 8;
-  } else {
-    hstart = 12;
-    hlen = GUINT32_FROM_LE (*(guint32 *) (a->buf + 8));
-  }
-  g_assert_cmpuint (len, >=, hstart + hlen);
-  header = g_strndup (a->buf + hstart, hlen);
-  want = g_strdup_printf ("'descr': '%s'", descr);
-  if (!strstr (header, want))
-    g_error ("%s: header %s lacks %s", name, header, want);
-  g_assert_nonnull (strstr (header, "'fortran_order': False"));
-  p = strstr (header, "'shape': (");
-  g_assert_nonnull (p);
-  a->n = g_ascii_strtoull (p + 10, &end, 10);
-  g_assert_cmpmem (end, 2, ",)", 2);
-  g_assert_cmpuint (len, ==, hstart + hlen + a->n * itemsize);
-  a->data = a->buf + hstart + hlen;
-  g_free (want);
-  g_free (header);
-  g_free (path);
-}
-
-static void
-npy_clear (Npy *a)
-{
-  g_free (a->buf);
-  memset (a, 0, sizeof *a);
-}
+#include "tests/common/npyread.h"
 
 static guint32
 f32_bits (float f)
@@ -133,13 +82,14 @@ test_f16_to_f32_scalar (void)
   guint16 src[65536];
   guint i;
 
-  npy_load (&g, "half_f16_to_f32.npy", "<f4", 4);
-  g_assert_cmpuint (g.n, ==, 65536);
+  npy_load_descr (&g, "half_f16_to_f32.npy", "<f4");
+  g_assert_cmpint (g.rank, ==, 1);
+  g_assert_cmpuint ((gsize) g.count, ==, 65536);
   for (i = 0; i < 65536; i++) {
     src[i] = i;
     got[i] = tn_f16_to_f32 (i);
   }
-  check_widened ("scalar", g.data, got, src, 65536);
+  check_widened ("scalar", (gconstpointer) g.data, got, src, 65536);
   /* Hand-checked anchors. */
   g_assert_cmpfloat (tn_f16_to_f32 (0x3c00), ==, 1.0f);
   g_assert_cmpfloat (tn_f16_to_f32 (0xc000), ==, -2.0f);
@@ -161,12 +111,13 @@ bulk_widen (const gchar *what)
   const gsize lens[] = { 0, 1, 7, 8, 9, 15, 17, 100 };
   guint i, k;
 
-  npy_load (&g, "half_f16_to_f32.npy", "<f4", 4);
+  npy_load_descr (&g, "half_f16_to_f32.npy", "<f4");
+  g_assert_cmpint (g.rank, ==, 1);
   for (i = 0; i < 65536; i++)
     src[i + 1] = i;
   /* Unaligned start (src + 1) on purpose. */
   tn_f16_to_f32_n (got + 1, src + 1, 65536);
-  check_widened (what, g.data, got + 1, src + 1, 65536);
+  check_widened (what, (gconstpointer) g.data, got + 1, src + 1, 65536);
   /* Short runs end in the tail code; it must not write past n. */
   for (k = 0; k < G_N_ELEMENTS (lens); k++) {
     for (i = 0; i <= lens[k]; i++)
@@ -219,24 +170,26 @@ narrow_f32 (const gchar *what)
   guint16 *got;
   gsize i;
 
-  npy_load (&x, "half_f32_in.npy", "<f4", 4);
-  npy_load (&y, "half_f32_to_f16.npy", "<u2", 2);
-  g_assert_cmpuint (x.n, ==, y.n);
-  g_assert_cmpuint (x.n, >, 3 * 31744);
-  in = x.data;
-  ind = g_new (double, x.n);
-  got = g_new (guint16, x.n);
-  for (i = 0; i < x.n; i++)
+  npy_load_descr (&x, "half_f32_in.npy", "<f4");
+  g_assert_cmpint (x.rank, ==, 1);
+  npy_load_descr (&y, "half_f32_to_f16.npy", "<u2");
+  g_assert_cmpint (y.rank, ==, 1);
+  g_assert_cmpuint ((gsize) x.count, ==, (gsize) y.count);
+  g_assert_cmpuint ((gsize) x.count, >, 3 * 31744);
+  in = (gconstpointer) x.data;
+  ind = g_new (double, (gsize) x.count);
+  got = g_new (guint16, (gsize) x.count);
+  for (i = 0; i < (gsize) x.count; i++)
     ind[i] = in[i];
-  tn_f32_to_f16_n (got, in, x.n);
-  check_narrowed (what, y.data, got, ind, x.n);
+  tn_f32_to_f16_n (got, in, (gsize) x.count);
+  check_narrowed (what, (gconstpointer) y.data, got, ind, (gsize) x.count);
   /* Scalar form, and sign symmetry over the same set. */
-  for (i = 0; i < x.n; i++) {
+  for (i = 0; i < (gsize) x.count; i++) {
     got[i] = tn_f32_to_f16 (in[i]);
     if (!isnan (in[i]))
       g_assert_cmphex (tn_f32_to_f16 (-in[i]), ==, got[i] ^ 0x8000);
   }
-  check_narrowed ("scalar", y.data, got, ind, x.n);
+  check_narrowed ("scalar", (gconstpointer) y.data, got, ind, (gsize) x.count);
   npy_clear (&x);
   npy_clear (&y);
   g_free (ind);
@@ -274,17 +227,19 @@ test_f64_to_f16 (void)
   guint16 *got;
   gsize i;
 
-  npy_load (&x, "half_f64_in.npy", "<f8", 8);
-  npy_load (&y, "half_f64_to_f16.npy", "<u2", 2);
-  g_assert_cmpuint (x.n, ==, y.n);
-  in = x.data;
-  got = g_new (guint16, x.n);
-  for (i = 0; i < x.n; i++) {
+  npy_load_descr (&x, "half_f64_in.npy", "<f8");
+  g_assert_cmpint (x.rank, ==, 1);
+  npy_load_descr (&y, "half_f64_to_f16.npy", "<u2");
+  g_assert_cmpint (y.rank, ==, 1);
+  g_assert_cmpuint ((gsize) x.count, ==, (gsize) y.count);
+  in = (gconstpointer) x.data;
+  got = g_new (guint16, (gsize) x.count);
+  for (i = 0; i < (gsize) x.count; i++) {
     got[i] = tn_f64_to_f16 (in[i]);
     if (!isnan (in[i]))
       g_assert_cmphex (tn_f64_to_f16 (-in[i]), ==, got[i] ^ 0x8000);
   }
-  check_narrowed ("f64", y.data, got, in, x.n);
+  check_narrowed ("f64", (gconstpointer) y.data, got, in, (gsize) x.count);
   /* Just above a tie: through float32 it would round to the tie and then
    * to even (down); from double it rounds up. */
   g_assert_cmphex (tn_f64_to_f16 (1.0 + 0x1p-11 + 0x1p-40), ==, 0x3c01);
@@ -363,9 +318,10 @@ test_bf16_to_f32 (void)
   const guint32 *want;
   guint i;
 
-  npy_load (&g, "half_bf16_to_f32.npy", "<u4", 4);
-  g_assert_cmpuint (g.n, ==, 65536);
-  want = g.data;
+  npy_load_descr (&g, "half_bf16_to_f32.npy", "<u4");
+  g_assert_cmpint (g.rank, ==, 1);
+  g_assert_cmpuint ((gsize) g.count, ==, 65536);
+  want = (gconstpointer) g.data;
   for (i = 0; i < 65536; i++) {
     guint32 got = f32_bits (tn_bf16_to_f32 (i));
     if (got != want[i])
@@ -410,17 +366,19 @@ test_f32_to_bf16 (void)
   guint16 *got;
   gsize i;
 
-  npy_load (&x, "half_bf16_f32_in.npy", "<f4", 4);
-  npy_load (&y, "half_f32_to_bf16.npy", "<u2", 2);
-  g_assert_cmpuint (x.n, ==, y.n);
-  in = x.data;
-  ind = g_new (double, x.n);
-  got = g_new (guint16, x.n);
-  for (i = 0; i < x.n; i++) {
+  npy_load_descr (&x, "half_bf16_f32_in.npy", "<f4");
+  g_assert_cmpint (x.rank, ==, 1);
+  npy_load_descr (&y, "half_f32_to_bf16.npy", "<u2");
+  g_assert_cmpint (y.rank, ==, 1);
+  g_assert_cmpuint ((gsize) x.count, ==, (gsize) y.count);
+  in = (gconstpointer) x.data;
+  ind = g_new (double, (gsize) x.count);
+  got = g_new (guint16, (gsize) x.count);
+  for (i = 0; i < (gsize) x.count; i++) {
     ind[i] = in[i];
     got[i] = tn_f32_to_bf16 (in[i]);
   }
-  check_bf16 ("f32", y.data, got, ind, x.n);
+  check_bf16 ("f32", (gconstpointer) y.data, got, ind, (gsize) x.count);
   /* Hand-checked. */
   g_assert_cmphex (tn_f32_to_bf16 (1.0f), ==, 0x3f80);
   g_assert_cmphex (tn_f32_to_bf16 (bits_f32 (0x3f808000)), ==, 0x3f80);
@@ -445,14 +403,16 @@ test_f64_to_bf16 (void)
   guint16 *got;
   gsize i;
 
-  npy_load (&x, "half_bf16_f64_in.npy", "<f8", 8);
-  npy_load (&y, "half_f64_to_bf16.npy", "<u2", 2);
-  g_assert_cmpuint (x.n, ==, y.n);
-  in = x.data;
-  got = g_new (guint16, x.n);
-  for (i = 0; i < x.n; i++)
+  npy_load_descr (&x, "half_bf16_f64_in.npy", "<f8");
+  g_assert_cmpint (x.rank, ==, 1);
+  npy_load_descr (&y, "half_f64_to_bf16.npy", "<u2");
+  g_assert_cmpint (y.rank, ==, 1);
+  g_assert_cmpuint ((gsize) x.count, ==, (gsize) y.count);
+  in = (gconstpointer) x.data;
+  got = g_new (guint16, (gsize) x.count);
+  for (i = 0; i < (gsize) x.count; i++)
     got[i] = tn_f64_to_bf16 (in[i]);
-  check_bf16 ("f64", y.data, got, in, x.n);
+  check_bf16 ("f64", (gconstpointer) y.data, got, in, (gsize) x.count);
   /* Just above a tie rounds up; through float32 it would not. */
   g_assert_cmphex (tn_f64_to_bf16 (1.0 + 0x1p-8 + 0x1p-40), ==, 0x3f81);
   g_assert_cmphex (
