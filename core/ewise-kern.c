@@ -5,11 +5,11 @@
 #include "ewise-kern.h"
 
 #include <math.h>
-#include <pthread.h>
 #include <stdatomic.h>
 #include <string.h>
 
 #include "cpu.h"
+#include "dsp.h"
 #include "half-private.h"
 #include "half.h"
 
@@ -34,30 +34,8 @@ tn_ewise_dsp_init (tn_ewise_dsp *d, unsigned flags)
 #endif
 }
 
-/* Rebuilt in place under the lock when the mask has changed; cpu.h lets
- * the mask change only while no kernel runs, so no reader holds entries
- * of the table being rewritten.  The generation is stored after the
- * table (release), so a reader that sees it current sees the table. */
-static tn_ewise_dsp dsp_cur;
-static atomic_uint dsp_gen; /* 0: never built */
-static pthread_mutex_t dsp_lock = PTHREAD_MUTEX_INITIALIZER;
-
-const tn_ewise_dsp *
-tn_ewise_dsp_get (void)
-{
-  unsigned g = tn_cpu_generation ();
-
-  if (atomic_load_explicit (&dsp_gen, memory_order_acquire) != g) {
-    pthread_mutex_lock (&dsp_lock);
-    g = tn_cpu_generation ();
-    if (atomic_load_explicit (&dsp_gen, memory_order_relaxed) != g) {
-      tn_ewise_dsp_init (&dsp_cur, tn_cpu_flags ());
-      atomic_store_explicit (&dsp_gen, g, memory_order_release);
-    }
-    pthread_mutex_unlock (&dsp_lock);
-  }
-  return &dsp_cur;
-}
+/* The cached table (core/dsp.h). */
+TN_DSP_GET (tn_ewise_dsp, tn_ewise_dsp_get, tn_ewise_dsp_init)
 
 static atomic_ulong rdiv_checks;
 static atomic_bool rdiv_allowed = true;
