@@ -177,26 +177,30 @@ ew_op8 (int op, int mode, __m256 x, __m256 v, const ew_vdivk *k)
   }
 }
 
-EW_INLINE float
-ew_op1 (int op, float x, float c)
-{
-  float p;
-
-  switch (op) {
-  case TN_EW_ADD:
-    return x + c;
-  case TN_EW_SUB:
-    return x - c;
-  case TN_EW_MUL:
-    p = x * c;
-    EW_KEEP (p);
-    return p;
-  case TN_EW_DIV:
-    return x / c;
-  default:
-    return x;
+/* One scalar step (the tails of the vector runs), for float and double
+ * alike: the product kept apart so that it rounds on its own. */
+#define EW_DEFINE_OP1(NAME, T)                                                 \
+  EW_INLINE T NAME (int op, T x, T c)                                          \
+  {                                                                            \
+    T p;                                                                       \
+                                                                               \
+    switch (op) {                                                              \
+    case TN_EW_ADD:                                                            \
+      return x + c;                                                            \
+    case TN_EW_SUB:                                                            \
+      return x - c;                                                            \
+    case TN_EW_MUL:                                                            \
+      p = x * c;                                                               \
+      EW_KEEP (p);                                                             \
+      return p;                                                                \
+    case TN_EW_DIV:                                                            \
+      return x / c;                                                            \
+    default:                                                                   \
+      return x;                                                                \
+    }                                                                          \
   }
-}
+
+EW_DEFINE_OP1 (ew_op1, float)
 
 /* max (0, y) is y < 0 ? 0 : y, NaN and -0 included (vmaxps returns its
  * second operand unless the first is greater). */
@@ -284,26 +288,7 @@ ew_op4d (int op, __m256d x, __m256d v)
   }
 }
 
-EW_INLINE double
-ew_op1d (int op, double x, double c)
-{
-  double p;
-
-  switch (op) {
-  case TN_EW_ADD:
-    return x + c;
-  case TN_EW_SUB:
-    return x - c;
-  case TN_EW_MUL:
-    p = x * c;
-    EW_KEEP (p);
-    return p;
-  case TN_EW_DIV:
-    return x / c;
-  default:
-    return x;
-  }
-}
+EW_DEFINE_OP1 (ew_op1d, double)
 
 EW_INLINE void
 ew_step4d (double *d, const double *s, size_t j, int op1, int op2, bool relu,
