@@ -270,8 +270,9 @@ gst_tensor_convert_query (
       direction, query);
 }
 
-/* A fixed tensor that fits no media format is refused in words, once per
- * stream: accept-caps is asked more than once for the same caps. */
+/* A fixed tensor that fits no media format is refused in words, once for
+ * the same caps: accept-caps is asked more than once for them, and the
+ * CAPS event that follows is refused again. */
 static gboolean
 gst_tensor_convert_accept_caps (
     GstBaseTransform *trans, GstPadDirection direction, GstCaps *caps)
@@ -291,7 +292,7 @@ gst_tensor_convert_accept_caps (
 
   if (!gst_tn_info_from_caps (&info, caps, &err)) {
     /* Refused here, the CAPS event never reaches us: say why now. */
-    if (!self->caps_error_posted) {
+    if (gst_tn_caps_refusal_is_new (&self->refused, caps)) {
       gchar *str = gst_caps_to_string (caps);
 
       GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
@@ -300,23 +301,21 @@ gst_tensor_convert_accept_caps (
           (NULL));
       g_free (str);
     }
-    self->caps_error_posted = TRUE;
     g_error_free (err);
     return FALSE;
   }
   media = gst_tn_media_caps_from_caps (caps, 0, &err);
   desc = gst_tn_info_to_string (&info);
   if (err != NULL) {
-    if (!self->caps_error_posted)
+    if (gst_tn_caps_refusal_is_new (&self->refused, caps))
       GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, ("%s", err->message),
           ("caps %" GST_PTR_FORMAT, caps));
-    self->caps_error_posted = TRUE;
     g_clear_error (&err);
     ok = FALSE;
   } else {
     ok = GST_BASE_TRANSFORM_CLASS (gst_tensor_convert_parent_class)
              ->accept_caps (trans, direction, caps);
-    if (!ok && !self->caps_error_posted) {
+    if (!ok && gst_tn_caps_refusal_is_new (&self->refused, caps)) {
       gchar *m = gst_caps_to_string (media);
 
       GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
@@ -324,7 +323,6 @@ gst_tensor_convert_accept_caps (
               desc, m),
           ("caps %" GST_PTR_FORMAT, caps));
       g_free (m);
-      self->caps_error_posted = TRUE;
     }
   }
   g_free (desc);
@@ -610,14 +608,13 @@ gst_tensor_convert_sink_caps (GstTensorConvert *self, GstEvent *event)
   caps = gst_caps_ref (caps);
   ok = GST_BASE_TRANSFORM_CLASS (gst_tensor_convert_parent_class)
            ->sink_event (trans, event);
-  if (!ok && !self->caps_error_posted) {
+  if (!ok && gst_tn_caps_refusal_is_new (&self->refused, caps)) {
     gchar *a = gst_caps_to_string (caps), *b;
 
     media = gst_tensor_convert_transform_caps (trans, GST_PAD_SINK, caps, NULL);
     b = gst_caps_to_string (media);
     GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
         ("%s converts to %s, which downstream does not accept.", a, b), (NULL));
-    self->caps_error_posted = TRUE;
     g_free (a);
     g_free (b);
     gst_caps_unref (media);
@@ -651,7 +648,7 @@ gst_tensor_convert_sink_event (GstBaseTransform *trans, GstEvent *event)
   case GST_EVENT_STREAM_START:
     gst_adapter_clear (self->adapter);
     self->have_base = FALSE;
-    self->caps_error_posted = FALSE;
+    gst_caps_replace (&self->refused, NULL);
     break;
   default:
     break;
@@ -691,7 +688,7 @@ gst_tensor_convert_stop (GstBaseTransform *trans)
 
   gst_adapter_clear (self->adapter);
   self->mode = MODE_NONE;
-  self->caps_error_posted = FALSE;
+  gst_caps_replace (&self->refused, NULL);
   return TRUE;
 }
 
@@ -750,6 +747,7 @@ gst_tensor_convert_finalize (GObject *object)
   GstTensorConvert *self = GST_TENSOR_CONVERT (object);
 
   g_object_unref (self->adapter);
+  gst_caps_replace (&self->refused, NULL);
   G_OBJECT_CLASS (gst_tensor_convert_parent_class)->finalize (object);
 }
 

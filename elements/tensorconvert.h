@@ -49,7 +49,8 @@ struct _GstTensorConvert {
   gboolean have_base;
   GstClockTime base_pts; /* of the first frame counted by frames_out */
   guint64 frames_out;    /* frames emitted since base_pts */
-  gboolean caps_error_posted;
+  GstCaps
+      *refused; /* caps last refused in words (gst_tn_caps_refusal_is_new) */
 };
 
 /* The tags of the metas dropped per buffer, looked up once in class_init. */
