@@ -12,7 +12,8 @@
 #include "core/cpu.h"
 #include "core/gemm.h"
 #include "core/half.h"
-#include "core/npy.h"
+#include "core/view.h"
+#include "tests/common/npyread.h"
 #include "ftz.h"
 
 /* The golden tests run on the portable kernels (isa 0: CPU mask 0) and on
@@ -46,23 +47,15 @@ arr_free (arr *x)
 static arr
 load (const char *name)
 {
-  gchar *path = g_build_filename (g_getenv ("GST_TENSOR_TESTDATA"), name, NULL);
-  gchar *buf;
-  gsize len, need;
-  tn_npy h;
+  Npy a;
   tn_err e;
   arr x;
 
-  g_assert_true (g_file_get_contents (path, &buf, &len, NULL));
-  g_assert_cmpint (tn_npy_parse (&h, buf, len, &need, &e), ==, 0);
-  g_assert_false (h.big_endian || h.fortran);
-  g_assert_cmpuint (h.data_offset + h.data_size, <=, len);
-  tn_npy_view (&h, &x.v);
-  x.v.offset = 0;
-  x.data = g_malloc (h.data_size ? h.data_size : 1);
-  memcpy (x.data, buf + h.data_offset, h.data_size);
-  g_free (buf);
-  g_free (path);
+  npy_load (&a, name);
+  g_assert_cmpint (tn_view_init (&x.v, a.dtype, a.dims, a.rank, &e), ==, 0);
+  x.data = g_malloc (a.size ? a.size : 1);
+  memcpy (x.data, a.data, a.size);
+  npy_clear (&a);
   return x;
 }
 

@@ -13,10 +13,10 @@
 #include <string.h>
 
 #include "core/cpu.h"
-#include "core/npy.h"
 #include "core/view-kern.h"
 #include "core/view-parse.h"
 #include "core/view.h"
+#include "tests/common/npyread.h"
 #include "view_golden.h"
 
 #define P62 ((int64_t) 1 << 62)
@@ -1343,27 +1343,18 @@ test_kernels (void)
   use_all ();
 }
 
+/* A golden file's items in a block of their own (g_free it), its header
+ * in *a (npy_clear it); dense view in *v when v is not NULL. */
 static guint8 *
-npy_read (const char *name, tn_npy *h)
+golden (const char *name, Npy *a, tn_view *v)
 {
-  const char *dir = g_getenv ("GST_TENSOR_TESTDATA");
-  gchar *path, *buf;
-  gsize len, need;
-  guint8 *data;
   tn_err e;
+  guint8 *data;
 
-  g_assert_nonnull (dir);
-  path = g_build_filename (dir, name, NULL);
-  if (!g_file_get_contents (path, &buf, &len, NULL))
-    g_error ("cannot read %s", path);
-  g_free (path);
-  g_assert_cmpint (tn_npy_parse (h, buf, len, &need, &e), ==, 0);
-  g_assert_false (h->fortran);
-  g_assert_false (h->big_endian);
-  g_assert_cmpuint (h->data_offset + h->data_size, ==, len);
-  /* A copy that ends where the data does. */
-  data = g_memdup2 (buf + h->data_offset, h->data_size);
-  g_free (buf);
+  npy_load (a, name);
+  data = g_memdup2 (a->data, a->size);
+  if (v != NULL)
+    g_assert_cmpint (tn_view_init (v, a->dtype, a->dims, a->rank, &e), ==, 0);
   return data;
 }
 
@@ -1387,16 +1378,15 @@ test_materialize_numpy (void)
   for (size_t c = 0; c < G_N_ELEMENTS (cases); c++) {
     gchar *fin = g_strdup_printf ("view_%s_in.npy", cases[c].name);
     gchar *fout = g_strdup_printf ("view_%s_out.npy", cases[c].name);
-    tn_npy hin, hout;
-    guint8 *in = npy_read (fin, &hin), *want = npy_read (fout, &hout);
+    Npy hin, hout;
     tn_view v;
+    guint8 *in = golden (fin, &hin, &v), *want = golden (fout, &hout, NULL);
 
     g_test_message ("case %s: %s", cases[c].name, cases[c].ops);
-    tn_npy_view (&hin, &v);
     g_assert_cmpint (apply_chain (&v, cases[c].ops), ==, -1);
     expect_dims (&v, hout.dims, hout.rank);
     g_assert_cmpint (
-        tn_view_count (&v) * tn_dtype_size (v.dtype), ==, hout.data_size);
+        tn_view_count (&v) * tn_dtype_size (v.dtype), ==, hout.size);
     for (size_t i = 0; i < G_N_ELEMENTS (vk_impls); i++) {
       size_t nb;
       guint8 *out;
@@ -1410,6 +1400,8 @@ test_materialize_numpy (void)
     use_all ();
     g_free (in);
     g_free (want);
+    npy_clear (&hin);
+    npy_clear (&hout);
     g_free (fin);
     g_free (fout);
   }
@@ -1885,31 +1877,34 @@ test_flip_numpy (void)
     { "flip:2,permute:2:0:1", "../../elements/tview/tview_hwc_bgr_chw.npy" },
     { "permute:2:0:1,flip:0", "../../elements/tview/tview_hwc_bgr_chw.npy" },
   };
-  tn_npy hin;
-  guint8 *in = npy_read ("../../elements/tview/tview_hwc.npy", &hin);
+  Npy hin;
+  tn_view vin;
+  guint8 *in = golden ("../../elements/tview/tview_hwc.npy", &hin, &vin);
 
   for (size_t c = 0; c < G_N_ELEMENTS (cases); c++) {
-    tn_npy hout;
-    guint8 *want = npy_read (cases[c].golden, &hout), *got;
+    Npy hout;
+    guint8 *want = golden (cases[c].golden, &hout, NULL), *got;
     tn_vsteps s;
     tn_fview f;
     tn_err e;
     int stop;
 
     g_assert_cmpint (tn_vsteps_parse (cases[c].ops, &s, &e), ==, 0);
-    tn_npy_view (&hin, &f.v);
+    f.v = vin;
     f.flip = 0;
     g_assert_cmpint (tn_vsteps_apply (&s, 0, &f, false, &stop, &e), ==, 0);
     g_assert_cmpuint (f.flip, !=, 0);
     expect_dims (&f.v, hout.dims, hout.rank);
-    got = g_malloc (hout.data_size);
+    got = g_malloc (hout.size);
     tn_view_materialize_flip (got, in, &f.v, f.flip);
-    g_assert_cmpint (memcmp (got, want, hout.data_size), ==, 0);
+    g_assert_cmpint (memcmp (got, want, hout.size), ==, 0);
     g_free (got);
     g_free (want);
+    npy_clear (&hout);
     tn_vsteps_clear (&s);
   }
   g_free (in);
+  npy_clear (&hin);
 }
 
 /* The input dims a list gives the output dims from, for caps asked from
