@@ -1,0 +1,1100 @@
+/* GstTnAggregator: the base of the elements with several tensor sink pads.
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+/**
+ * SECTION:gsttnaggregator
+ * @title: GstTnAggregator
+ * @see_also: tensorstack, tensorconcat, tensorcombine
+ *
+ * The base class (not installed) of tensorstack, tensorconcat and
+ * tensorcombine: request sink pads sink_\%u, one src pad, and one output
+ * tensor for every buffer of sink_0 (the first pad in pad order, the
+ * order of the pads' numbers), combined from one buffer of every pad.
+ *
+ * ## Pads
+ *
+ * At least two sink pads (an element may ask for more) must be linked
+ * when the element goes to PAUSED; fewer is an element error that names
+ * the pads there are.  Pads may be requested and released while PLAYING:
+ * the output caps are negotiated again, and a new pad takes part from its
+ * first buffer on (until then the output waits for it, as GstAggregator
+ * waits for every pad).
+ *
+ * ## Caps
+ *
+ * Every sink pad takes tensor/x-raw caps (minimal caps such as
+ * `tensor/x-raw,type=uint8,dims=<2,3>` are enough); the element computes
+ * the output tensor from all of them, and again whenever caps change on
+ * any pad.  Impossible combinations fail negotiation with an element
+ * error that names the pads, their dims and types (and the axis).  The
+ * output's framerate is sink_0's.  Inputs may be strided views (the
+ * element advertises the layout meta upstream); the output is a dense
+ * tensor from the negotiated pool.
+ *
+ * ## Pairing (the sync property)
+ *
+ * Times are running times, so streams with different segments pair by
+ * when they play.  With sync=timestamp (the default) the output for the
+ * sink_0 buffer at time T takes from every other pad the buffer that
+ * covers T: it starts at or before T and ends after it (its start plus
+ * its duration, or, without a duration, the start of its next buffer).
+ * Streams of equal rate pair one to one, as compositor pairs frames; a
+ * slower stream's buffer serves every sink_0 buffer it covers, and a
+ * faster stream's buffers that cover no sink_0 time are dropped.  A
+ * sink_0 buffer that some pad covers with nothing (that pad starts later,
+ * or has a hole) gives no output.
+ *
+ * With sync=latest each sink_0 buffer at T takes from every other pad the
+ * newest buffer that starts at or before T (sensor fusion of streams at
+ * different rates).  A pad is waited on only until it has delivered its
+ * first buffer: after that, in a live pipeline, a pad that has nothing
+ * new by the deadline (T plus the latency) contributes its latest buffer
+ * again.  Without a live source GstAggregator hands the element a buffer
+ * of every pad that has not ended, so the next buffer of each pad is
+ * known before T is served, and the result does not depend on thread
+ * timing.  A sink_0 buffer earlier than every buffer of some pad gives no
+ * output.
+ *
+ * Buffers without a timestamp pair in order, one of each pad per output.
+ *
+ * ## Live sources and latency
+ *
+ * As in every GstAggregator: with a live source the element waits for
+ * each sink_0 buffer until its running time plus the latency (the
+ * upstream latency plus the latency property), then produces what it can;
+ * a sink_0 buffer that then still has no partner on some pad (that pad has
+ * never delivered, or with sync=timestamp nothing covers T) is dropped.
+ *
+ * ## End of stream
+ *
+ * The output ends when sink_0 ends.  With sync=timestamp it ends also
+ * when another pad has ended and holds nothing for the next output time:
+ * its last buffer does not cover it (a last buffer without a duration
+ * covers only its own start time).  With sync=latest a pad that has ended
+ * keeps contributing its last buffer; one that ended before delivering
+ * any buffer is an element error.
+ *
+ * ## Seeking
+ *
+ * A flushing seek goes upstream on every sink pad, as GstAggregator does;
+ * the buffers the element held for pairing are dropped with the flush.
+ * The output segment is sink_0's, and the output buffers carry the
+ * timestamps, duration and offsets of the sink_0 buffer they answer.
+ */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "tnagg.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "tnalloc.h"
+#include "tnelement.h"
+
+GST_DEBUG_CATEGORY_STATIC (gst_tn_aggregator_debug);
+#define GST_CAT_DEFAULT gst_tn_aggregator_debug
+
+#define DEFAULT_SYNC GST_TN_AGGREGATOR_SYNC_TIMESTAMP
+
+enum {
+  PROP_0,
+  PROP_SYNC,
+};
+
+struct _GstTnAggregatorPad {
+  GstAggregatorPad parent;
+
+  /* The aggregator's thread only (events and buffers arrive there). */
+  guint number; /* N of sink_N: the pad order */
+  gboolean have_info;
+  GstTnInfo info;
+  tn_view dense; /* the dense view of info */
+  gsize nbytes;  /* and its size */
+  /* The buffer of this pad that serves the outputs (not sink_0's): its
+   * running-time start and end (end NONE: until the next buffer). */
+  GstBuffer *held;
+  GstClockTime held_start, held_end;
+};
+
+G_DEFINE_TYPE (
+    GstTnAggregatorPad, gst_tn_aggregator_pad, GST_TYPE_AGGREGATOR_PAD);
+
+typedef struct {
+  /* properties (the object lock) */
+  GstTnAggregatorSync sync;
+
+  /* The aggregator's thread. */
+  gboolean negotiated; /* out_info stands for the pads of pads_cookie */
+  guint32 pads_cookie;
+  GstTnInfo out_info;
+  gsize out_size;
+  GstTnAggregatorPad *driver; /* the pad whose segment the output has */
+  GstTnAggInput *inputs;      /* scratch for n_alloc inputs */
+  guint n_alloc;
+  GstTnAggregatorPad **pads; /* scratch: the pads, pad order */
+  guint n_pads_alloc;
+  GstCaps *last_refused; /* see gst_tn_caps_refusal_is_new */
+} GstTnAggregatorPrivate;
+
+G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (
+    GstTnAggregator, gst_tn_aggregator, GST_TYPE_AGGREGATOR);
+
+#define PRIV(self)                                                             \
+  ((GstTnAggregatorPrivate *) gst_tn_aggregator_get_instance_private (         \
+      GST_TN_AGGREGATOR (self)))
+
+GType
+gst_tn_aggregator_sync_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    { GST_TN_AGGREGATOR_SYNC_TIMESTAMP,
+        "Each output takes from every pad the buffer that covers the running "
+        "time of sink_0's buffer; equal rates pair one to one",
+        "timestamp" },
+    { GST_TN_AGGREGATOR_SYNC_LATEST,
+        "One output per sink_0 buffer; every other pad gives its newest "
+        "buffer at or before that time, never waited on once it has one",
+        "latest" },
+    { 0, NULL, NULL },
+  };
+
+  if (g_once_init_enter (&type)) {
+    GType t = g_enum_register_static ("GstTnAggregatorSync", values);
+
+    g_once_init_leave (&type, t);
+  }
+  return type;
+}
+
+/* ---- pads ---- */
+
+static void
+pad_clear_held (GstTnAggregatorPad *pad)
+{
+  gst_clear_buffer (&pad->held);
+  pad->held_start = pad->held_end = GST_CLOCK_TIME_NONE;
+}
+
+static GstFlowReturn
+gst_tn_aggregator_pad_flush (GstAggregatorPad *aggpad, GstAggregator *agg)
+{
+  pad_clear_held (GST_TN_AGGREGATOR_PAD (aggpad));
+  return GST_FLOW_OK;
+}
+
+static void
+gst_tn_aggregator_pad_finalize (GObject *object)
+{
+  pad_clear_held (GST_TN_AGGREGATOR_PAD (object));
+  G_OBJECT_CLASS (gst_tn_aggregator_pad_parent_class)->finalize (object);
+}
+
+static void
+gst_tn_aggregator_pad_constructed (GObject *object)
+{
+  GstTnAggregatorPad *pad = GST_TN_AGGREGATOR_PAD (object);
+  const gchar *name = GST_OBJECT_NAME (object);
+
+  G_OBJECT_CLASS (gst_tn_aggregator_pad_parent_class)->constructed (object);
+  /* GstAggregator names request pads sink_N. */
+  if (name && g_str_has_prefix (name, "sink_"))
+    pad->number = (guint) strtoul (name + 5, NULL, 10);
+  gst_tn_pad_accept_intersect (GST_PAD (pad));
+}
+
+static void
+gst_tn_aggregator_pad_class_init (GstTnAggregatorPadClass *klass)
+{
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
+  GstAggregatorPadClass *pad_class = GST_AGGREGATOR_PAD_CLASS (klass);
+
+  gobject_class->constructed = gst_tn_aggregator_pad_constructed;
+  gobject_class->finalize = gst_tn_aggregator_pad_finalize;
+  pad_class->flush = GST_DEBUG_FUNCPTR (gst_tn_aggregator_pad_flush);
+}
+
+static void
+gst_tn_aggregator_pad_init (GstTnAggregatorPad *pad)
+{
+  pad->held_start = pad->held_end = GST_CLOCK_TIME_NONE;
+}
+
+/* ---- the pads in pad order ---- */
+
+static gint
+pad_cmp (gconstpointer a, gconstpointer b)
+{
+  const GstTnAggregatorPad *pa = *(GstTnAggregatorPad *const *) a;
+  const GstTnAggregatorPad *pb = *(GstTnAggregatorPad *const *) b;
+
+  return pa->number < pb->number ? -1 : pa->number > pb->number;
+}
+
+/* The sink pads, pad order, with a reference each (release with
+ * pads_unref), in priv->pads; *cookie is the element's pads cookie. */
+static guint
+pads_get (GstTnAggregator *self, guint32 *cookie)
+{
+  GstTnAggregatorPrivate *priv = PRIV (self);
+  GstElement *element = GST_ELEMENT (self);
+  guint n = 0;
+
+  GST_OBJECT_LOCK (self);
+  if (element->numsinkpads > priv->n_pads_alloc) {
+    priv->n_pads_alloc = element->numsinkpads;
+    priv->pads = g_renew (GstTnAggregatorPad *, priv->pads, priv->n_pads_alloc);
+  }
+  for (GList *l = element->sinkpads; l; l = l->next)
+    priv->pads[n++] = gst_object_ref (l->data);
+  *cookie = element->pads_cookie;
+  GST_OBJECT_UNLOCK (self);
+  /* Almost always in order already: insertion order is request order. */
+  for (guint i = 1; i < n; i++)
+    if (priv->pads[i - 1]->number > priv->pads[i]->number) {
+      qsort (priv->pads, n, sizeof *priv->pads, pad_cmp);
+      break;
+    }
+  return n;
+}
+
+static void
+pads_unref (GstTnAggregator *self, guint n)
+{
+  GstTnAggregatorPrivate *priv = PRIV (self);
+
+  for (guint i = 0; i < n; i++)
+    gst_object_unref (priv->pads[i]);
+}
+
+static GstTnAggInput *
+inputs_get (GstTnAggregator *self, guint n)
+{
+  GstTnAggregatorPrivate *priv = PRIV (self);
+
+  if (n > priv->n_alloc) {
+    priv->n_alloc = n;
+    priv->inputs = g_renew (GstTnAggInput, priv->inputs, n);
+  }
+  memset (priv->inputs, 0, n * sizeof *priv->inputs);
+  for (guint i = 0; i < n; i++) {
+    priv->inputs[i].pad = priv->pads[i];
+    priv->inputs[i].name = GST_PAD_NAME (priv->pads[i]);
+    priv->inputs[i].index = i;
+    priv->inputs[i].info = priv->pads[i]->info;
+  }
+  return priv->inputs;
+}
+
+/* A comma-separated list of the pads' names, for messages. */
+static gchar *
+pad_names (GstTnAggregator *self)
+{
+  GString *s = g_string_new (NULL);
+
+  GST_OBJECT_LOCK (self);
+  for (GList *l = GST_ELEMENT (self)->sinkpads; l; l = l->next) {
+    GstPad *p = l->data;
+
+    g_string_append_printf (s, "%s%s%s", s->len ? ", " : "", GST_PAD_NAME (p),
+        gst_pad_is_linked (p) ? "" : " (not linked)");
+  }
+  GST_OBJECT_UNLOCK (self);
+  if (!s->len)
+    g_string_append (s, "none");
+  return g_string_free (s, FALSE);
+}
+
+/* ---- helpers for subclasses ---- */
+
+void
+gst_tn_aggregator_class_add_pad_templates (
+    GstTnAggregatorClass *klass, GstCaps *sink_caps, GstCaps *src_caps)
+{
+  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+  GstCaps *any = gst_caps_from_string (GST_TN_CAPS_ANY);
+
+  gst_element_class_add_pad_template (element_class,
+      gst_pad_template_new_with_gtype ("sink_%u", GST_PAD_SINK, GST_PAD_REQUEST,
+          sink_caps ? sink_caps : any, GST_TYPE_TN_AGGREGATOR_PAD));
+  gst_element_class_add_pad_template (element_class,
+      gst_pad_template_new_with_gtype ("src", GST_PAD_SRC, GST_PAD_ALWAYS,
+          src_caps ? src_caps : any, GST_TYPE_AGGREGATOR_PAD));
+  gst_caps_unref (any);
+}
+
+GstFlowReturn
+gst_tn_aggregator_alloc_output (GstTnAggregator *self, GstBuffer **out)
+{
+  GstTnAggregatorPrivate *priv = PRIV (self);
+  GstBufferPool *pool = gst_tn_pool_activate (GST_OBJECT (self),
+      gst_aggregator_get_buffer_pool (GST_AGGREGATOR (self)));
+  GstFlowReturn ret = GST_FLOW_OK;
+
+  *out = NULL;
+  if (pool) {
+    ret = gst_buffer_pool_acquire_buffer (pool, out, NULL);
+    gst_object_unref (pool);
+    if (ret != GST_FLOW_OK)
+      return ret;
+  } else {
+    GstAllocator *alloc = gst_tn_allocator_get ();
+
+    *out = gst_buffer_new_allocate (alloc, MAX (priv->out_size, 1), NULL);
+    gst_object_unref (alloc);
+  }
+  gst_buffer_set_size (*out, priv->out_size);
+  return ret;
+}
+
+GstBuffer *
+gst_tn_aggregator_take_in_place (
+    GstTnAggregator *self, GstTnAggInput *in, const GstTnInfo *out_info)
+{
+  GstBuffer *buf = in->buffer;
+  gsize size;
+
+  if (in->index != 0 || !buf || !gst_buffer_is_writable (buf)
+      || gst_tn_buffer_get_layout_meta (buf)
+      || in->info.dtype != out_info->dtype || in->info.rank != out_info->rank
+      || memcmp (
+          in->info.dims, out_info->dims, sizeof (gint64) * out_info->rank)
+      || !gst_tn_info_size (out_info, &size)
+      || gst_buffer_get_size (buf) != size)
+    return NULL;
+  for (guint i = 0; i < gst_buffer_n_memory (buf); i++) {
+    GstMemory *mem = gst_buffer_peek_memory (buf, i);
+
+    if (!gst_memory_is_writable (mem)
+        || GST_MEMORY_FLAG_IS_SET (mem, GST_MEMORY_FLAG_READONLY))
+      return NULL;
+  }
+  in->buffer = NULL;
+  return buf;
+}
+
+gboolean
+gst_tn_aggregator_map_input (GstTnAggregator *self, const GstTnAggInput *in,
+    GstTnMap *m, GstMapFlags flags)
+{
+  GError *err = NULL;
+
+  if (gst_tn_buffer_map (m, in->buffer, &in->info, flags, &err))
+    return TRUE;
+  GST_ELEMENT_ERROR (self, STREAM, FORMAT,
+      ("%s: the buffer on %s does not hold its tensor: %s",
+          GST_OBJECT_NAME (self), in->name, err->message),
+      (NULL));
+  g_error_free (err);
+  return FALSE;
+}
+
+GstTnAggregatorSync
+gst_tn_aggregator_get_sync (GstTnAggregator *self)
+{
+  GstTnAggregatorSync s;
+
+  GST_OBJECT_LOCK (self);
+  s = PRIV (self)->sync;
+  GST_OBJECT_UNLOCK (self);
+  return s;
+}
+
+/* ---- GstAggregator vfuncs ---- */
+
+static gboolean
+gst_tn_aggregator_start (GstAggregator *agg)
+{
+  GstTnAggregator *self = GST_TN_AGGREGATOR (agg);
+  GstTnAggregatorClass *klass = GST_TN_AGGREGATOR_GET_CLASS (self);
+  guint linked = 0;
+
+  GST_OBJECT_LOCK (self);
+  for (GList *l = GST_ELEMENT (self)->sinkpads; l; l = l->next)
+    linked += gst_pad_is_linked (l->data);
+  GST_OBJECT_UNLOCK (self);
+  if (linked < klass->min_pads) {
+    gchar *names = pad_names (self);
+
+    GST_ELEMENT_ERROR (self, CORE, PAD,
+        ("%s needs at least %u linked sink pads (request sink_%%u), it has "
+         "%u: %s.",
+            GST_OBJECT_NAME (self), klass->min_pads, linked, names),
+        (NULL));
+    g_free (names);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+static gboolean
+gst_tn_aggregator_stop (GstAggregator *agg)
+{
+  GstTnAggregator *self = GST_TN_AGGREGATOR (agg);
+  GstTnAggregatorPrivate *priv = PRIV (self);
+  guint32 cookie;
+  guint n = pads_get (self, &cookie);
+
+  for (guint i = 0; i < n; i++) {
+    pad_clear_held (priv->pads[i]);
+    priv->pads[i]->have_info = FALSE;
+  }
+  pads_unref (self, n);
+  priv->negotiated = FALSE;
+  priv->driver = NULL;
+  gst_caps_replace (&priv->last_refused, NULL);
+  return TRUE;
+}
+
+static gboolean
+gst_tn_aggregator_sink_event (
+    GstAggregator *agg, GstAggregatorPad *aggpad, GstEvent *event)
+{
+  GstTnAggregator *self = GST_TN_AGGREGATOR (agg);
+  GstTnAggregatorPad *pad = GST_TN_AGGREGATOR_PAD (aggpad);
+
+  if (GST_EVENT_TYPE (event) == GST_EVENT_CAPS) {
+    GstCaps *caps;
+    GstTnInfo info;
+    GError *err = NULL;
+    tn_err e;
+
+    gst_event_parse_caps (event, &caps);
+    if (!gst_tn_info_from_caps (&info, caps, &err)) {
+      GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
+          ("%s: the caps on %s are not a tensor: %s", GST_OBJECT_NAME (self),
+              GST_PAD_NAME (pad), err->message),
+          (NULL));
+      g_error_free (err);
+      gst_event_unref (event);
+      return FALSE;
+    }
+    if (!gst_tn_info_size (&info, &pad->nbytes)
+        || tn_view_init (&pad->dense, info.dtype, info.dims, info.rank, &e)
+               < 0) {
+      gchar *s = gst_tn_info_to_string (&info);
+
+      GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
+          ("%s: the tensor on %s, %s, is too large.", GST_OBJECT_NAME (self),
+              GST_PAD_NAME (pad), s),
+          (NULL));
+      g_free (s);
+      gst_event_unref (event);
+      return FALSE;
+    }
+    /* A buffer held under other caps would be read with the new ones. */
+    if (pad->have_info && !gst_tn_info_equal (&info, &pad->info))
+      pad_clear_held (pad);
+    pad->info = info;
+    pad->have_info = TRUE;
+    PRIV (self)->negotiated = FALSE;
+    gst_pad_mark_reconfigure (GST_AGGREGATOR_SRC_PAD (agg));
+    /* The output caps are computed in update_src_caps: the input's must
+     * not be forwarded. */
+    gst_event_unref (event);
+    return TRUE;
+  }
+  if (GST_EVENT_TYPE (event) == GST_EVENT_SEGMENT
+      && pad == PRIV (self)->driver) {
+    const GstSegment *seg;
+
+    gst_event_parse_segment (event, &seg);
+    gst_aggregator_update_segment (agg, seg);
+  }
+  return GST_AGGREGATOR_CLASS (gst_tn_aggregator_parent_class)
+      ->sink_event (agg, aggpad, event);
+}
+
+static gboolean
+gst_tn_aggregator_sink_query (
+    GstAggregator *agg, GstAggregatorPad *pad, GstQuery *query)
+{
+  if (gst_tn_pad_accept_caps_query (GST_PAD (pad), GST_OBJECT (agg), query))
+    return TRUE;
+  if (GST_QUERY_TYPE (query) == GST_QUERY_CAPS) {
+    GstCaps *filter;
+
+    gst_query_parse_caps (query, &filter);
+    if (filter)
+      gst_tn_element_explain_caps (GST_ELEMENT (agg), filter);
+  }
+  return GST_AGGREGATOR_CLASS (gst_tn_aggregator_parent_class)
+      ->sink_query (agg, pad, query);
+}
+
+static GstFlowReturn
+gst_tn_aggregator_update_src_caps (
+    GstAggregator *agg, GstCaps *caps, GstCaps **ret)
+{
+  GstTnAggregator *self = GST_TN_AGGREGATOR (agg);
+  GstTnAggregatorClass *klass = GST_TN_AGGREGATOR_GET_CLASS (self);
+  GstTnAggregatorPrivate *priv = PRIV (self);
+  GstFlowReturn flow = GST_FLOW_OK;
+  GstTnInfo out = { 0 };
+  GError *err = NULL;
+  GstTnAggInput *in;
+  GstCaps *mine;
+  guint32 cookie;
+  guint n = pads_get (self, &cookie);
+
+  priv->negotiated = FALSE;
+  if (n < klass->min_pads) {
+    gchar *names = pad_names (self);
+
+    GST_ELEMENT_ERROR (self, CORE, PAD,
+        ("%s needs at least %u sink pads, it has %u: %s.",
+            GST_OBJECT_NAME (self), klass->min_pads, n, names),
+        (NULL));
+    g_free (names);
+    flow = GST_FLOW_NOT_NEGOTIATED;
+    goto done;
+  }
+  for (guint i = 0; i < n; i++)
+    if (!priv->pads[i]->have_info) {
+      flow = GST_AGGREGATOR_FLOW_NEED_DATA;
+      goto done;
+    }
+  in = inputs_get (self, n);
+  if (!klass->negotiate (self, n, in, &out, &err)) {
+    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
+        ("%s: %s", GST_OBJECT_NAME (self),
+            err ? err->message : "the inputs do not combine"),
+        (NULL));
+    g_clear_error (&err);
+    flow = GST_FLOW_NOT_NEGOTIATED;
+    goto done;
+  }
+  out.fps_n = in[0].info.fps_n;
+  out.fps_d = in[0].info.fps_d;
+  if (!gst_tn_info_size (&out, &priv->out_size)) {
+    gchar *s = gst_tn_info_to_string (&out);
+
+    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
+        ("%s: the output tensor %s is too large.", GST_OBJECT_NAME (self), s),
+        (NULL));
+    g_free (s);
+    flow = GST_FLOW_NOT_NEGOTIATED;
+    goto done;
+  }
+  mine = gst_tn_info_to_caps (&out);
+  *ret = gst_caps_intersect (mine, caps);
+  gst_caps_unref (mine);
+  if (gst_caps_is_empty (*ret)) {
+    gchar *s = gst_tn_info_to_string (&out);
+
+    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
+        ("%s: downstream does not accept the output %s (it accepts "
+         "%" GST_PTR_FORMAT ").",
+            GST_OBJECT_NAME (self), s, caps),
+        (NULL));
+    g_free (s);
+    gst_clear_caps (ret);
+    flow = GST_FLOW_NOT_NEGOTIATED;
+    goto done;
+  }
+  priv->out_info = out;
+  priv->pads_cookie = cookie;
+  priv->negotiated = TRUE;
+  if (priv->driver != priv->pads[0]) {
+    priv->driver = priv->pads[0];
+    gst_aggregator_update_segment (
+        agg, &GST_AGGREGATOR_PAD (priv->driver)->segment);
+  }
+
+done:
+  pads_unref (self, n);
+  return flow;
+}
+
+static gboolean
+gst_tn_aggregator_decide_allocation (GstAggregator *agg, GstQuery *query)
+{
+  /* The helper posts the error: FALSE alone leaves GstAggregator with a
+   * warning and no output, and the pipeline waits forever. */
+  return gst_tn_element_decide_allocation (
+      GST_ELEMENT (agg), query, MAX (PRIV (agg)->out_size, 1));
+}
+
+/* We read the layout meta, and never pass a strided buffer on (in place
+ * needs a dense one): views are welcome on every input. */
+static gboolean
+gst_tn_aggregator_propose_allocation (GstAggregator *agg, GstAggregatorPad *pad,
+    GstQuery *decide_query, GstQuery *query)
+{
+  gst_query_add_allocation_meta (query, GST_TN_LAYOUT_META_API_TYPE, NULL);
+  return TRUE;
+}
+
+static GstAggregatorPad *
+gst_tn_aggregator_create_new_pad (GstAggregator *agg, GstPadTemplate *templ,
+    const gchar *req_name, const GstCaps *caps)
+{
+  GstTnAggregatorClass *klass = GST_TN_AGGREGATOR_GET_CLASS (agg);
+  GstAggregatorPad *pad;
+  guint n;
+
+  GST_OBJECT_LOCK (agg);
+  n = GST_ELEMENT (agg)->numsinkpads;
+  GST_OBJECT_UNLOCK (agg);
+  if (klass->max_pads && n >= klass->max_pads) {
+    GST_WARNING_OBJECT (agg, "%s takes at most %u sink pads",
+        GST_OBJECT_NAME (agg), klass->max_pads);
+    return NULL;
+  }
+  pad = GST_AGGREGATOR_CLASS (gst_tn_aggregator_parent_class)
+            ->create_new_pad (agg, templ, req_name, caps);
+  /* The pads cookie tells aggregate that the output caps are stale. */
+  if (pad)
+    gst_pad_mark_reconfigure (GST_AGGREGATOR_SRC_PAD (agg));
+  return pad;
+}
+
+static void
+gst_tn_aggregator_release_pad (GstElement *element, GstPad *pad)
+{
+  GST_ELEMENT_CLASS (gst_tn_aggregator_parent_class)
+      ->release_pad (element, pad);
+  gst_pad_mark_reconfigure (GST_AGGREGATOR_SRC_PAD (element));
+}
+
+/* ---- pairing ---- */
+
+static gboolean
+is_gap (GstBuffer *buf)
+{
+  return GST_BUFFER_FLAG_IS_SET (buf, GST_BUFFER_FLAG_GAP)
+         && gst_buffer_get_size (buf) == 0;
+}
+
+static GstClockTime
+running_time (GstAggregatorPad *pad, GstBuffer *buf)
+{
+  if (!GST_BUFFER_PTS_IS_VALID (buf))
+    return GST_CLOCK_TIME_NONE;
+  return gst_segment_to_running_time (
+      &pad->segment, GST_FORMAT_TIME, GST_BUFFER_PTS (buf));
+}
+
+static void
+hold (GstTnAggregatorPad *pad, GstBuffer *buf)
+{
+  GstAggregatorPad *ap = GST_AGGREGATOR_PAD (pad);
+
+  gst_buffer_replace (&pad->held, NULL);
+  pad->held = buf;
+  pad->held_start = running_time (ap, buf);
+  pad->held_end = GST_CLOCK_TIME_NONE;
+  if (GST_CLOCK_TIME_IS_VALID (pad->held_start)
+      && GST_BUFFER_DURATION_IS_VALID (buf))
+    pad->held_end = gst_segment_to_running_time (&ap->segment, GST_FORMAT_TIME,
+        GST_BUFFER_PTS (buf) + GST_BUFFER_DURATION (buf));
+}
+
+typedef enum {
+  PARTNER_OK,   /* pad->held serves t */
+  PARTNER_WAIT, /* nothing known yet: wait for the pad */
+  PARTNER_NONE, /* nothing serves t: drop sink_0's buffer */
+  PARTNER_EOS,  /* the pad has ended and serves nothing any more */
+} Partner;
+
+/* sync=timestamp: makes pad->held the buffer that covers t. */
+static Partner
+partner_timestamp (GstTnAggregatorPad *pad, GstClockTime t, gboolean timeout)
+{
+  GstAggregatorPad *ap = GST_AGGREGATOR_PAD (pad);
+  GstBuffer *h;
+
+  while ((h = gst_aggregator_pad_peek_buffer (ap))) {
+    GstClockTime start = running_time (ap, h);
+
+    if (is_gap (h)) {
+      gst_aggregator_pad_drop_buffer (ap);
+      gst_buffer_unref (h);
+      continue;
+    }
+    if (!GST_CLOCK_TIME_IS_VALID (t) || !GST_CLOCK_TIME_IS_VALID (start)) {
+      /* untimed: in order, one to one */
+      gst_buffer_unref (h);
+      hold (pad, gst_aggregator_pad_pop_buffer (ap));
+      return PARTNER_OK;
+    }
+    if (start > t) {
+      gst_buffer_unref (h);
+      /* held ends at its end or at h, whichever comes first */
+      if (pad->held && GST_CLOCK_TIME_IS_VALID (pad->held_start)
+          && (!GST_CLOCK_TIME_IS_VALID (pad->held_end) || pad->held_end > t))
+        return PARTNER_OK;
+      return PARTNER_NONE;
+    }
+    gst_buffer_unref (h);
+    hold (pad, gst_aggregator_pad_pop_buffer (ap));
+  }
+  /* Nothing queued: held serves t if it is known to last past t. */
+  if (pad->held && GST_CLOCK_TIME_IS_VALID (pad->held_start)
+      && GST_CLOCK_TIME_IS_VALID (t) && pad->held_start <= t) {
+    if (GST_CLOCK_TIME_IS_VALID (pad->held_end) && pad->held_end > t)
+      return PARTNER_OK;
+    if (!GST_CLOCK_TIME_IS_VALID (pad->held_end)
+        && (pad->held_start == t || timeout))
+      return PARTNER_OK;
+  }
+  if (gst_aggregator_pad_is_eos (ap))
+    return PARTNER_EOS;
+  return timeout ? PARTNER_NONE : PARTNER_WAIT;
+}
+
+/* sync=latest: makes pad->held the newest buffer at or before t. */
+static Partner
+partner_latest (GstTnAggregatorPad *pad, GstClockTime t, gboolean timeout)
+{
+  GstAggregatorPad *ap = GST_AGGREGATOR_PAD (pad);
+  GstBuffer *h;
+
+  while ((h = gst_aggregator_pad_peek_buffer (ap))) {
+    GstClockTime start = running_time (ap, h);
+    gboolean gap = is_gap (h);
+
+    gst_buffer_unref (h);
+    if (gap) {
+      gst_aggregator_pad_drop_buffer (ap);
+      continue;
+    }
+    if (!GST_CLOCK_TIME_IS_VALID (t) || !GST_CLOCK_TIME_IS_VALID (start)) {
+      hold (pad, gst_aggregator_pad_pop_buffer (ap));
+      return PARTNER_OK;
+    }
+    if (start > t)
+      return pad->held ? PARTNER_OK : PARTNER_NONE;
+    hold (pad, gst_aggregator_pad_pop_buffer (ap));
+  }
+  if (pad->held)
+    return PARTNER_OK;
+  if (gst_aggregator_pad_is_eos (ap))
+    return PARTNER_EOS;
+  return timeout ? PARTNER_NONE : PARTNER_WAIT;
+}
+
+/* Fills in[i].view for buffer; FALSE after an element error. */
+static gboolean
+input_view (GstTnAggregator *self, GstTnAggInput *in, GstBuffer *buffer)
+{
+  GstTnAggregatorPad *pad = in->pad;
+
+  in->buffer = buffer;
+  if (gst_tn_buffer_view (buffer, &pad->dense, pad->nbytes, &in->view))
+    return TRUE;
+  {
+    gchar *s = gst_tn_info_to_string (&in->info);
+
+    GST_ELEMENT_ERROR (self, STREAM, FORMAT,
+        ("%s: the buffer on %s does not hold its tensor %s: it holds "
+         "%" G_GSIZE_FORMAT " bytes, %s%" G_GSIZE_FORMAT ".",
+            GST_OBJECT_NAME (self), in->name, s, gst_buffer_get_size (buffer),
+            gst_tn_buffer_get_layout_meta (buffer)
+                ? "and its layout meta reaches past them; dense it needs "
+                : "the caps need ",
+            pad->nbytes),
+        (NULL));
+    g_free (s);
+  }
+  return FALSE;
+}
+
+static GstFlowReturn
+produce (GstTnAggregator *self, guint n, GstBuffer *b0)
+{
+  GstTnAggregatorClass *klass = GST_TN_AGGREGATOR_GET_CLASS (self);
+  GstTnAggregatorPrivate *priv = PRIV (self);
+  GstAggregator *agg = GST_AGGREGATOR (self);
+  GstTnAggInput *in = inputs_get (self, n);
+  GstBuffer *out = NULL;
+  GstFlowReturn ret;
+
+  if (!input_view (self, &in[0], b0)) {
+    gst_buffer_unref (b0);
+    return GST_FLOW_ERROR;
+  }
+  for (guint i = 1; i < n; i++)
+    if (!input_view (self, &in[i], priv->pads[i]->held)) {
+      gst_buffer_unref (b0);
+      return GST_FLOW_ERROR;
+    }
+  ret = klass->combine (self, n, in, &priv->out_info, &out);
+  if (in[0].buffer == NULL) /* taken for in place: out is b0 */
+    b0 = NULL;
+  if (ret != GST_FLOW_OK) {
+    gst_clear_buffer (&out);
+    gst_clear_buffer (&b0);
+    return ret;
+  }
+  g_assert (out != NULL);
+  if (b0) {
+    GST_BUFFER_PTS (out) = GST_BUFFER_PTS (b0);
+    GST_BUFFER_DTS (out) = GST_BUFFER_DTS (b0);
+    GST_BUFFER_DURATION (out) = GST_BUFFER_DURATION (b0);
+    GST_BUFFER_OFFSET (out) = GST_BUFFER_OFFSET (b0);
+    GST_BUFFER_OFFSET_END (out) = GST_BUFFER_OFFSET_END (b0);
+    gst_buffer_unref (b0);
+  }
+  if (GST_BUFFER_PTS_IS_VALID (out)) {
+    GstSegment *seg = &GST_AGGREGATOR_PAD (agg->srcpad)->segment;
+
+    /* position queries read it from other threads */
+    GST_OBJECT_LOCK (self);
+    seg->position
+        = GST_BUFFER_PTS (out)
+          + (GST_BUFFER_DURATION_IS_VALID (out) ? GST_BUFFER_DURATION (out)
+                                                : 0);
+    GST_OBJECT_UNLOCK (self);
+  }
+  return gst_aggregator_finish_buffer (agg, out);
+}
+
+static GstFlowReturn
+gst_tn_aggregator_aggregate (GstAggregator *agg, gboolean timeout)
+{
+  GstTnAggregator *self = GST_TN_AGGREGATOR (agg);
+  GstTnAggregatorPrivate *priv = PRIV (self);
+  GstTnAggregatorSync sync = gst_tn_aggregator_get_sync (self);
+  GstFlowReturn ret = GST_FLOW_OK;
+  GstAggregatorPad *pad0;
+  GstBuffer *b0;
+  GstClockTime t;
+  guint32 cookie;
+  guint n = pads_get (self, &cookie);
+
+  if (n == 0) {
+    pads_unref (self, n);
+    return GST_FLOW_OK;
+  }
+  pad0 = GST_AGGREGATOR_PAD (priv->pads[0]);
+  b0 = gst_aggregator_pad_peek_buffer (pad0);
+  if (!b0) {
+    ret = gst_aggregator_pad_is_eos (pad0) ? GST_FLOW_EOS : GST_FLOW_OK;
+    goto done;
+  }
+  if (is_gap (b0)) {
+    gst_aggregator_pad_drop_buffer (pad0);
+    goto done;
+  }
+  if (!priv->negotiated || priv->pads_cookie != cookie) {
+    /* A pad that ended without caps never gives a tensor. */
+    for (guint i = 1; i < n; i++)
+      if (!priv->pads[i]->have_info
+          && gst_aggregator_pad_is_eos (GST_AGGREGATOR_PAD (priv->pads[i]))) {
+        if (sync == GST_TN_AGGREGATOR_SYNC_TIMESTAMP) {
+          ret = GST_FLOW_EOS;
+        } else {
+          GST_ELEMENT_ERROR (self, STREAM, FAILED,
+              ("%s: %s ended before its first tensor: sink_0 has nothing to "
+               "be combined with.",
+                  GST_OBJECT_NAME (self), GST_PAD_NAME (priv->pads[i])),
+              (NULL));
+          ret = GST_FLOW_ERROR;
+        }
+        goto done;
+      }
+    if (timeout) /* live: the deadline passed without caps on every pad */
+      gst_aggregator_pad_drop_buffer (pad0);
+    /* Otherwise renegotiation is pending and runs before the next call. */
+    gst_pad_mark_reconfigure (agg->srcpad);
+    goto done;
+  }
+
+  t = running_time (pad0, b0);
+  for (guint i = 1; i < n; i++) {
+    Partner p = sync == GST_TN_AGGREGATOR_SYNC_TIMESTAMP
+                    ? partner_timestamp (priv->pads[i], t, timeout)
+                    : partner_latest (priv->pads[i], t, timeout);
+
+    switch (p) {
+    case PARTNER_OK:
+      break;
+    case PARTNER_WAIT:
+      goto done;
+    case PARTNER_NONE:
+      GST_LOG_OBJECT (self,
+          "nothing on %s for %" GST_TIME_FORMAT ": no output for it",
+          GST_PAD_NAME (priv->pads[i]), GST_TIME_ARGS (t));
+      gst_aggregator_pad_drop_buffer (pad0);
+      goto done;
+    case PARTNER_EOS:
+      if (sync == GST_TN_AGGREGATOR_SYNC_TIMESTAMP) {
+        GST_DEBUG_OBJECT (self,
+            "%s ended and covers %" GST_TIME_FORMAT
+            " with nothing: the output ends",
+            GST_PAD_NAME (priv->pads[i]), GST_TIME_ARGS (t));
+        ret = GST_FLOW_EOS;
+      } else {
+        GST_ELEMENT_ERROR (self, STREAM, FAILED,
+            ("%s: %s ended before its first tensor: the buffer at "
+             "%" GST_TIME_FORMAT " on %s has nothing to be combined with.",
+                GST_OBJECT_NAME (self), GST_PAD_NAME (priv->pads[i]),
+                GST_TIME_ARGS (GST_BUFFER_PTS (b0)), GST_PAD_NAME (pad0)),
+            (NULL));
+        ret = GST_FLOW_ERROR;
+      }
+      goto done;
+    }
+  }
+  gst_buffer_unref (b0);
+  b0 = gst_aggregator_pad_pop_buffer (pad0);
+  ret = produce (self, n, b0);
+  b0 = NULL;
+
+done:
+  gst_clear_buffer (&b0);
+  pads_unref (self, n);
+  return ret;
+}
+
+/* Live: sink_0's next buffer is due at its running time (plus latency,
+ * which GstAggregator adds); without one there is nothing to produce. */
+static GstClockTime
+gst_tn_aggregator_get_next_time (GstAggregator *agg)
+{
+  GstAggregatorPad *pad0 = NULL;
+  GstClockTime t = GST_CLOCK_TIME_NONE;
+  GstElement *element = GST_ELEMENT (agg);
+  guint best = G_MAXUINT;
+
+  GST_OBJECT_LOCK (agg);
+  for (GList *l = element->sinkpads; l; l = l->next) {
+    GstTnAggregatorPad *p = l->data;
+
+    if (p->number < best) {
+      best = p->number;
+      pad0 = l->data;
+    }
+  }
+  if (pad0)
+    gst_object_ref (pad0);
+  GST_OBJECT_UNLOCK (agg);
+  if (pad0) {
+    GstBuffer *b = gst_aggregator_pad_peek_buffer (pad0);
+
+    if (b) {
+      t = running_time (pad0, b);
+      gst_buffer_unref (b);
+    }
+    gst_object_unref (pad0);
+  }
+  return t;
+}
+
+/* ---- GObject ---- */
+
+static void
+gst_tn_aggregator_set_property (
+    GObject *object, guint prop_id, const GValue *value, GParamSpec *pspec)
+{
+  GstTnAggregator *self = GST_TN_AGGREGATOR (object);
+
+  switch (prop_id) {
+  case PROP_SYNC:
+    if (!gst_tn_element_property_settable (GST_ELEMENT (self), pspec, value))
+      return;
+    GST_OBJECT_LOCK (self);
+    PRIV (self)->sync = g_value_get_enum (value);
+    GST_OBJECT_UNLOCK (self);
+    break;
+  default:
+    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    break;
+  }
+}
+
+static void
+gst_tn_aggregator_get_property (
+    GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+{
+  GstTnAggregator *self = GST_TN_AGGREGATOR (object);
+
+  switch (prop_id) {
+  case PROP_SYNC:
+    g_value_set_enum (value, gst_tn_aggregator_get_sync (self));
+    break;
+  default:
+    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    break;
+  }
+}
+
+static void
+gst_tn_aggregator_finalize (GObject *object)
+{
+  GstTnAggregatorPrivate *priv = PRIV (object);
+
+  g_free (priv->inputs);
+  g_free (priv->pads);
+  gst_caps_replace (&priv->last_refused, NULL);
+  G_OBJECT_CLASS (gst_tn_aggregator_parent_class)->finalize (object);
+}
+
+static void
+gst_tn_aggregator_class_init (GstTnAggregatorClass *klass)
+{
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
+  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+  GstAggregatorClass *agg_class = GST_AGGREGATOR_CLASS (klass);
+
+  GST_DEBUG_CATEGORY_INIT (gst_tn_aggregator_debug, "tnaggregator", 0,
+      "base of the tensor elements with several sink pads");
+
+  gobject_class->set_property = gst_tn_aggregator_set_property;
+  gobject_class->get_property = gst_tn_aggregator_get_property;
+  gobject_class->finalize = gst_tn_aggregator_finalize;
+
+  /**
+   * GstTnAggregator:sync:
+   *
+   * How buffers of the pads are paired: timestamp (each output takes from
+   * every pad the buffer that covers the running time of sink_0's
+   * buffer; equal rates pair one to one) or latest (every other pad gives
+   * its newest buffer at or before that time).  Default: timestamp.
+   * Settable in NULL and READY.
+   */
+  g_object_class_install_property (gobject_class, PROP_SYNC,
+      g_param_spec_enum ("sync", "Sync",
+          "How the pads' buffers are paired for an output: timestamp (the "
+          "buffer of every pad that covers sink_0's running time) or latest "
+          "(the newest at or before it)",
+          GST_TYPE_TN_AGGREGATOR_SYNC, DEFAULT_SYNC,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS
+              | GST_PARAM_MUTABLE_READY));
+
+  element_class->release_pad
+      = GST_DEBUG_FUNCPTR (gst_tn_aggregator_release_pad);
+  agg_class->start = GST_DEBUG_FUNCPTR (gst_tn_aggregator_start);
+  agg_class->stop = GST_DEBUG_FUNCPTR (gst_tn_aggregator_stop);
+  agg_class->sink_event = GST_DEBUG_FUNCPTR (gst_tn_aggregator_sink_event);
+  agg_class->sink_query = GST_DEBUG_FUNCPTR (gst_tn_aggregator_sink_query);
+  agg_class->update_src_caps
+      = GST_DEBUG_FUNCPTR (gst_tn_aggregator_update_src_caps);
+  agg_class->decide_allocation
+      = GST_DEBUG_FUNCPTR (gst_tn_aggregator_decide_allocation);
+  agg_class->propose_allocation
+      = GST_DEBUG_FUNCPTR (gst_tn_aggregator_propose_allocation);
+  agg_class->create_new_pad
+      = GST_DEBUG_FUNCPTR (gst_tn_aggregator_create_new_pad);
+  agg_class->aggregate = GST_DEBUG_FUNCPTR (gst_tn_aggregator_aggregate);
+  agg_class->get_next_time
+      = GST_DEBUG_FUNCPTR (gst_tn_aggregator_get_next_time);
+
+  klass->min_pads = 2;
+  klass->max_pads = 0;
+
+  gst_type_mark_as_plugin_api (GST_TYPE_TN_AGGREGATOR, 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_TN_AGGREGATOR_PAD, 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_TN_AGGREGATOR_SYNC, 0);
+}
+
+static void
+gst_tn_aggregator_init (GstTnAggregator *self)
+{
+  PRIV (self)->sync = DEFAULT_SYNC;
+}
