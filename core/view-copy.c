@@ -11,15 +11,19 @@
 #include "view-kern.h"
 
 /* Per item size, not per dtype: a copy moves bits. memcpy of a constant
- * size compiles to one load and one store and tolerates any alignment. */
+ * size compiles to one load and one store and tolerates any alignment.
+ * ds, the destination's byte step, is S except for tn_view_copy_to into
+ * a destination whose innermost axis is strided (a stack along the last
+ * axis); inlined, the constant S folds in. */
 #define DEFINE_ROW(S, T)                                                       \
-  static void row_##S (char *d, const char *s, int64_t n, int64_t ss)          \
+  static inline void row_##S (                                                 \
+      char *d, int64_t ds, const char *s, int64_t n, int64_t ss)               \
   {                                                                            \
     for (int64_t j = 0; j < n; j++) {                                          \
       T x;                                                                     \
       memcpy (&x, s, S);                                                       \
       memcpy (d, &x, S);                                                       \
-      d += S;                                                                  \
+      d += ds;                                                                 \
       s += ss;                                                                 \
     }                                                                          \
   }
@@ -29,25 +33,25 @@ DEFINE_ROW (2, uint16_t)
 DEFINE_ROW (4, uint32_t)
 DEFINE_ROW (8, uint64_t)
 
-static void
-row_copy (size_t isz, char *d, const char *s, int64_t n, int64_t ss)
+static inline void
+row_copy (size_t isz, char *d, int64_t ds, const char *s, int64_t n, int64_t ss)
 {
   switch (isz) {
   case 1:
-    row_1 (d, s, n, ss);
+    row_1 (d, ds, s, n, ss);
     break;
   case 2:
-    row_2 (d, s, n, ss);
+    row_2 (d, ds, s, n, ss);
     break;
   case 4:
-    row_4 (d, s, n, ss);
+    row_4 (d, ds, s, n, ss);
     break;
   case 8:
-    row_8 (d, s, n, ss);
+    row_8 (d, ds, s, n, ss);
     break;
   default:
     for (int64_t j = 0; j < n; j++)
-      memcpy (d + j * isz, s + j * ss, isz);
+      memcpy (d + j * ds, s + j * ss, isz);
   }
 }
 
@@ -69,8 +73,8 @@ tile_scalar (size_t isz, char *d, int64_t dk, const char *s, int64_t sk,
       int64_t le = nl - l0 < SCALAR_TILE ? nl - l0 : SCALAR_TILE;
 
       for (int64_t k = k0; k < ke; k++)
-        row_copy (
-            isz, d + k * dk + l0 * (int64_t) isz, s + k * sk + l0 * sl, le, sl);
+        row_copy (isz, d + k * dk + l0 * (int64_t) isz, (int64_t) isz,
+            s + k * sk + l0 * sl, le, sl);
     }
   }
 }
@@ -177,7 +181,8 @@ block_simd (char *d, int64_t dk, const char *s, int64_t sl, const int S)
         }                                                                      \
         if (l0 < le)                                                           \
           for (int64_t k = k0; k < k0 + kn; k++)                               \
-            row_##S (d + k * dk + l0 * S, s + k * S + l0 * sl, le - l0, sl);   \
+            row_##S (                                                          \
+                d + k * dk + l0 * S, S, s + k * S + l0 * sl, le - l0, sl);     \
       }                                                                        \
     }                                                                          \
   }
@@ -219,29 +224,46 @@ tile_copy (size_t isz, char *d, int64_t dk, const char *s, int64_t sk,
   tile_scalar (isz, d, dk, s, sk, sl, nk, nl);
 }
 
+/* True when an axis of n items at byte step s (source) or d
+ * (destination) continues the axis inside it, axis r - 1 of the plan. */
+static bool
+chains (const int64_t *step, const plan *p, int r, int64_t s)
+{
+  int64_t span;
+
+  return !__builtin_mul_overflow (step[r - 1], p->dims[r - 1], &span)
+         && s == span;
+}
+
+/* dstride: the destination's strides in items, one per axis of v; NULL
+ * for a dense destination. */
 static void
-make_plan (plan *p, const tn_view *v, size_t isz)
+make_plan (plan *p, const tn_view *v, const int64_t *dstride, size_t isz)
 {
   int r = 0;
   int64_t dst = (int64_t) isz;
 
   /* Walk inner to outer, fusing an axis into the one inside it when its
    * stride is that axis's whole span: the fused axis is then one longer
-   * run with the inner stride. The destination is dense and always fuses. */
+   * run with the inner stride. A dense destination always fuses; a
+   * strided one must chain too. */
   for (int i = v->rank - 1; i >= 0; i--) {
-    int64_t n = v->dims[i], s, span;
+    int64_t n = v->dims[i], s, d = 0;
 
     /* An axis of extent 1 may carry any stride, even one that would
      * overflow here; it moves nothing. */
     if (n == 1)
       continue;
     s = v->strides[i] * (int64_t) isz;
-    if (r > 0 && !__builtin_mul_overflow (p->src[r - 1], p->dims[r - 1], &span)
-        && s == span) {
+    if (dstride)
+      d = dstride[i] * (int64_t) isz;
+    if (r > 0 && chains (p->src, p, r, s)
+        && (!dstride || chains (p->dst, p, r, d))) {
       p->dims[r - 1] *= n;
     } else {
       p->dims[r] = n;
       p->src[r] = s;
+      p->dst[r] = d;
       r++;
     }
   }
@@ -254,11 +276,15 @@ make_plan (plan *p, const tn_view *v, size_t isz)
     t = p->src[i];
     p->src[i] = p->src[r - 1 - i];
     p->src[r - 1 - i] = t;
+    t = p->dst[i];
+    p->dst[i] = p->dst[r - 1 - i];
+    p->dst[r - 1 - i] = t;
   }
-  for (int i = r - 1; i >= 0; i--) {
-    p->dst[i] = dst;
-    dst *= p->dims[i];
-  }
+  if (!dstride)
+    for (int i = r - 1; i >= 0; i--) {
+      p->dst[i] = dst;
+      dst *= p->dims[i];
+    }
   p->rank = r;
 }
 
@@ -318,8 +344,10 @@ tn_view_copy_channels (const plan *p, size_t isz, char *d, const char *s)
   return true;
 }
 
-void
-tn_view_materialize (void *dst, const void *base, const tn_view *v)
+/* tn_view_materialize (dstride NULL) and tn_view_copy_to. */
+static void
+copy_view (
+    void *dst, const int64_t *dstride, const void *base, const tn_view *v)
 {
   size_t isz = tn_dtype_size (v->dtype);
   const char *s;
@@ -331,12 +359,23 @@ tn_view_materialize (void *dst, const void *base, const tn_view *v)
   if (!isz || tn_view_count (v) <= 0)
     return;
   s = (const char *) base + v->offset * (int64_t) isz;
-  make_plan (&p, v, isz);
+  make_plan (&p, v, dstride, isz);
   if (p.rank == 0) {
     memcpy (d, s, isz);
     return;
   }
   last = p.rank - 1;
+
+  /* A destination whose innermost axis is strided: items one by one. */
+  if (p.dst[last] != (int64_t) isz) {
+    for (int i = 0; i < last; i++)
+      axes[n++] = i;
+    odo_init (&o, &p, axes, n);
+    do
+      row_copy (isz, d, p.dst[last], s, p.dims[last], p.src[last]);
+    while (odo_next (&o, &s, &d));
+    return;
+  }
 
   if (p.src[last] == (int64_t) isz) {
     size_t run = (size_t) p.dims[last] * isz;
@@ -390,6 +429,19 @@ tn_view_materialize (void *dst, const void *base, const tn_view *v)
     axes[n++] = i;
   odo_init (&o, &p, axes, n);
   do
-    row_copy (isz, d, s, p.dims[last], p.src[last]);
+    row_copy (isz, d, (int64_t) isz, s, p.dims[last], p.src[last]);
   while (odo_next (&o, &s, &d));
+}
+
+void
+tn_view_materialize (void *dst, const void *base, const tn_view *v)
+{
+  copy_view (dst, NULL, base, v);
+}
+
+void
+tn_view_copy_to (
+    void *dst, const int64_t *dst_strides, const void *base, const tn_view *v)
+{
+  copy_view (dst, dst_strides, base, v);
 }

@@ -53,6 +53,12 @@ TN_API int tn_view_broadcast (tn_view *v, const int64_t *dims, int rank, tn_err 
  * Moves the longest contiguous suffix of axes as memcpy runs and walks the
  * outer axes like an odometer. */
 TN_API void tn_view_materialize (void *dst, const void *base, const tn_view *v);
+/* The same copy into a destination that is itself strided: item idx of
+ * v goes to dst + sum(idx[i] * dst_strides[i]) items (one stride per
+ * axis of v, >= 0, no two items on one place).  What tensorstack and
+ * tensorconcat write each input with: the input's slab of the output. */
+TN_API void tn_view_copy_to (
+    void *dst, const int64_t *dst_strides, const void *base, const tn_view *v);
 
 /* Reversing an axis.  Strides stay >= 0 (a negative stride would reach
  * every reader of the layout meta and every kernel's index arithmetic;
