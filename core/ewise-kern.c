@@ -123,6 +123,118 @@ tn_ew_rdiv_bare (tn_ew_rdiv *p, int emin, bool specials)
             && (p->zl == 0 || ilogb (p->zl) < -1);
 }
 
+void
+tn_ew_walk_init (
+    tn_ew_walk *w, const int64_t *dims, const int64_t *strides, int rank)
+{
+  int i, g = 0;
+
+  for (i = 0; i < rank; i++) {
+    if (dims[i] == 1)
+      continue;
+    if (g > 0 && w->strides[g - 1] == strides[i] * dims[i]) {
+      w->dims[g - 1] *= dims[i];
+      w->strides[g - 1] = strides[i];
+    } else {
+      w->dims[g] = dims[i];
+      w->strides[g] = strides[i];
+      g++;
+    }
+  }
+  w->rank = g;
+}
+
+/* n copies of the item v. */
+static void
+fill_item (unsigned char *d, const unsigned char *v, int64_t n, size_t es)
+{
+  int64_t i;
+
+  switch (es) {
+  case 1:
+    memset (d, *v, (size_t) n);
+    break;
+  case 2: {
+    uint16_t x, *p = (uint16_t *) d;
+
+    memcpy (&x, v, 2);
+    for (i = 0; i < n; i++)
+      p[i] = x;
+    break;
+  }
+  case 4: {
+    uint32_t x, *p = (uint32_t *) d;
+
+    memcpy (&x, v, 4);
+    for (i = 0; i < n; i++)
+      p[i] = x;
+    break;
+  }
+  default: {
+    uint64_t x, *p = (uint64_t *) d;
+
+    memcpy (&x, v, 8);
+    for (i = 0; i < n; i++)
+      p[i] = x;
+    break;
+  }
+  }
+}
+
+/* n items every st items apart. */
+static void
+copy_strided (
+    unsigned char *d, const unsigned char *s, int64_t n, int64_t st, size_t es)
+{
+  int64_t i;
+
+  for (i = 0; i < n; i++)
+    memcpy (d + (size_t) i * es, s + i * st * (int64_t) es, es);
+}
+
+void
+tn_ew_gather (void *dv, const void *base, size_t es, const tn_ew_walk *w,
+    int64_t b, int64_t m)
+{
+  const int r = w->rank;
+  const unsigned char *data = base;
+  unsigned char *d = dv;
+  int64_t idx[TN_MAX_RANK], off = 0, rem = b;
+  int i;
+
+  if (r == 0) {
+    fill_item (d, data, m, es);
+    return;
+  }
+  for (i = r - 1; i >= 0; i--) {
+    idx[i] = rem % w->dims[i];
+    rem /= w->dims[i];
+    off += idx[i] * w->strides[i];
+  }
+  while (m > 0) {
+    int64_t run = w->dims[r - 1] - idx[r - 1], st = w->strides[r - 1];
+
+    if (run > m)
+      run = m;
+    if (st == 0)
+      fill_item (d, data + off * (int64_t) es, run, es);
+    else if (st == 1)
+      memcpy (d, data + off * (int64_t) es, (size_t) run * es);
+    else
+      copy_strided (d, data + off * (int64_t) es, run, st, es);
+    d += run * (int64_t) es;
+    m -= run;
+    idx[r - 1] += run;
+    off += run * st;
+    for (i = r - 1; i > 0 && idx[i] == w->dims[i]; i--) {
+      off -= idx[i] * w->strides[i];
+      idx[i] = 0;
+      idx[i - 1]++;
+      off += w->strides[i - 1];
+    }
+  }
+}
+
 /* Half blocks.  float16 goes through the bulk converters (F16C when the
  * CPU has it); bfloat16 is integer work on the bits. */
 void

@@ -39,6 +39,17 @@
 typedef enum { TN_EW_FOREACH_OP (TN_EW_ENUM) TN_EW_NOPS } tn_ew_op;
 #undef TN_EW_ENUM
 
+/* The ops between two tensors that are no steps (core/combine.h): the
+ * comparisons, which give bool, and the bitwise ops of integers (and of
+ * bool, through uint8: 0 and 1 stay 0 and 1). */
+#define TN_EW_FOREACH_REL(X)                                                   \
+  X (EQ, eq) X (NE, ne) X (LT, lt) X (LE, le) X (GT, gt) X (GE, ge)
+#define TN_EW_FOREACH_BIT(X) X (AND, and) X (OR, or) X (XOR, xor)
+#define TN_EW_ENUM(E, name) TN_EW_##E,
+typedef enum { TN_EW_FOREACH_REL (TN_EW_ENUM) TN_EW_NREL } tn_ew_rel;
+typedef enum { TN_EW_FOREACH_BIT (TN_EW_ENUM) TN_EW_NBIT } tn_ew_bit;
+#undef TN_EW_ENUM
+
 /* Division by a float32 scalar c in the AVX2 kernels, as
  * fma (x, zh, RN (x zl)) with zh ~ 1/c, zl ~ 1/c - zh, where that was
  * proven to give the bits of x / c: for |x| from 2^emin up and NaN; for
@@ -88,6 +99,11 @@ void tn_ew_rdiv_allow (bool on);
  * d may equal s; neither overlaps the operand. */
 typedef void (*tn_ew_kern) (void *d, const void *s, const void *o, size_t n);
 
+/* d[i] = c[i] ? a[i] : b[i] on items of one size: c holds bool bytes (any
+ * byte other than 0 is true), a, b and d n items each; no two overlap. */
+typedef void (*tn_ew_where_kern) (
+    void *d, const void *c, const void *a, const void *b, size_t n);
+
 /* The index of "nothing" for op1 or op2 in a fused run, after add, sub,
  * mul and div (0 to 3 in tn_ew_op). */
 #define TN_EW_NOP 4
@@ -116,11 +132,24 @@ typedef void (*tn_ew_kern) (void *d, const void *s, const void *o, size_t n);
  *   type, op1 not TN_EW_NOP (in place allowed), and from int8, uint8,
  *   int16 and uint16 as (float) x (exact) to float32 (never in place:
  *   the item sizes differ).
+ * - rev[op][t]: op (o[0], s[i]), the operand first, for the binary steps
+ *   add..mod (the steps' op (s[i], o[0]) with the sides swapped, for
+ *   core/combine.c's scalar first operand); d may equal s.
+ * - rel[r][t][variant]: the comparison r of s[i] with the operand (one
+ *   item or n, of t), 1 or 0 as bool bytes into d; d may equal s when t
+ *   has items of one byte.  No bool, float16, bfloat16 entries (bool
+ *   compares as uint8, the half types widened to float32, exactly).
+ * - bit[b][t][variant]: and, or, xor on the integer dtypes, as step.
+ * - where[k]: tn_ew_where_kern on items of 1 << k bytes.
  * - rdiv_check: whether fma (x, zh, RN (x zl)) is x / c for every x in
  *   [2^e, 2^(e+1)); NULL when no kernel divides that way. */
 typedef struct {
   tn_ew_kern step[TN_EW_NOPS][TN_NDTYPES][2];
   tn_ew_kern run[TN_NDTYPES][TN_EW_NOP + 1][TN_EW_NOP + 1][2];
+  tn_ew_kern rev[TN_EW_MOD + 1][TN_NDTYPES];
+  tn_ew_kern rel[TN_EW_NREL][TN_NDTYPES][2];
+  tn_ew_kern bit[TN_EW_NBIT][TN_NDTYPES][2];
+  tn_ew_where_kern where[4];
   bool (*rdiv_check) (float c, float zh, float zl, int e);
 } tn_ewise_dsp;
 
@@ -138,6 +167,24 @@ const tn_ewise_dsp *tn_ewise_dsp_get (void);
 void tn_ew_fill_c (tn_ewise_dsp *d);
 void tn_ew_fill_avx2 (tn_ewise_dsp *d);
 void tn_ew_init_avx2 (tn_ewise_dsp *d);
+
+/* How the items of an operand are reached from the flat index of a dense
+ * tensor it is broadcast over: axes of extent 1 dropped, neighbouring
+ * axes the operand walks alike merged; strides in items (0 where it
+ * broadcasts, any other value for a strided view). */
+typedef struct {
+  int rank;
+  int64_t dims[TN_MAX_RANK], strides[TN_MAX_RANK];
+} tn_ew_walk;
+
+/* The walk of an operand whose strides over the tensor's dims (rank of
+ * them) are strides. */
+void tn_ew_walk_init (
+    tn_ew_walk *w, const int64_t *dims, const int64_t *strides, int rank);
+/* Items [b, b + m) of the walk, es bytes each from base, densely into d:
+ * by runs along the innermost axis (one division per axis per call). */
+void tn_ew_gather (void *d, const void *base, size_t es, const tn_ew_walk *w,
+    int64_t b, int64_t m);
 
 /* float16/bfloat16 blocks are computed in float32: widen, narrow, and
  * round a float32 block to the nearest value of t (in place). */

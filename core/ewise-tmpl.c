@@ -113,6 +113,22 @@ ew_ipow (uint64_t x, uint64_t k)
   static void FN (op##_s) (void *dv, const void *sv, const void *ov, size_t n) \
   {                                                                            \
     FN (kern_s) (dv, sv, ov, n, OP);                                           \
+/* A binary step with the operand first (rev). */
+#define EW_REV(OP, op)                                                         \
+  static void FN (op##_r) (void *dv, const void *sv, const void *ov, size_t n) \
+  {                                                                            \
+    FN (kern_r) (dv, sv, ov, n, OP);                                           \
+  }
+/* A comparison, variants 0 and 1. */
+#define EW_REL(R, r)                                                           \
+  static void FN (r##_rs) (void *dv, const void *sv, const void *ov, size_t n) \
+  {                                                                            \
+    FN (kern_rel) (dv, sv, ov, n, R, false);                                   \
+  }                                                                            \
+  static void FN (r##_rv) (void *dv, const void *sv, const void *ov, size_t n) \
+  {                                                                            \
+    FN (kern_rel) (dv, sv, ov, n, R, true);                                    \
+  }
   }                                                                            \
   static void FN (op##_v) (void *dv, const void *sv, const void *ov, size_t n) \
   {                                                                            \
@@ -127,6 +143,18 @@ ew_ipow (uint64_t x, uint64_t k)
   static void FN (run##k) (void *dv, const void *sv, const void *ov, size_t n) \
   {                                                                            \
     FN (run) (dv, sv, ov, n, k / 10, k / 2 % 5, k % 2);                        \
+#define EW_SETBIT(B, op)                                                       \
+  d->bit[B][DT][0] = FN (op##_s);                                              \
+  d->bit[B][DT][1] = FN (op##_v)
+#define EW_SETREL(R, r)                                                        \
+  d->rel[R][DT][0] = FN (r##_rs);                                              \
+  d->rel[R][DT][1] = FN (r##_rv)
+
+/* The bitwise ops in the template's apply, past every step (tn_ew_bit in
+ * this order). */
+#define EW_AND (TN_EW_NOPS + 1)
+#define EW_OR (TN_EW_NOPS + 2)
+#define EW_XOR (TN_EW_NOPS + 3)
   }
 #define EW_RUN_ENTRY(k) FN (run##k),
 #define EW_SET2(OP, op)                                                        \
@@ -207,11 +235,33 @@ ew_ipow (uint64_t x, uint64_t k)
 #define T double
 #define U uint64_t
 #define NAME float64
+/* np.where on items of one size: a select the compiler vectorises. */
+#define EW_WHERE(K, W)                                                         \
+  EW_INLINE void EW_CAT (where_map, K) (W *restrict d,                         \
+      const uint8_t *restrict c, const W *restrict a, const W *restrict b,     \
+      size_t n)                                                                \
+  {                                                                            \
+    EW_LOOP (c[j] ? a[j] : b[j]);                                              \
+  }                                                                            \
+  static void EW_CAT (where, K) (                                              \
+      void *d, const void *c, const void *a, const void *b, size_t n)          \
+  {                                                                            \
+    EW_CAT (where_map, K) (d, c, a, b, n);                                     \
+  }
+EW_WHERE (0, uint8_t)
+EW_WHERE (1, uint16_t)
+EW_WHERE (2, uint32_t)
+EW_WHERE (3, uint64_t)
+
 #define DT TN_FLOAT64
 #define KIND EW_FLOAT
 #define R double
 #include "ewise-tmpl.h"
 
+  d->where[0] = where_0;
+  d->where[1] = where_1;
+  d->where[2] = where_2;
+  d->where[3] = where_3;
 /* bool, float16 and bfloat16 have no kernels: bool takes casts only, the
  * half types are computed in float32 (ewise.c). */
 void

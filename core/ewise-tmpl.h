@@ -163,9 +163,16 @@ FN (mul) (T x, T c)
   return (T) ((U) x * 1u * (U) c);
 }
 
+/* A negative exponent reaches here only from a tensor operand (a step
+ * refuses one): 1 / x^-c truncated toward 0, so 0 but for x = 1 and -1,
+ * and 0 for x = 0 as a division by zero gives. */
 EW_INLINE T
 FN (pow) (T x, T c)
 {
+#if KIND == EW_INT
+  if (c < 0)
+    return (T) (x == 1 ? 1 : x == -1 ? ((c & 1) ? -1 : 1) : 0);
+#endif
   return (T) ew_ipow ((uint64_t) x, (uint64_t) c);
 }
 
@@ -278,6 +285,14 @@ FN (apply) (int op, T x, T a, T b)
 #endif
   case TN_EW_CLAMP:
     return x < a ? a : x > b ? b : x;
+#if KIND != EW_FLOAT
+  case EW_AND:
+    return x & a;
+  case EW_OR:
+    return x | a;
+  case EW_XOR:
+    return x ^ a;
+#endif
   default: /* no kernel has another op */
     return x;
   }
@@ -309,12 +324,99 @@ FN (map_v_in) (T *restrict d, const T *restrict o, size_t n, int op)
   EW_LOOP (FN (apply) (op, d[j], o[j], 0));
 }
 
+/* The operand first: x op s[j] (rev). */
+EW_INLINE void
+FN (map_r) (T *restrict d, const T *restrict s, size_t n, int op, T a)
+{
+  EW_LOOP (FN (apply) (op, a, s[j], 0));
+}
+
+EW_INLINE void
+FN (map_r_in) (T *restrict d, size_t n, int op, T a)
+{
+  EW_LOOP (FN (apply) (op, a, d[j], 0));
+}
+
+EW_INLINE void
+FN (kern_r) (void *dv, const void *sv, const void *ov, size_t n, int op)
+{
+  const T a = ((const T *) ov)[0];
+
+  if (dv == sv)
+    FN (map_r_in) (dv, n, op, a);
+  else
+    FN (map_r) (dv, sv, n, op, a);
+}
+
+/* Comparisons into bool bytes (NaN compares false but for ne, as C's and
+ * NumPy's operators do). */
+EW_INLINE uint8_t
+FN (rel) (int r, T x, T c)
+{
+  switch (r) {
+  case TN_EW_EQ:
+    return x == c;
+  case TN_EW_NE:
+    return x != c;
+  case TN_EW_LT:
+    return x < c;
+  case TN_EW_LE:
+    return x <= c;
+  case TN_EW_GT:
+    return x > c;
+  default:
+    return x >= c;
+  }
+}
+
+EW_INLINE void
+FN (rel_s) (uint8_t *restrict d, const T *restrict s, size_t n, int r, T a)
+{
+  EW_LOOP (FN (rel) (r, s[j], a));
+}
+
+EW_INLINE void
+FN (rel_v) (uint8_t *restrict d, const T *restrict s, const T *restrict o,
+    size_t n, int r)
+{
+  EW_LOOP (FN (rel) (r, s[j], o[j]));
+}
+
+/* In place for one-byte items only: T and bool share the bytes. */
+EW_INLINE void
+FN (rel_s_in) (T *restrict d, size_t n, int r, T a)
+{
+  EW_LOOP ((T) FN (rel) (r, d[j], a));
+}
+
+EW_INLINE void
+FN (rel_v_in) (T *restrict d, const T *restrict o, size_t n, int r)
+{
+  EW_LOOP ((T) FN (rel) (r, d[j], o[j]));
+}
+
+EW_INLINE void
+FN (kern_rel) (
+    void *dv, const void *sv, const void *ov, size_t n, int r, bool vec)
+{
+  if (sizeof (T) == 1 && dv == sv) {
+    if (vec)
+      FN (rel_v_in) (dv, ov, n, r);
+    else
+      FN (rel_s_in) (dv, n, r, ((const T *) ov)[0]);
+  } else if (vec) {
+    FN (rel_v) (dv, sv, ov, n, r);
+  } else {
+    FN (rel_s) (dv, sv, n, r, ((const T *) ov)[0]);
+  }
+}
+
 EW_INLINE void
 FN (kern_s) (void *dv, const void *sv, const void *ov, size_t n, int op)
 {
   T a = 0, b = 0;
 
-  if (op <= TN_EW_MOD || op == TN_EW_CLAMP)
+  if (op <= TN_EW_MOD || op == TN_EW_CLAMP || op >= EW_AND)
     a = ((const T *) ov)[0];
   if (op == TN_EW_CLAMP)
     b = ((const T *) ov)[1];
@@ -341,6 +443,14 @@ EW_BINARY (TN_EW_POW, pow)
 EW_BINARY (TN_EW_MIN, min)
 EW_BINARY (TN_EW_MAX, max)
 EW_BINARY (TN_EW_MOD, mod)
+EW_REV (TN_EW_ADD, add)
+EW_REV (TN_EW_SUB, sub)
+EW_REV (TN_EW_MUL, mul)
+EW_REV (TN_EW_DIV, div)
+EW_REV (TN_EW_POW, pow)
+EW_REV (TN_EW_MIN, min)
+EW_REV (TN_EW_MAX, max)
+EW_REV (TN_EW_MOD, mod)
 EW_UNARY (TN_EW_NEG, neg)
 #if KIND != EW_UINT
 EW_UNARY (TN_EW_ABS, abs)
@@ -357,6 +467,17 @@ EW_UNARY (TN_EW_CEIL, ceil)
 EW_UNARY (TN_EW_ROUND, round)
 #endif
 EW_UNARY (TN_EW_CLAMP, clamp)
+#if KIND != EW_FLOAT
+EW_BINARY (EW_AND, and)
+EW_BINARY (EW_OR, or)
+EW_BINARY (EW_XOR, xor)
+#endif
+EW_REL (TN_EW_EQ, eq)
+EW_REL (TN_EW_NE, ne)
+EW_REL (TN_EW_LT, lt)
+EW_REL (TN_EW_LE, le)
+EW_REL (TN_EW_GT, gt)
+EW_REL (TN_EW_GE, ge)
 
 #if EW_PORTABLE && defined(R)
 /* The fused runs (ewise-kern.h): op is 0..3 for add..div, TN_EW_NOP for
@@ -421,6 +542,9 @@ TN_EW_REP50 (EW_RUN_K)
 static const tn_ew_kern FN (runs)[50] = { TN_EW_REP50 (EW_RUN_ENTRY) };
 #endif
 
+static const tn_ew_kern FN (revs)[TN_EW_MOD + 1] = { FN (add_r), FN (sub_r),
+  FN (mul_r), FN (div_r), FN (pow_r), FN (min_r), FN (max_r), FN (mod_r) };
+
 static void
 FN (fill) (tn_ewise_dsp *d)
 {
@@ -448,6 +572,19 @@ FN (fill) (tn_ewise_dsp *d)
   d->step[TN_EW_ROUND][DT][0] = FN (round_s);
 #endif
   d->step[TN_EW_CLAMP][DT][0] = FN (clamp_s);
+  for (int op = 0; op <= TN_EW_MOD; op++)
+    d->rev[op][DT] = FN (revs)[op];
+#if KIND != EW_FLOAT
+  EW_SETBIT (TN_EW_AND, and);
+  EW_SETBIT (TN_EW_OR, or);
+  EW_SETBIT (TN_EW_XOR, xor);
+#endif
+  EW_SETREL (TN_EW_EQ, eq);
+  EW_SETREL (TN_EW_NE, ne);
+  EW_SETREL (TN_EW_LT, lt);
+  EW_SETREL (TN_EW_LE, le);
+  EW_SETREL (TN_EW_GT, gt);
+  EW_SETREL (TN_EW_GE, ge);
 #if EW_PORTABLE && defined(R)
   for (int k = 0; k < 50; k++)
     if (KIND != EW_FLOAT || k / 10 != TN_EW_NOP)

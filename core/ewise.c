@@ -43,8 +43,7 @@ typedef struct {
   tn_ew_scalars scalar;
   unsigned char *data;
   int64_t period;
-  int grank;
-  int64_t gdims[TN_MAX_RANK], gstrides[TN_MAX_RANK];
+  tn_ew_walk walk;
 } ew_pstep;
 
 struct tn_ewise {
@@ -328,10 +327,11 @@ static int
 plan_tensor (ew_pstep *ps, const tn_ew_tensor *t, tn_dtype cur,
     const int64_t *dims, int rank, tn_err *e)
 {
-  int64_t ostr[TN_MAX_RANK], gd[TN_MAX_RANK], gs[TN_MAX_RANK], stride = 1;
+  int64_t ostr[TN_MAX_RANK], stride = 1;
   size_t rs = ps->rsize, n = (size_t) t->count;
+  const int64_t *gd = ps->walk.dims, *gs = ps->walk.strides;
   unsigned char *conv;
-  int i, g = 0;
+  int i, g;
 
   conv = malloc (n * (rs > 2 ? rs : 2) + 1);
   if (conv == NULL) {
@@ -367,20 +367,10 @@ plan_tensor (ew_pstep *ps, const tn_ew_tensor *t, tn_dtype cur,
       stride *= t->dims[j];
     }
   }
-  /* Drop axes of extent 1 and merge neighbours the operand walks alike
+  /* Axes of extent 1 dropped, neighbours the operand walks alike merged
    * (neighbouring broadcast axes among them). */
-  for (i = 0; i < rank; i++) {
-    if (dims[i] == 1)
-      continue;
-    if (g > 0 && gs[g - 1] == ostr[i] * dims[i]) {
-      gd[g - 1] *= dims[i];
-      gs[g - 1] = ostr[i];
-    } else {
-      gd[g] = dims[i];
-      gs[g] = ostr[i];
-      g++;
-    }
-  }
+  tn_ew_walk_init (&ps->walk, dims, ostr, rank);
+  g = ps->walk.rank;
 
   if (g == 0 || (g == 1 && gs[0] == 0) || t->count <= 1) {
     ps->mode = OPND_SCALAR;
@@ -414,9 +404,6 @@ plan_tensor (ew_pstep *ps, const tn_ew_tensor *t, tn_dtype cur,
   }
   ps->mode = OPND_GATHER;
   ps->data = conv;
-  ps->grank = g;
-  memcpy (ps->gdims, gd, sizeof gd[0] * g);
-  memcpy (ps->gstrides, gs, sizeof gs[0] * g);
   return 0;
 }
 
@@ -787,79 +774,6 @@ tn_ewise_in_place_ok (const tn_ewise *p)
 
 /* Running. */
 
-static void
-fill (unsigned char *d, const unsigned char *v, int64_t n, size_t es)
-{
-  int64_t i;
-
-  switch (es) {
-  case 1:
-    memset (d, *v, (size_t) n);
-    break;
-  case 2: {
-    uint16_t x, *p = (uint16_t *) d;
-
-    memcpy (&x, v, 2);
-    for (i = 0; i < n; i++)
-      p[i] = x;
-    break;
-  }
-  case 4: {
-    uint32_t x, *p = (uint32_t *) d;
-
-    memcpy (&x, v, 4);
-    for (i = 0; i < n; i++)
-      p[i] = x;
-    break;
-  }
-  default: {
-    uint64_t x, *p = (uint64_t *) d;
-
-    memcpy (&x, v, 8);
-    for (i = 0; i < n; i++)
-      p[i] = x;
-    break;
-  }
-  }
-}
-
-/* Items [b, b + m) of a broadcast operand, by runs along the innermost
- * collapsed axis: one division per axis per block, none per item. */
-static void
-gather (const ew_pstep *ps, int64_t b, int64_t m, unsigned char *d)
-{
-  const int r = ps->grank;
-  const size_t es = ps->rsize;
-  int64_t idx[TN_MAX_RANK], off = 0, rem = b;
-  int i;
-
-  for (i = r - 1; i >= 0; i--) {
-    idx[i] = rem % ps->gdims[i];
-    rem /= ps->gdims[i];
-    off += idx[i] * ps->gstrides[i];
-  }
-  while (m > 0) {
-    int64_t run = ps->gdims[r - 1] - idx[r - 1];
-
-    if (run > m)
-      run = m;
-    if (ps->gstrides[r - 1] == 0)
-      fill (d, ps->data + off * es, run, es);
-    else
-      memcpy (d, ps->data + off * es, (size_t) run * es);
-    d += run * es;
-    m -= run;
-    idx[r - 1] += run;
-    off += run * ps->gstrides[r - 1];
-    for (i = r - 1; i > 0 && idx[i] == ps->gdims[i]; i--) {
-      off -= idx[i] * ps->gstrides[i];
-      idx[i] = 0;
-      idx[i - 1]++;
-      off += ps->gstrides[i - 1];
-    }
-  }
-}
-
 static const void *
 operand_at (const ew_pstep *ps, int64_t b, int64_t m, unsigned char *scratch)
 {
@@ -871,7 +785,7 @@ operand_at (const ew_pstep *ps, int64_t b, int64_t m, unsigned char *scratch)
   case OPND_TILE:
     return ps->data + (b % ps->period) * (int64_t) ps->rsize;
   case OPND_GATHER:
-    gather (ps, b, m, scratch);
+    tn_ew_gather (scratch, ps->data, ps->rsize, &ps->walk, b, m);
     return scratch;
   default:
     return NULL;

@@ -1,5 +1,6 @@
 /* checkasm: the elementwise kernels (core/ewise-kern.h).  Every entry of
- * the table, the steps in both variants and the fused runs, against the
+ * the table, the steps in both variants, the fused runs, and the kernels
+ * between tensors (rev, rel, bit, where: core/combine.c), against the
  * portable entry: on checkasm_fill's edge-heavy items (NaN, +-0, +-inf,
  * subnormals, INT_MIN, -1, ...) as data and as operands, at
  * checkasm_lengths, from unaligned starts, out of place and in place.
@@ -104,6 +105,7 @@ typedef struct {
   const tn_ew_rdiv *plan;
   const char *what;
   bool moderate, redraw;
+  bool opnd_src; /* the operand has the source's dtype (comparisons) */
 } kernel;
 
 /* +0, NaN and finite numbers from 2^emin up stay; the rest become 1.5. */
@@ -128,17 +130,19 @@ try_one (const kernel *k, size_t n, size_t off)
   char *src = checkasm_alloc ((n + off) * ss);
   char *want = checkasm_alloc ((n + off) * ds);
   char *got = checkasm_alloc ((n + off) * ds);
-  char *opnd = k->o ? NULL : checkasm_alloc ((n + off) * ds);
-  const void *o = k->o ? (const void *) k->o : opnd + off * ds;
+  const tn_dtype to = k->opnd_src ? k->ts : k->td;
+  const size_t os = tn_dtype_size (to);
+  char *opnd = k->o ? NULL : checkasm_alloc ((n + off) * os);
+  const void *o = k->o ? (const void *) k->o : opnd + off * os;
   int bad;
 
   if (k->redraw)
-    fill (k->o->c.b, k->td, 2, k->moderate);
+    fill (k->o->c.b, to, 2, k->moderate);
   fill (src + off * ss, k->ts, n, k->moderate);
   if (k->bare_ok)
     k->bare_ok ((float *) (src + off * ss), n, k->plan);
   if (opnd)
-    fill (opnd + off * ds, k->td, n, k->moderate);
+    fill (opnd + off * os, to, n, k->moderate);
   k->ref (want + off * ds, src + off * ss, o, n);
   k->fn (got + off * ds, src + off * ss, o, n);
   same_nans (want + off * ds, got + off * ds, k->td, n);
@@ -172,16 +176,17 @@ try_all (const kernel *k)
         return;
   if (checkasm_benching ()) {
     const size_t n = 4096, ds = tn_dtype_size (k->td);
+    const tn_dtype to = k->opnd_src ? k->ts : k->td;
     char *src = checkasm_alloc (n * tn_dtype_size (k->ts));
     char *dst = checkasm_alloc (n * ds);
-    char *opnd = k->o ? NULL : checkasm_alloc (n * ds);
+    char *opnd = k->o ? NULL : checkasm_alloc (n * tn_dtype_size (to));
     const void *o = k->o ? (const void *) k->o : opnd;
 
     fill (src, k->ts, n, k->moderate);
     if (k->bare_ok)
       k->bare_ok ((float *) src, n, k->plan);
     if (opnd)
-      fill (opnd, k->td, n, k->moderate);
+      fill (opnd, to, n, k->moderate);
     checkasm_bench (k->fn (dst, src, o, n));
     checkasm_free (src);
     checkasm_free (dst);
@@ -312,12 +317,121 @@ check_run (const tn_ewise_dsp *tab, int t, int op1, int op2, int relu)
   }
 }
 
+/* The kernels of core/combine.c: a binary step with its operand first,
+ * the comparisons (into bool) and the bitwise ops, each on edge values
+ * and moderate floats, one operand item (redrawn) and n of them. */
+static const char *const rel_names[TN_EW_NREL] = {
+#define REL_NAME(E, name) #name,
+  TN_EW_FOREACH_REL (REL_NAME)
+#undef REL_NAME
+};
+static const char *const bit_names[TN_EW_NBIT] = {
+#define BIT_NAME(E, name) #name,
+  TN_EW_FOREACH_BIT (BIT_NAME)
+#undef BIT_NAME
+};
+
+static void
+check_one (tn_ew_kern fn, tn_dtype ts, tn_dtype td, bool vec, bool opnd_src,
+    const char *name)
+{
+  tn_ew_scalars sc = { .div = { { 0 } } };
+  char what[64];
+  kernel k = { fn, NULL, ts, td, vec ? NULL : &sc, NULL, NULL, what };
+
+  if (!fn || !(k.ref = checkasm_check_func (fn, "%s", name)))
+    return;
+  k.redraw = !vec;
+  k.opnd_src = opnd_src;
+  snprintf (what, sizeof what, "%s", name);
+  try_all (&k);
+  if (is_float (ts) && !checkasm_failed ()) {
+    k.moderate = true;
+    snprintf (what, sizeof what, "%s, moderate", name);
+    try_all (&k);
+  }
+}
+
+static void
+check_between (const tn_ewise_dsp *tab)
+{
+  char name[64];
+
+  for (int t = 0; t < TN_NDTYPES; t++) {
+    for (int op = 0; op <= TN_EW_MOD; op++) {
+      snprintf (name, sizeof name, "rev_%s_%s", tn_ew_op_name ((tn_ew_op) op),
+          tn_dtype_name (t));
+      check_one (
+          tab->rev[op][t], (tn_dtype) t, (tn_dtype) t, false, false, name);
+    }
+    for (int v = 0; v < 2; v++) {
+      for (int r = 0; r < TN_EW_NREL; r++) {
+        snprintf (name, sizeof name, "rel_%s_%s_%d", rel_names[r],
+            tn_dtype_name (t), v);
+        check_one (tab->rel[r][t][v], (tn_dtype) t, TN_BOOL, v, true, name);
+      }
+      for (int b = 0; b < TN_EW_NBIT; b++) {
+        snprintf (name, sizeof name, "bit_%s_%s_%d", bit_names[b],
+            tn_dtype_name (t), v);
+        check_one (
+            tab->bit[b][t][v], (tn_dtype) t, (tn_dtype) t, v, false, name);
+      }
+    }
+  }
+}
+
+/* where[k] on random conditions (any byte, 0 or not) and edge items. */
+static void
+check_where (const tn_ewise_dsp *tab)
+{
+  static const tn_dtype types[4]
+      = { TN_UINT8, TN_UINT16, TN_UINT32, TN_UINT64 };
+
+  for (int w = 0; w < 4; w++) {
+    tn_ew_where_kern fn = tab->where[w], ref;
+    const size_t es = (size_t) 1 << w;
+
+    if (!fn || !(ref = checkasm_check_func (fn, "where_%zu", es)))
+      continue;
+    for (size_t li = 0; li < checkasm_nlengths; li++) {
+      for (size_t oi = 0; oi < sizeof offsets / sizeof offsets[0]; oi++) {
+        const size_t n = checkasm_lengths[li], off = offsets[oi];
+        unsigned char *c = checkasm_alloc (n + off);
+        char *a = checkasm_alloc ((n + off) * es);
+        char *b = checkasm_alloc ((n + off) * es);
+        char *want = checkasm_alloc ((n + off) * es);
+        char *got = checkasm_alloc ((n + off) * es);
+        int bad;
+
+        for (size_t i = 0; i < n; i++)
+          c[off + i]
+              = checkasm_rand () % 3 ? 0 : (unsigned char) checkasm_rand ();
+        checkasm_fill (a + off * es, types[w], n);
+        checkasm_fill (b + off * es, types[w], n);
+        ref (want + off * es, c + off, a + off * es, b + off * es, n);
+        fn (got + off * es, c + off, a + off * es, b + off * es, n);
+        bad = checkasm_check_bits (want + off * es, got + off * es, n, es,
+            "where on %zu-byte items, n %zu, offset %zu", es, n, off);
+        checkasm_free (c);
+        checkasm_free (a);
+        checkasm_free (b);
+        checkasm_free (want);
+        checkasm_free (got);
+        if (bad)
+          return;
+      }
+    }
+  }
+}
+
 void
 checkasm_check_ewise (void)
 {
   const tn_ewise_dsp *tab = tn_ewise_dsp_get ();
 
   check_steps (tab);
+  check_between (tab);
+  check_where (tab);
   for (int t = 0; t < TN_NDTYPES; t++)
     for (int op1 = 0; op1 <= TN_EW_NOP; op1++)
       for (int op2 = 0; op2 <= TN_EW_NOP; op2++)
