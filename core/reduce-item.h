@@ -114,21 +114,6 @@ rk_identity (tn_rk_kind kind)
   return kind == TN_RK_DMUL ? 1.0 : -0.0;
 }
 
-/* The product x * y, rounded.  The ISA builds have -mfma, and under
- * gnu11 GCC contracts a * b + c into one FMA across statements
- * (-ffp-contract=fast), which rounds once where the portable kernels
- * round twice: the empty asm keeps the product a value of its own. */
-RK_INLINE double
-rk_mul (double x, double y)
-{
-  double p = x * y;
-
-#ifdef __FMA__
-  __asm__("" : "+x"(p));
-#endif
-  return p;
-}
-
 RK_INLINE double
 rk_dop (tn_rk_kind kind, double acc, double x, double m)
 {
@@ -136,9 +121,9 @@ rk_dop (tn_rk_kind kind, double acc, double x, double m)
   case TN_RK_DMUL:
     return acc * x;
   case TN_RK_DSQ:
-    return acc + rk_mul (x, x);
+    return acc + x * x;
   case TN_RK_DDEV:
-    return acc + rk_mul (x - m, x - m);
+    return acc + (x - m) * (x - m);
   default:
     return acc + x;
   }

@@ -3,20 +3,16 @@
  * the one-step division of float32 by a scalar.  The other entries of the
  * AVX2 table are the template's (core/ewise-tmpl.c) as built for AVX2.
  *
- * Why by hand: the library is built with -mfma, and GCC in GNU C mode
- * contracts a multiply followed by an add into one FMA, in compiled loops
- * and in intrinsics alike, which rounds once where the portable kernels
- * round twice; EW_KEEP hides each product from it.  And the division by a
- * float32 scalar without vdivps, below. */
+ * Why by hand: fused runs keep a block of values in registers across
+ * their steps, and the division by a float32 scalar runs without vdivps
+ * (below).  Products still round before they are added: the project
+ * builds with -ffp-contract=off (meson.build). */
 #include "core/ewise-kern.h"
 
 #include <immintrin.h>
 #include <string.h>
 
 #define EW_INLINE static inline __attribute__ ((always_inline))
-
-/* v stays the rounded value it holds: no FMA may absorb it. */
-#define EW_KEEP(v) __asm__("" : "+x"(v))
 
 /* Division by a float32 scalar c without vdivps (one per ~10 cycles on
  * Zen 1, the whole cost of "sub:a,div:b,relu" in cache): with zh =
@@ -155,17 +151,13 @@ ew_load1 (tn_dtype src, const void *s, size_t j)
 EW_INLINE __m256
 ew_op8 (int op, int mode, __m256 x, __m256 v, const ew_vdivk *k)
 {
-  __m256 p;
-
   switch (op) {
   case TN_EW_ADD:
     return _mm256_add_ps (x, v);
   case TN_EW_SUB:
     return _mm256_sub_ps (x, v);
   case TN_EW_MUL:
-    p = _mm256_mul_ps (x, v);
-    EW_KEEP (p);
-    return p;
+    return _mm256_mul_ps (x, v);
   case TN_EW_DIV:
     if (mode == EW_DIV_BARE)
       return _mm256_fmadd_ps (x, k->zh, _mm256_mul_ps (x, k->zl));
@@ -178,21 +170,17 @@ ew_op8 (int op, int mode, __m256 x, __m256 v, const ew_vdivk *k)
 }
 
 /* One scalar step (the tails of the vector runs), for float and double
- * alike: the product kept apart so that it rounds on its own. */
+ * alike. */
 #define EW_DEFINE_OP1(NAME, T)                                                 \
   EW_INLINE T NAME (int op, T x, T c)                                          \
   {                                                                            \
-    T p;                                                                       \
-                                                                               \
     switch (op) {                                                              \
     case TN_EW_ADD:                                                            \
       return x + c;                                                            \
     case TN_EW_SUB:                                                            \
       return x - c;                                                            \
     case TN_EW_MUL:                                                            \
-      p = x * c;                                                               \
-      EW_KEEP (p);                                                             \
-      return p;                                                                \
+      return x * c;                                                            \
     case TN_EW_DIV:                                                            \
       return x / c;                                                            \
     default:                                                                   \
@@ -270,17 +258,13 @@ ew_run_f32 (void *dv, const void *sv, const void *ov, size_t n, tn_dtype src,
 EW_INLINE __m256d
 ew_op4d (int op, __m256d x, __m256d v)
 {
-  __m256d p;
-
   switch (op) {
   case TN_EW_ADD:
     return _mm256_add_pd (x, v);
   case TN_EW_SUB:
     return _mm256_sub_pd (x, v);
   case TN_EW_MUL:
-    p = _mm256_mul_pd (x, v);
-    EW_KEEP (p);
-    return p;
+    return _mm256_mul_pd (x, v);
   case TN_EW_DIV:
     return _mm256_div_pd (x, v);
   default:

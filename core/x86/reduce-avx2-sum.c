@@ -45,16 +45,6 @@ rk4_d (tn_dtype t, const void *p, int64_t i)
   }
 }
 
-/* x * y rounded, never fused into the next addition (see rk_mul). */
-RK_INLINE __m256d
-rk4_mul (__m256d x, __m256d y)
-{
-  __m256d p = _mm256_mul_pd (x, y);
-
-  __asm__("" : "+x"(p));
-  return p;
-}
-
 RK_INLINE __m256d
 rk4_op (tn_rk_kind kind, __m256d a, __m256d x, __m256d m)
 {
@@ -64,10 +54,10 @@ rk4_op (tn_rk_kind kind, __m256d a, __m256d x, __m256d m)
   case TN_RK_DMUL:
     return _mm256_mul_pd (a, x);
   case TN_RK_DSQ:
-    return _mm256_add_pd (a, rk4_mul (x, x));
+    return _mm256_add_pd (a, _mm256_mul_pd (x, x));
   case TN_RK_DDEV:
     d = _mm256_sub_pd (x, m);
-    return _mm256_add_pd (a, rk4_mul (d, d));
+    return _mm256_add_pd (a, _mm256_mul_pd (d, d));
   default:
     return _mm256_add_pd (a, x);
   }
