@@ -9,16 +9,21 @@
  *   items: GCC's -O2 cost model ("very cheap") vectorises only loops that
  *   need no scalar epilogue, which a run of a fixed count does not; the
  *   last items go through the same expression one at a time;
- * - no product is fused into the sum that follows it: the project builds
- *   with -ffp-contract=off (meson.build), which GCC and Clang both honour,
- *   so x * a + b rounds twice on every ISA as it does here.  The fused
- *   runs (mul:a,add:b) are built portable only all the same: an ISA that
- *   speeds them up writes its own (x86/ewise-avx2.c). */
+ * - no kernel built per ISA multiplies then adds: GCC in GNU C mode
+ *   contracts x * a + b into an FMA wherever the ISA has one (AVX2 here),
+ *   which rounds once instead of twice.  So the fused runs (mul:a,add:b)
+ *   are built portable only, and an ISA writes its own with the rounding
+ *   kept (x86/ewise-avx2.c).  Clang contracts only within one expression,
+ *   which the pragma below turns off too. */
 #include "ewise-kern.h"
 
 #include <stdint.h>
 #include <string.h>
 #include <tgmath.h>
+
+#ifdef __clang__
+#pragma STDC FP_CONTRACT OFF
+#endif
 
 #ifdef TN_ISA
 #define EW_PORTABLE 0
@@ -108,6 +113,11 @@ ew_ipow (uint64_t x, uint64_t k)
   static void FN (op##_s) (void *dv, const void *sv, const void *ov, size_t n) \
   {                                                                            \
     FN (kern_s) (dv, sv, ov, n, OP);                                           \
+  }                                                                            \
+  static void FN (op##_v) (void *dv, const void *sv, const void *ov, size_t n) \
+  {                                                                            \
+    FN (kern_v) (dv, sv, ov, n, OP);                                           \
+  }
 /* A binary step with the operand first (rev). */
 #define EW_REV(OP, op)                                                         \
   static void FN (op##_r) (void *dv, const void *sv, const void *ov, size_t n) \
@@ -124,11 +134,6 @@ ew_ipow (uint64_t x, uint64_t k)
   {                                                                            \
     FN (kern_rel) (dv, sv, ov, n, R, true);                                    \
   }
-  }                                                                            \
-  static void FN (op##_v) (void *dv, const void *sv, const void *ov, size_t n) \
-  {                                                                            \
-    FN (kern_v) (dv, sv, ov, n, OP);                                           \
-  }
 #define EW_UNARY(OP, op)                                                       \
   static void FN (op##_s) (void *dv, const void *sv, const void *ov, size_t n) \
   {                                                                            \
@@ -138,6 +143,11 @@ ew_ipow (uint64_t x, uint64_t k)
   static void FN (run##k) (void *dv, const void *sv, const void *ov, size_t n) \
   {                                                                            \
     FN (run) (dv, sv, ov, n, k / 10, k / 2 % 5, k % 2);                        \
+  }
+#define EW_RUN_ENTRY(k) FN (run##k),
+#define EW_SET2(OP, op)                                                        \
+  d->step[OP][DT][0] = FN (op##_s);                                            \
+  d->step[OP][DT][1] = FN (op##_v)
 #define EW_SETBIT(B, op)                                                       \
   d->bit[B][DT][0] = FN (op##_s);                                              \
   d->bit[B][DT][1] = FN (op##_v)
@@ -150,11 +160,6 @@ ew_ipow (uint64_t x, uint64_t k)
 #define EW_AND (TN_EW_NOPS + 1)
 #define EW_OR (TN_EW_NOPS + 2)
 #define EW_XOR (TN_EW_NOPS + 3)
-  }
-#define EW_RUN_ENTRY(k) FN (run##k),
-#define EW_SET2(OP, op)                                                        \
-  d->step[OP][DT][0] = FN (op##_s);                                            \
-  d->step[OP][DT][1] = FN (op##_v)
 
 /* Per dtype: T its C type; U the unsigned type of its width (wrapping
  * integer arithmetic, a float's bits); NAME, DT and KIND; for the dtypes
@@ -230,6 +235,11 @@ ew_ipow (uint64_t x, uint64_t k)
 #define T double
 #define U uint64_t
 #define NAME float64
+#define DT TN_FLOAT64
+#define KIND EW_FLOAT
+#define R double
+#include "ewise-tmpl.h"
+
 /* np.where on items of one size: a select the compiler vectorises. */
 #define EW_WHERE(K, W)                                                         \
   EW_INLINE void EW_CAT (where_map, K) (W *restrict d,                         \
@@ -248,20 +258,15 @@ EW_WHERE (1, uint16_t)
 EW_WHERE (2, uint32_t)
 EW_WHERE (3, uint64_t)
 
-#define DT TN_FLOAT64
-#define KIND EW_FLOAT
-#define R double
-#include "ewise-tmpl.h"
-
-  d->where[0] = where_0;
-  d->where[1] = where_1;
-  d->where[2] = where_2;
-  d->where[3] = where_3;
 /* bool, float16 and bfloat16 have no kernels: bool takes casts only, the
  * half types are computed in float32 (ewise.c). */
 void
 EW_CAT (tn_ew_fill, TN_ISA) (tn_ewise_dsp *d)
 {
+  d->where[0] = where_0;
+  d->where[1] = where_1;
+  d->where[2] = where_2;
+  d->where[3] = where_3;
   fill_int8 (d);
   fill_uint8 (d);
   fill_int16 (d);
