@@ -9,21 +9,16 @@
  *   items: GCC's -O2 cost model ("very cheap") vectorises only loops that
  *   need no scalar epilogue, which a run of a fixed count does not; the
  *   last items go through the same expression one at a time;
- * - no kernel built per ISA multiplies then adds: GCC in GNU C mode
- *   contracts x * a + b into an FMA wherever the ISA has one (AVX2 here),
- *   which rounds once instead of twice.  So the fused runs (mul:a,add:b)
- *   are built portable only, and an ISA writes its own with the rounding
- *   kept (x86/ewise-avx2.c).  Clang contracts only within one expression,
- *   which the pragma below turns off too. */
+ * - no product is fused into the sum that follows it: the project builds
+ *   with -ffp-contract=off (meson.build), which GCC and Clang both honour,
+ *   so x * a + b rounds twice on every ISA as it does here.  The fused
+ *   runs (mul:a,add:b) are built portable only all the same: an ISA that
+ *   speeds them up writes its own (x86/ewise-avx2.c). */
 #include "ewise-kern.h"
 
 #include <stdint.h>
 #include <string.h>
 #include <tgmath.h>
-
-#ifdef __clang__
-#pragma STDC FP_CONTRACT OFF
-#endif
 
 #ifdef TN_ISA
 #define EW_PORTABLE 0
