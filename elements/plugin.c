@@ -20,6 +20,8 @@ plugin_init (GstPlugin * plugin)
   ok |= GST_ELEMENT_REGISTER (tensorconvert, plugin);
   ok |= GST_ELEMENT_REGISTER (tensorview, plugin);
   ok |= GST_ELEMENT_REGISTER (tensorreduce, plugin);
+  ok |= GST_ELEMENT_REGISTER (tensorstack, plugin);
+  ok |= GST_ELEMENT_REGISTER (tensorconcat, plugin);
   ok |= GST_TYPE_FIND_REGISTER (npy, plugin);
   return ok;
 }

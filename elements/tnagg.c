@@ -92,6 +92,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tnagg-private.h"
 #include "tnalloc.h"
 #include "tnelement.h"
 
@@ -103,21 +104,6 @@ GST_DEBUG_CATEGORY_STATIC (gst_tn_aggregator_debug);
 enum {
   PROP_0,
   PROP_SYNC,
-};
-
-struct _GstTnAggregatorPad {
-  GstAggregatorPad parent;
-
-  /* The aggregator's thread only (events and buffers arrive there). */
-  guint number; /* N of sink_N: the pad order */
-  gboolean have_info;
-  GstTnInfo info;
-  tn_view dense; /* the dense view of info */
-  gsize nbytes;  /* and its size */
-  /* The buffer of this pad that serves the outputs (not sink_0's): its
-   * running-time start and end (end NONE: until the next buffer). */
-  GstBuffer *held;
-  GstClockTime held_start, held_end;
 };
 
 G_DEFINE_TYPE (
@@ -173,24 +159,17 @@ gst_tn_aggregator_sync_get_type (void)
 
 /* ---- pads ---- */
 
-static void
-pad_clear_held (GstTnAggregatorPad *pad)
-{
-  gst_clear_buffer (&pad->held);
-  pad->held_start = pad->held_end = GST_CLOCK_TIME_NONE;
-}
-
 static GstFlowReturn
 gst_tn_aggregator_pad_flush (GstAggregatorPad *aggpad, GstAggregator *agg)
 {
-  pad_clear_held (GST_TN_AGGREGATOR_PAD (aggpad));
+  gst_tn_agg_pad_clear_held (GST_TN_AGGREGATOR_PAD (aggpad));
   return GST_FLOW_OK;
 }
 
 static void
 gst_tn_aggregator_pad_finalize (GObject *object)
 {
-  pad_clear_held (GST_TN_AGGREGATOR_PAD (object));
+  gst_tn_agg_pad_clear_held (GST_TN_AGGREGATOR_PAD (object));
   G_OBJECT_CLASS (gst_tn_aggregator_pad_parent_class)->finalize (object);
 }
 
@@ -440,7 +419,7 @@ gst_tn_aggregator_stop (GstAggregator *agg)
   guint n = pads_get (self, &cookie);
 
   for (guint i = 0; i < n; i++) {
-    pad_clear_held (priv->pads[i]);
+    gst_tn_agg_pad_clear_held (priv->pads[i]);
     priv->pads[i]->have_info = FALSE;
   }
   pads_unref (self, n);
@@ -488,7 +467,7 @@ gst_tn_aggregator_sink_event (
     }
     /* A buffer held under other caps would be read with the new ones. */
     if (pad->have_info && !gst_tn_info_equal (&info, &pad->info))
-      pad_clear_held (pad);
+      gst_tn_agg_pad_clear_held (pad);
     pad->info = info;
     pad->have_info = TRUE;
     PRIV (self)->negotiated = FALSE;
@@ -661,123 +640,6 @@ gst_tn_aggregator_release_pad (GstElement *element, GstPad *pad)
   gst_pad_mark_reconfigure (GST_AGGREGATOR_SRC_PAD (element));
 }
 
-/* ---- pairing ---- */
-
-static gboolean
-is_gap (GstBuffer *buf)
-{
-  return GST_BUFFER_FLAG_IS_SET (buf, GST_BUFFER_FLAG_GAP)
-         && gst_buffer_get_size (buf) == 0;
-}
-
-static GstClockTime
-running_time (GstAggregatorPad *pad, GstBuffer *buf)
-{
-  if (!GST_BUFFER_PTS_IS_VALID (buf))
-    return GST_CLOCK_TIME_NONE;
-  return gst_segment_to_running_time (
-      &pad->segment, GST_FORMAT_TIME, GST_BUFFER_PTS (buf));
-}
-
-static void
-hold (GstTnAggregatorPad *pad, GstBuffer *buf)
-{
-  GstAggregatorPad *ap = GST_AGGREGATOR_PAD (pad);
-
-  gst_buffer_replace (&pad->held, NULL);
-  pad->held = buf;
-  pad->held_start = running_time (ap, buf);
-  pad->held_end = GST_CLOCK_TIME_NONE;
-  if (GST_CLOCK_TIME_IS_VALID (pad->held_start)
-      && GST_BUFFER_DURATION_IS_VALID (buf))
-    pad->held_end = gst_segment_to_running_time (&ap->segment, GST_FORMAT_TIME,
-        GST_BUFFER_PTS (buf) + GST_BUFFER_DURATION (buf));
-}
-
-typedef enum {
-  PARTNER_OK,   /* pad->held serves t */
-  PARTNER_WAIT, /* nothing known yet: wait for the pad */
-  PARTNER_NONE, /* nothing serves t: drop sink_0's buffer */
-  PARTNER_EOS,  /* the pad has ended and serves nothing any more */
-} Partner;
-
-/* sync=timestamp: makes pad->held the buffer that covers t. */
-static Partner
-partner_timestamp (GstTnAggregatorPad *pad, GstClockTime t, gboolean timeout)
-{
-  GstAggregatorPad *ap = GST_AGGREGATOR_PAD (pad);
-  GstBuffer *h;
-
-  while ((h = gst_aggregator_pad_peek_buffer (ap))) {
-    GstClockTime start = running_time (ap, h);
-
-    if (is_gap (h)) {
-      gst_aggregator_pad_drop_buffer (ap);
-      gst_buffer_unref (h);
-      continue;
-    }
-    if (!GST_CLOCK_TIME_IS_VALID (t) || !GST_CLOCK_TIME_IS_VALID (start)) {
-      /* untimed: in order, one to one */
-      gst_buffer_unref (h);
-      hold (pad, gst_aggregator_pad_pop_buffer (ap));
-      return PARTNER_OK;
-    }
-    if (start > t) {
-      gst_buffer_unref (h);
-      /* held ends at its end or at h, whichever comes first */
-      if (pad->held && GST_CLOCK_TIME_IS_VALID (pad->held_start)
-          && (!GST_CLOCK_TIME_IS_VALID (pad->held_end) || pad->held_end > t))
-        return PARTNER_OK;
-      return PARTNER_NONE;
-    }
-    gst_buffer_unref (h);
-    hold (pad, gst_aggregator_pad_pop_buffer (ap));
-  }
-  /* Nothing queued: held serves t if it is known to last past t. */
-  if (pad->held && GST_CLOCK_TIME_IS_VALID (pad->held_start)
-      && GST_CLOCK_TIME_IS_VALID (t) && pad->held_start <= t) {
-    if (GST_CLOCK_TIME_IS_VALID (pad->held_end) && pad->held_end > t)
-      return PARTNER_OK;
-    if (!GST_CLOCK_TIME_IS_VALID (pad->held_end)
-        && (pad->held_start == t || timeout))
-      return PARTNER_OK;
-  }
-  if (gst_aggregator_pad_is_eos (ap))
-    return PARTNER_EOS;
-  return timeout ? PARTNER_NONE : PARTNER_WAIT;
-}
-
-/* sync=latest: makes pad->held the newest buffer at or before t. */
-static Partner
-partner_latest (GstTnAggregatorPad *pad, GstClockTime t, gboolean timeout)
-{
-  GstAggregatorPad *ap = GST_AGGREGATOR_PAD (pad);
-  GstBuffer *h;
-
-  while ((h = gst_aggregator_pad_peek_buffer (ap))) {
-    GstClockTime start = running_time (ap, h);
-    gboolean gap = is_gap (h);
-
-    gst_buffer_unref (h);
-    if (gap) {
-      gst_aggregator_pad_drop_buffer (ap);
-      continue;
-    }
-    if (!GST_CLOCK_TIME_IS_VALID (t) || !GST_CLOCK_TIME_IS_VALID (start)) {
-      hold (pad, gst_aggregator_pad_pop_buffer (ap));
-      return PARTNER_OK;
-    }
-    if (start > t)
-      return pad->held ? PARTNER_OK : PARTNER_NONE;
-    hold (pad, gst_aggregator_pad_pop_buffer (ap));
-  }
-  if (pad->held)
-    return PARTNER_OK;
-  if (gst_aggregator_pad_is_eos (ap))
-    return PARTNER_EOS;
-  return timeout ? PARTNER_NONE : PARTNER_WAIT;
-}
-
 /* Fills in[i].view for buffer; FALSE after an element error. */
 static gboolean
 input_view (GstTnAggregator *self, GstTnAggInput *in, GstBuffer *buffer)
@@ -877,7 +739,7 @@ gst_tn_aggregator_aggregate (GstAggregator *agg, gboolean timeout)
     ret = gst_aggregator_pad_is_eos (pad0) ? GST_FLOW_EOS : GST_FLOW_OK;
     goto done;
   }
-  if (is_gap (b0)) {
+  if (gst_tn_agg_is_gap (b0)) {
     gst_aggregator_pad_drop_buffer (pad0);
     goto done;
   }
@@ -905,11 +767,9 @@ gst_tn_aggregator_aggregate (GstAggregator *agg, gboolean timeout)
     goto done;
   }
 
-  t = running_time (pad0, b0);
+  t = gst_tn_agg_running_time (pad0, b0);
   for (guint i = 1; i < n; i++) {
-    Partner p = sync == GST_TN_AGGREGATOR_SYNC_TIMESTAMP
-                    ? partner_timestamp (priv->pads[i], t, timeout)
-                    : partner_latest (priv->pads[i], t, timeout);
+    GstTnAggPartner p = gst_tn_agg_partner (priv->pads[i], sync, t, timeout);
 
     switch (p) {
     case PARTNER_OK:
@@ -978,7 +838,7 @@ gst_tn_aggregator_get_next_time (GstAggregator *agg)
     GstBuffer *b = gst_aggregator_pad_peek_buffer (pad0);
 
     if (b) {
-      t = running_time (pad0, b);
+      t = gst_tn_agg_running_time (pad0, b);
       gst_buffer_unref (b);
     }
     gst_object_unref (pad0);
