@@ -19,6 +19,7 @@ plugin_init (GstPlugin * plugin)
   ok |= GST_ELEMENT_REGISTER (tensormatmul, plugin);
   ok |= GST_ELEMENT_REGISTER (tensorconvert, plugin);
   ok |= GST_ELEMENT_REGISTER (tensorview, plugin);
+  ok |= GST_ELEMENT_REGISTER (tensorwindow, plugin);
   ok |= GST_ELEMENT_REGISTER (tensorreduce, plugin);
   ok |= GST_ELEMENT_REGISTER (tensorstack, plugin);
   ok |= GST_ELEMENT_REGISTER (tensorconcat, plugin);

@@ -1,0 +1,443 @@
+/* tensorwindow's data path: windows as shares of the input, views into
+ * the ring, or copies (elements/tensorwindow.c documents which).
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include <string.h>
+
+#include "tensorwindow.h"
+#include "tnalloc.h"
+
+#define GST_CAT_DEFAULT gst_tensor_window_debug
+
+void
+gst_tensor_window_count_copy (GstTensorWindow *self, gsize bytes)
+{
+  GST_OBJECT_LOCK (self);
+  self->bytes_copied += bytes;
+  GST_OBJECT_UNLOCK (self);
+}
+
+static void
+gst_tensor_window_error (GstTensorWindow *self, const gchar *what)
+{
+  GST_ELEMENT_ERROR (
+      self, RESOURCE, FAILED, ("%s: %s", GST_OBJECT_NAME (self), what), (NULL));
+}
+
+/* A dense buffer of the output size for a copy. */
+static GstBuffer *
+gst_tensor_window_new_buffer (GstTensorWindow *self)
+{
+  GstBuffer *buf = NULL;
+
+  if (self->pool == NULL)
+    self->pool = gst_tn_pool_activate (GST_OBJECT (self),
+        gst_base_transform_get_buffer_pool (GST_BASE_TRANSFORM (self)));
+  if (self->pool == NULL
+      || gst_buffer_pool_acquire_buffer (self->pool, &buf, NULL) != GST_FLOW_OK
+      || gst_buffer_get_size (buf) != self->out_nbytes) {
+    GstAllocator *alloc = gst_tn_allocator_get ();
+
+    if (buf)
+      gst_buffer_unref (buf);
+    buf = gst_buffer_new_allocate (alloc, self->out_nbytes, NULL);
+    gst_object_unref (alloc);
+  }
+  return buf;
+}
+
+/* Window v (output dims) over data, copied densely into a new buffer. */
+static GstBuffer *
+gst_tensor_window_copy_out (
+    GstTensorWindow *self, const guint8 *data, const tn_view *v)
+{
+  GstBuffer *buf = gst_tensor_window_new_buffer (self);
+  GstMapInfo map;
+
+  if (buf == NULL || !gst_buffer_map (buf, &map, GST_MAP_WRITE)) {
+    if (buf)
+      gst_buffer_unref (buf);
+    return NULL;
+  }
+  tn_view_materialize (map.data, data, v);
+  gst_buffer_unmap (buf, &map);
+  gst_tensor_window_count_copy (self, self->out_nbytes);
+  return buf;
+}
+
+/* The output view of a window held item after item (axis k outermost,
+ * dense) from item 0 on: the window axis moved to k, squeezed. */
+static void
+gst_tensor_window_items_view (GstTensorWindow *self, gint64 n, tn_view *v)
+{
+  gint64 dims[TN_MAX_RANK];
+  gint axes[TN_MAX_RANK], r = self->item.rank + 1, i;
+
+  dims[0] = n;
+  memcpy (dims + 1, self->item.dims, self->item.rank * sizeof dims[0]);
+  tn_view_init (v, self->item.dtype, dims, r, NULL);
+  for (i = 0; i < r; i++)
+    axes[i] = i < self->k ? i + 1 : i == self->k ? 0 : i;
+  tn_view_permute (v, axes, r, NULL);
+  if (self->run.squeeze)
+    tn_view_squeeze (v, self->k, NULL);
+}
+
+/* mem holds a window item after item; a buffer of it, a view with the
+ * meta, or a copy for a reader of dense tensors.  Takes mem. */
+static GstBuffer *
+gst_tensor_window_from_items (GstTensorWindow *self, GstMemory *mem)
+{
+  GstBuffer *buf;
+  tn_view v;
+
+  gst_tensor_window_items_view (self, self->run.size, &v);
+  if (!tn_view_dense (&v) && !self->downstream_meta) {
+    GstMapInfo map;
+
+    if (!gst_memory_map (mem, &map, GST_MAP_READ)) {
+      gst_memory_unref (mem);
+      return NULL;
+    }
+    buf = gst_tensor_window_copy_out (self, map.data, &v);
+    gst_memory_unmap (mem, &map);
+    gst_memory_unref (mem);
+    return buf;
+  }
+  buf = gst_buffer_new ();
+  gst_buffer_append_memory (buf, mem);
+  if (!tn_view_dense (&v))
+    gst_tn_buffer_add_layout_meta (buf, v.rank, 0, v.strides);
+  return buf;
+}
+
+/* The input view of input items [from, to) (relative to the buffer),
+ * axis k outermost; stack: the one item. */
+static void
+gst_tensor_window_in_items (GstTensorWindow *self, const tn_view *iv,
+    gint64 from, gint64 to, tn_view *v)
+{
+  gint axes[TN_MAX_RANK], i;
+
+  *v = *iv;
+  if (self->run.stack)
+    return;
+  tn_view_slice (v, self->k, from, to, 1, NULL);
+  axes[0] = self->k;
+  for (i = 1; i < v->rank; i++)
+    axes[i] = i <= self->k ? i - 1 : i;
+  tn_view_permute (v, axes, v->rank, NULL);
+}
+
+/* A ring that holds items [from, to) of the stream and room for more:
+ * the current one when it can take stream items up to `to` without
+ * overwriting what a live window holds, else a new, larger one with the
+ * held items copied over.  FALSE (an element error) when no ring can be
+ * mapped. */
+static gboolean
+gst_tensor_window_ring_make_room (
+    GstTensorWindow *self, guint64 from, guint64 to)
+{
+  gsize ib = self->item_bytes, need = (gsize) (to - from) * ib;
+  GstTnRing *ring = self->ring, *fresh;
+  gsize want;
+  gchar *why = NULL;
+
+  if (ring != NULL && need <= gst_tn_ring_size (ring)
+      && gst_tn_ring_can_write (ring, self->ring_to * ib, to * ib))
+    return TRUE;
+  /* Two windows and two hops at first, so that downstream may hold a
+   * window while the next fills; twice the last size when downstream
+   * held on to more. */
+  want = (gsize) self->run.size * ib * 2 + (gsize) self->run.hop * ib * 2;
+  if (ring != NULL)
+    want = MAX (want, 2 * gst_tn_ring_size (ring));
+  want = MAX (want, need);
+  fresh = gst_tn_ring_new (want, &why);
+  if (fresh == NULL) {
+    GST_ELEMENT_ERROR (self, RESOURCE, NO_SPACE_LEFT,
+        ("%s: cannot make a ring of %" G_GSIZE_FORMAT " bytes for windows "
+         "that span input buffers: %s",
+            GST_OBJECT_NAME (self), want, why),
+        (NULL));
+    g_free (why);
+    return FALSE;
+  }
+  GST_DEBUG_OBJECT (self,
+      "new ring of %" G_GSIZE_FORMAT " bytes (%u windows live in the last)",
+      gst_tn_ring_size (fresh), ring ? gst_tn_ring_n_live (ring) : 0);
+  if (ring != NULL && self->ring_to > from) {
+    gsize held = (gsize) (self->ring_to - from) * ib;
+
+    memcpy (gst_tn_ring_at (fresh, from * ib), gst_tn_ring_at (ring, from * ib),
+        held);
+    gst_tensor_window_count_copy (self, held);
+  } else {
+    self->ring_to = from;
+  }
+  if (ring != NULL)
+    gst_tn_ring_unref (ring);
+  self->ring = fresh;
+  self->ring_from = from;
+  return TRUE;
+}
+
+/* Copies input items [MAX (ring_to, from), to) of the stream from the
+ * buffer that holds items [b0, ...) as view iv over data into the ring,
+ * which from then on holds [from, to); from is the first item any window
+ * still to come needs. */
+static gboolean
+gst_tensor_window_ring_append (GstTensorWindow *self, const guint8 *data,
+    const tn_view *iv, guint64 b0, guint64 from, guint64 to)
+{
+  guint64 x;
+  tn_view v;
+
+  if (self->ring == NULL || self->ring_to < from) {
+    self->ring_from = self->ring_to = from;
+  }
+  from = MAX (from, self->ring_from);
+  if (to <= self->ring_to) {
+    self->ring_from = from;
+    return TRUE;
+  }
+  if (!gst_tensor_window_ring_make_room (self, from, to))
+    return FALSE;
+  x = self->ring_to;
+  if (x < b0) {
+    /* Items between the ring and this buffer are gone: a bug, never
+     * silently wrong windows. */
+    gst_tensor_window_error (self, "the ring lost items (internal error)");
+    return FALSE;
+  }
+  gst_tensor_window_in_items (self, iv, x - b0, to - b0, &v);
+  tn_view_materialize (
+      gst_tn_ring_at (self->ring, x * self->item_bytes), data, &v);
+  gst_tensor_window_count_copy (self, (gsize) (to - x) * self->item_bytes);
+  self->ring_from = from;
+  self->ring_to = to;
+  return TRUE;
+}
+
+static void
+gst_tensor_window_stamp (
+    GstTensorWindow *self, GstBuffer *buf, const Pending *p)
+{
+  GST_BUFFER_PTS (buf) = p->pts;
+  GST_BUFFER_DURATION (buf) = p->duration;
+  GST_BUFFER_DTS (buf) = GST_CLOCK_TIME_NONE;
+  GST_BUFFER_OFFSET (buf) = p->start;
+  GST_BUFFER_OFFSET_END (buf) = p->start + self->run.size;
+  if (self->discont) {
+    GST_BUFFER_FLAG_SET (buf, GST_BUFFER_FLAG_DISCONT);
+    self->discont = FALSE;
+  }
+}
+
+/* A window inside the input buffer in (items [b0, ...), view iv, mapped
+ * at data, whose items start at an address aligned for them) as that
+ * buffer's memory, or a copy for a reader of dense tensors; NULL when it
+ * cannot be had that way. */
+static GstBuffer *
+gst_tensor_window_share (GstTensorWindow *self, GstBuffer *in,
+    const guint8 *data, const tn_view *iv, gint64 rel)
+{
+  gint64 span = 1;
+  gboolean dense;
+  GstBuffer *buf;
+  tn_view v = *iv;
+  gint i;
+
+  if (self->run.stack)
+    tn_view_expand (&v, self->k, NULL);
+  else
+    tn_view_slice (&v, self->k, rel, rel + self->run.size, 1, NULL);
+  if (self->run.squeeze)
+    tn_view_squeeze (&v, self->k, NULL);
+  dense = tn_view_dense (&v);
+  if (!dense && !self->downstream_meta)
+    return gst_tensor_window_copy_out (self, data, &v);
+  for (i = 0; i < v.rank; i++)
+    span += (v.dims[i] - 1) * v.strides[i];
+  buf = gst_buffer_copy_region (in, GST_BUFFER_COPY_MEMORY,
+      (gsize) v.offset * self->isz, (gsize) span * self->isz);
+  if (buf != NULL && !dense)
+    gst_tn_buffer_add_layout_meta (buf, v.rank, 0, v.strides);
+  return buf;
+}
+
+/* Every item is what timestamps it: item rel of a buffer of n items. */
+static void
+gst_tensor_window_time (
+    GstTensorWindow *self, GstBuffer *in, gint64 n, gint64 rel, Pending *p)
+{
+  GstClockTime pts = GST_BUFFER_PTS (in), dur = GST_BUFFER_DURATION (in);
+  gint fn = self->in_info.fps_n, fd = self->in_info.fps_d;
+
+  p->pts = p->duration = GST_CLOCK_TIME_NONE;
+  if (GST_CLOCK_TIME_IS_VALID (dur) && n > 0) {
+    if (GST_CLOCK_TIME_IS_VALID (pts))
+      p->pts = pts + gst_util_uint64_scale (rel, dur, n);
+    p->duration = gst_util_uint64_scale (self->run.size, dur, n);
+  } else if (fn > 0 && fd > 0) {
+    /* items per second: framerate x items per buffer */
+    guint64 num = (guint64) fd * GST_SECOND, den = (guint64) fn * n;
+
+    if (GST_CLOCK_TIME_IS_VALID (pts))
+      p->pts = pts + gst_util_uint64_scale (rel, num, den);
+    p->duration = gst_util_uint64_scale (self->run.size, num, den);
+  } else if (rel == 0) {
+    p->pts = pts;
+  }
+}
+
+/* One input buffer: the windows it completes go into self->out, and
+ * what later windows need of it into the ring. */
+GstFlowReturn
+gst_tensor_window_take (GstTensorWindow *self, GstBuffer *in)
+{
+  const Settings *s = &self->run;
+  GstTnMap m;
+  GError *err = NULL;
+  gint64 n;
+  guint64 b0 = self->total, b1;
+  gboolean aligned;
+
+  if (!gst_tn_buffer_map (&m, in, &self->in_info, GST_MAP_READ, &err)) {
+    GST_ELEMENT_ERROR (self, STREAM, FORMAT,
+        ("%s: %s", GST_OBJECT_NAME (self), err->message), (NULL));
+    g_clear_error (&err);
+    return GST_FLOW_ERROR;
+  }
+  /* An input that had to be aligned for mapping cannot be shared. */
+  aligned = m.aligned == NULL;
+  n = s->stack ? 1 : self->in_info.dims[self->k];
+  b1 = b0 + n;
+
+  /* The windows that start in this buffer. */
+  while (self->next_start < b1) {
+    Pending p = { self->next_start, 0, 0 };
+
+    gst_tensor_window_time (self, in, n, self->next_start - b0, &p);
+    g_array_append_val (self->pending, p);
+    self->next_start += s->hop;
+  }
+  /* The windows this buffer completes. */
+  while (self->pending->len > 0) {
+    Pending p = g_array_index (self->pending, Pending, 0);
+    guint64 end = p.start + s->size;
+    GstBuffer *buf = NULL;
+
+    if (end > b1)
+      break;
+    if (p.start >= b0 && aligned)
+      buf = gst_tensor_window_share (self, in, m.data, &m.view, p.start - b0);
+    if (buf == NULL) {
+      if (!gst_tensor_window_ring_append (
+              self, m.data, &m.view, b0, p.start, end))
+        goto failed;
+      buf = gst_tensor_window_from_items (
+          self, gst_tn_ring_window (self->ring, p.start * self->item_bytes,
+                    (gsize) s->size * self->item_bytes));
+    }
+    if (buf == NULL) {
+      gst_tensor_window_error (self, "could not make a window buffer");
+      goto failed;
+    }
+    gst_tensor_window_stamp (self, buf, &p);
+    g_queue_push_tail (&self->out, buf);
+    g_array_remove_index (self->pending, 0);
+  }
+  /* What the windows still to come need of this buffer. */
+  if (self->pending->len > 0) {
+    guint64 need = g_array_index (self->pending, Pending, 0).start;
+
+    if (!gst_tensor_window_ring_append (self, m.data, &m.view, b0, need, b1))
+      goto failed;
+  }
+  self->total = b1;
+  gst_tn_buffer_unmap (&m);
+  return GST_FLOW_OK;
+
+failed:
+  gst_tn_buffer_unmap (&m);
+  return GST_FLOW_ERROR;
+}
+
+/* The windows that have started and are not full, at the end of the
+ * stream or before caps that change the output: padded with zeros and
+ * pushed (pad-end), or dropped with a warning. */
+void
+gst_tensor_window_drain (GstTensorWindow *self, const gchar *why)
+{
+  GstBaseTransform *trans = GST_BASE_TRANSFORM (self);
+  gsize ib = self->item_bytes, wbytes = (gsize) self->run.size * ib;
+  guint64 first;
+
+  if (self->pending->len == 0)
+    goto done;
+  first = g_array_index (self->pending, Pending, 0).start;
+  if (!self->run.pad_end) {
+    GST_ELEMENT_WARNING (self, STREAM, FORMAT,
+        ("%s: dropped a partial window at %s: %" G_GUINT64_FORMAT
+         " item(s) left of the %d a window needs (size); pad-end=true "
+         "pads it with zeros.",
+            GST_OBJECT_NAME (self), why, self->total - first, self->run.size),
+        (NULL));
+    goto done;
+  }
+  while (self->pending->len > 0) {
+    Pending p = g_array_index (self->pending, Pending, 0);
+    GstAllocator *alloc = gst_tn_allocator_get ();
+    GstMemory *mem = gst_allocator_alloc (alloc, MAX (wbytes, 1), NULL);
+    gsize have = (gsize) (self->total - p.start) * ib;
+    GstMapInfo map;
+    GstBuffer *buf;
+
+    gst_object_unref (alloc);
+    g_array_remove_index (self->pending, 0);
+    if (mem == NULL || !gst_memory_map (mem, &map, GST_MAP_WRITE)) {
+      if (mem)
+        gst_memory_unref (mem);
+      gst_tensor_window_error (self, "could not allocate a padded window");
+      break;
+    }
+    /* the ring holds every item from the first pending window on */
+    if (have > 0 && self->ring != NULL)
+      memcpy (map.data, gst_tn_ring_at (self->ring, p.start * ib), have);
+    memset (map.data + have, 0, wbytes - have);
+    gst_memory_unmap (mem, &map);
+    gst_memory_resize (mem, 0, wbytes);
+    gst_tensor_window_count_copy (self, have);
+    buf = gst_tensor_window_from_items (self, mem);
+    if (buf == NULL)
+      break;
+    gst_tensor_window_stamp (self, buf, &p);
+    if (gst_pad_push (trans->srcpad, buf) != GST_FLOW_OK)
+      break;
+  }
+
+done:
+  g_array_set_size (self->pending, 0);
+  self->next_start = self->total;
+  if (self->ring)
+    gst_tn_ring_unref (self->ring);
+  self->ring = NULL;
+}
+
+/* A flush, a new stream or a stop: nothing held, counts from 0. */
+void
+gst_tensor_window_reset (GstTensorWindow *self)
+{
+  GstBuffer *b;
+
+  g_array_set_size (self->pending, 0);
+  while ((b = g_queue_pop_head (&self->out)) != NULL)
+    gst_buffer_unref (b);
+  if (self->ring)
+    gst_tn_ring_unref (self->ring);
+  self->ring = NULL;
+  self->ring_from = self->ring_to = 0;
+  self->total = self->next_start = 0;
+  self->discont = TRUE;
+}

@@ -1,0 +1,73 @@
+/* tensorwindow's element struct, shared by tensorwindow.c (negotiation,
+ * properties, events) and tensorwindow-buffer.c (the data path). */
+#ifndef GST_TENSOR_WINDOW_H
+#define GST_TENSOR_WINDOW_H
+
+#include <gst/base/gstbasetransform.h>
+#include <gst/tensor/gsttensor.h>
+
+#include "tnring.h"
+
+G_BEGIN_DECLS
+
+GST_DEBUG_CATEGORY_EXTERN (gst_tensor_window_debug);
+
+#define GST_TYPE_TENSOR_WINDOW (gst_tensor_window_get_type ())
+G_DECLARE_FINAL_TYPE (
+    GstTensorWindow, gst_tensor_window, GST, TENSOR_WINDOW, GstBaseTransform)
+
+/* A window that has started (its first item has come) and is not full. */
+typedef struct {
+  guint64 start; /* item of the joined stream */
+  GstClockTime pts, duration;
+} Pending;
+
+/* The settings a stream runs with, copied from the properties at
+ * set_caps so that the streaming thread needs no lock. */
+typedef struct {
+  gint axis, size, hop;
+  gboolean stack, squeeze, pad_end;
+} Settings;
+
+struct _GstTensorWindow {
+  GstBaseTransform parent;
+
+  /* under the object lock */
+  Settings props;
+  guint64 bytes_copied;
+
+  /* streaming thread */
+  Settings run;
+  GstTnInfo in_info, out_info;
+  gboolean have_info;
+  gint k;                /* the window axis: of the input, or (stack) the
+                          * output's new one */
+  tn_view item;          /* one item, dense: the input without axis k */
+  gsize isz, item_bytes; /* bytes of one item */
+  gsize out_nbytes;
+  guint64 total;              /* items received since the start or a flush */
+  guint64 next_start;         /* the first window start not yet come */
+  GArray *pending;            /* of Pending, oldest first */
+  GstTnRing *ring;            /* NULL until a window spans buffers */
+  guint64 ring_from, ring_to; /* items held in the ring */
+  gboolean downstream_meta;
+  gboolean discont;
+  GQueue out; /* windows made by submit_input_buffer, for generate_output */
+  GstBufferPool *pool;
+  GstCaps *refused;
+};
+
+void gst_tensor_window_count_copy (GstTensorWindow *self, gsize bytes);
+/* One input buffer: the windows it completes go into self->out, and what
+ * later windows need of it into the ring. */
+GstFlowReturn gst_tensor_window_take (GstTensorWindow *self, GstBuffer *in);
+/* The windows started and not full, at the end of the stream or before
+ * caps that change the output: padded and pushed (pad-end) or dropped
+ * with a warning naming why (the event). */
+void gst_tensor_window_drain (GstTensorWindow *self, const gchar *why);
+/* A flush, a new stream or a stop: nothing held, counts from 0. */
+void gst_tensor_window_reset (GstTensorWindow *self);
+
+G_END_DECLS
+
+#endif

@@ -1,0 +1,44 @@
+/* A twice-mapped ring of bytes as GStreamer memory, for elements that
+ * keep a sliding part of a stream (tensorwindow); not installed.
+ *
+ * The ring is a GstMemory (gst_tn_ring_memory) that owns the mapping of
+ * core/ring.h; every window handed downstream is a read-only GstMemory of
+ * its own over a run of the ring that holds a reference on it, so the
+ * mapping lives until the element and every window are gone.  The ring
+ * knows which runs live windows still hold: the writer asks
+ * gst_tn_ring_can_write before it overwrites a run, and takes a new ring
+ * when the answer is no, so that a downstream element that keeps buffers
+ * never sees their bytes change. */
+#ifndef GST_TN_RING_H
+#define GST_TN_RING_H
+
+#include <gst/gst.h>
+
+G_BEGIN_DECLS
+
+typedef struct _GstTnRing GstTnRing;
+
+/* A ring of at least min_bytes (whole pages); NULL with a message in *why
+ * (g_free it) when the system cannot map it. */
+GstTnRing *gst_tn_ring_new (gsize min_bytes, gchar **why);
+GstTnRing *gst_tn_ring_ref (GstTnRing *ring);
+void gst_tn_ring_unref (GstTnRing *ring);
+/* The memory that owns the mapping (no new reference). */
+GstMemory *gst_tn_ring_memory (GstTnRing *ring);
+gsize gst_tn_ring_size (GstTnRing *ring);
+/* Where stream byte pos lives; the run [pos, pos + size) is contiguous
+ * from there. */
+guint8 *gst_tn_ring_at (GstTnRing *ring, guint64 pos);
+/* Whether stream bytes [from, to) may be written: no live window holds
+ * the bytes they overwrite (stream bytes [from - size, to - size)). */
+gboolean gst_tn_ring_can_write (GstTnRing *ring, guint64 from, guint64 to);
+/* Read-only memory over stream bytes [pos, pos + len), len <= size; live
+ * (protected from gst_tn_ring_can_write) until it and every memory shared
+ * from it are freed. */
+GstMemory *gst_tn_ring_window (GstTnRing *ring, guint64 pos, gsize len);
+/* Windows alive now. */
+guint gst_tn_ring_n_live (GstTnRing *ring);
+
+G_END_DECLS
+
+#endif

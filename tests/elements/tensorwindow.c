@@ -1,0 +1,812 @@
+/* tensorwindow against NumPy (tests/data/gen/gen_window.py writes, per
+ * case, the joined stream <case>_in.npy and its windows <case>_out.npy):
+ * overlapping, gapped and exact windows, stack and unbatch, every axis,
+ * input buffers of varying sizes (windows across three inputs), each case
+ * with a reader of the layout meta and without, with a downstream that
+ * drops every window at once and one that holds them all; timestamps,
+ * durations and offsets; the end of the stream with and without pad-end;
+ * a flush; caps changes; bytes-copied against its bound; the data
+ * pointers where a window is promised to be the input's memory; property
+ * values that cannot be used; negotiation both ways; and the launch lines
+ * of the element's documentation. */
+#include <string.h>
+
+#include <gst/check/gstharness.h>
+
+#include "common/npyread.h"
+#include "common/tncheck.h"
+
+#define MS GST_MSECOND
+
+/* The table of gen_window.py. */
+typedef struct {
+  const gchar *name;
+  gint axis;
+  gboolean stack;
+  gint size, hop;
+  gint chunks[12];
+  gboolean pad, squeeze;
+} Case;
+
+static const Case cases[] = {
+  { "overlap0", 0, FALSE, 7, 3, { 5, 1, 7, 12, 5 }, FALSE, FALSE },
+  { "gap0", 0, FALSE, 4, 6, { 5, 1, 7, 12, 5 }, FALSE, FALSE },
+  { "exact0", 0, FALSE, 5, 5, { 10, 10, 10 }, FALSE, FALSE },
+  { "mixed0", 0, FALSE, 4, 2, { 8, 3, 9, 1, 1, 10 }, FALSE, FALSE },
+  { "overlap1", 1, FALSE, 7, 3, { 5, 1, 7, 12, 5 }, FALSE, FALSE },
+  { "overlap2", 2, FALSE, 4, 2, { 3, 1, 6, 2, 8 }, FALSE, FALSE },
+  { "exact1", 1, FALSE, 4, 4, { 8, 8 }, FALSE, FALSE },
+  { "pad0", 0, FALSE, 7, 3, { 5, 1, 7, 12, 5 }, TRUE, FALSE },
+  { "pad1", 1, FALSE, 5, 2, { 3, 4, 4 }, TRUE, FALSE },
+  { "stack0", 0, TRUE, 4, 3, { 1, 1, 1, 1, 1, 1, 1, 1, 1, 1 }, FALSE, FALSE },
+  { "stack1", 1, TRUE, 4, 2, { 1, 1, 1, 1, 1, 1, 1, 1, 1 }, FALSE, FALSE },
+  { "stack2", 2, TRUE, 3, 3, { 1, 1, 1, 1, 1, 1, 1 }, TRUE, FALSE },
+  { "unbatch", 0, FALSE, 1, 1, { 4, 4 }, FALSE, TRUE },
+  { "unstack", 1, TRUE, 1, 1, { 1, 1, 1 }, FALSE, TRUE },
+};
+
+static guint64
+bytes_copied (GstElement *e)
+{
+  guint64 v;
+
+  g_object_get (e, "bytes-copied", &v, NULL);
+  return v;
+}
+
+/* A harness around a tensorwindow set up by the properties in props
+ * ("size=4 hop=2") before it starts. */
+static GstHarness *
+window_harness (const gchar *props, gboolean meta)
+{
+  gchar *desc = g_strdup_printf ("tensorwindow %s", props);
+  GstHarness *h = gst_harness_new_parse (desc);
+
+  g_free (desc);
+  if (meta)
+    gst_harness_add_propose_allocation_meta (
+        h, GST_TN_LAYOUT_META_API_TYPE, NULL);
+  return h;
+}
+
+static GstElement *
+window_of (GstHarness *h)
+{
+  GstElement *e = gst_bin_get_by_name (GST_BIN (h->element), "w");
+
+  gst_object_unref (e);
+  return e;
+}
+
+static gchar *
+case_props (const Case *c)
+{
+  return g_strdup_printf ("name=w axis=%d stack=%d size=%d hop=%d pad-end=%d "
+                          "squeeze=%d",
+      c->axis, c->stack, c->size, c->hop, c->pad, c->squeeze);
+}
+
+static GstCaps *
+tensor_caps (tn_dtype t, const gint64 *dims, gint rank, gint fps_n)
+{
+  GstTnInfo info;
+
+  memset (&info, 0, sizeof info);
+  info.dtype = t;
+  info.rank = rank;
+  memcpy (info.dims, dims, rank * sizeof dims[0]);
+  info.fps_n = fps_n;
+  info.fps_d = 1;
+  return gst_tn_info_to_caps (&info);
+}
+
+/* Items [from, from + n) of the joined stream in along axis (stack: frame
+ * from) as a dense buffer, and its caps. */
+static GstBuffer *
+chunk (const Npy *in, const Case *c, gint64 from, gint64 n, GstCaps **caps)
+{
+  tn_view v;
+  GstBuffer *buf;
+  GstMapInfo map;
+
+  fail_unless (tn_view_init (&v, in->dtype, in->dims, in->rank, NULL) == 0);
+  if (c->stack) {
+    fail_unless (tn_view_select (&v, 0, from, NULL) == 0);
+  } else {
+    fail_unless (tn_view_slice (&v, c->axis, from, from + n, 1, NULL) == 0);
+  }
+  buf = gst_buffer_new_allocate (
+      NULL, MAX (tn_view_count (&v) * in->itemsize, 1), NULL);
+  gst_buffer_set_size (buf, tn_view_count (&v) * in->itemsize);
+  fail_unless (gst_buffer_map (buf, &map, GST_MAP_WRITE));
+  tn_view_materialize (map.data, in->data, &v);
+  gst_buffer_unmap (buf, &map);
+  *caps = tensor_caps (in->dtype, v.dims, v.rank, 0);
+  return buf;
+}
+
+static gboolean
+inside (GstBuffer *out, GstBuffer *in)
+{
+  GstMapInfo a, b;
+  gboolean r;
+
+  fail_unless (gst_buffer_map (out, &a, GST_MAP_READ));
+  fail_unless (gst_buffer_map (in, &b, GST_MAP_READ));
+  r = a.data >= b.data && a.data + a.size <= b.data + b.size;
+  gst_buffer_unmap (out, &a);
+  gst_buffer_unmap (in, &b);
+  return r;
+}
+
+typedef struct {
+  const Case *c;
+  Npy in, out;
+  gboolean meta;
+  GPtrArray *inputs; /* the input buffers, for the pointer checks */
+  gint64 starts[16], ends[16];
+  guint n_windows;
+  gsize wbytes;
+} Run;
+
+/* Output buf is window j of the case: NumPy's bytes, timestamps and
+ * offsets of items of 1 ms, the input's memory where promised. */
+static void
+check_window (Run *r, GstHarness *h, GstBuffer *buf)
+{
+  const Case *c = r->c;
+  guint j = r->n_windows++;
+  guint64 start = (guint64) j * c->hop;
+  GstCaps *caps = gst_pad_get_current_caps (h->sinkpad);
+  GstTnInfo info;
+  GstTnMap m;
+  GError *err = NULL;
+  guint8 *dense;
+  gsize size;
+  gboolean in_one = FALSE, dense_axis;
+  guint i;
+
+  fail_unless (j < r->out.dims[0], "%s: window %u of %" G_GINT64_FORMAT,
+      c->name, j, r->out.dims[0]);
+  fail_unless (gst_tn_info_from_caps (&info, caps, &err));
+  gst_caps_unref (caps);
+  fail_unless_equals_int (info.rank, r->out.rank - 1);
+  for (i = 0; i < (guint) info.rank; i++)
+    fail_unless_equals_int64 (info.dims[i], r->out.dims[i + 1]);
+  fail_unless (gst_tn_info_size (&info, &size));
+  fail_unless_equals_uint64 (size, r->wbytes);
+  fail_unless (gst_tn_buffer_map (&m, buf, &info, GST_MAP_READ, &err), "%s",
+      err ? err->message : "?");
+  dense = g_malloc (MAX (size, 1));
+  tn_view_materialize (dense, m.data, &m.view);
+  gst_tn_buffer_unmap (&m);
+  fail_unless (memcmp (dense, r->out.data + j * r->wbytes, size) == 0,
+      "%s: window %u differs from NumPy's", c->name, j);
+  g_free (dense);
+
+  fail_unless_equals_uint64 (GST_BUFFER_PTS (buf), start * MS);
+  fail_unless_equals_uint64 (GST_BUFFER_DURATION (buf), c->size * MS);
+  fail_unless_equals_uint64 (GST_BUFFER_OFFSET (buf), start);
+  fail_unless_equals_uint64 (GST_BUFFER_OFFSET_END (buf), start + c->size);
+
+  /* Inside one input: that input's memory (dense along axis 0 or for a
+   * stack of one, else with the meta for a reader of it). */
+  dense_axis = c->axis == 0 || (c->stack && c->size == 1);
+  for (i = 0; i < r->inputs->len; i++) {
+    if ((gint64) start >= r->starts[i]
+        && (gint64) start + c->size <= r->ends[i]) {
+      in_one = TRUE;
+      if (dense_axis || r->meta)
+        fail_unless (inside (buf, g_ptr_array_index (r->inputs, i)),
+            "%s: window %u inside input %u is not its memory", c->name, j, i);
+    }
+  }
+  /* Across inputs, along axis 0: one contiguous run of the ring. */
+  if (!in_one && dense_axis
+      && (gint64) start + c->size <= r->ends[r->inputs->len - 1])
+    fail_unless_equals_int (gst_buffer_n_memory (buf), 1);
+}
+
+static void
+drain_outputs (Run *r, GstHarness *h)
+{
+  GstBuffer *b;
+
+  while ((b = gst_harness_try_pull (h)) != NULL) {
+    check_window (r, h, b);
+    gst_buffer_unref (b);
+  }
+}
+
+/* A case through the element; hold: downstream keeps every window until
+ * the stream has ended (the ring must not overwrite them). */
+static void
+run_case (const Case *c, gboolean meta, gboolean hold)
+{
+  gchar *props = case_props (c), *f;
+  GstHarness *h = window_harness (props, meta);
+  GstElement *w = window_of (h);
+  GstCaps *prev = NULL;
+  Run r = { c };
+  gint64 from = 0, stream_bytes, bound;
+  guint i;
+
+  r.meta = meta;
+  r.inputs = g_ptr_array_new_with_free_func ((GDestroyNotify) gst_buffer_unref);
+  f = g_strdup_printf ("%s_in.npy", c->name);
+  npy_load (&r.in, f);
+  g_free (f);
+  f = g_strdup_printf ("%s_out.npy", c->name);
+  npy_load (&r.out, f);
+  g_free (f);
+  r.wbytes = r.out.size / r.out.dims[0];
+  stream_bytes = r.in.size;
+
+  for (i = 0; i < G_N_ELEMENTS (c->chunks) && c->chunks[i] > 0; i++) {
+    GstCaps *caps;
+    GstBuffer *buf = chunk (&r.in, c, from, c->chunks[i], &caps);
+
+    GST_BUFFER_PTS (buf) = from * MS;
+    GST_BUFFER_DURATION (buf) = c->chunks[i] * MS;
+    r.starts[i] = from;
+    r.ends[i] = from + c->chunks[i];
+    if (prev == NULL)
+      gst_harness_set_src_caps (h, gst_caps_ref (caps));
+    else if (!gst_caps_is_equal (prev, caps))
+      fail_unless (gst_harness_push_event (h, gst_event_new_caps (caps)));
+    gst_caps_replace (&prev, caps);
+    gst_caps_unref (caps);
+    g_ptr_array_add (r.inputs, gst_buffer_ref (buf));
+    fail_unless_equals_int (gst_harness_push (h, buf), GST_FLOW_OK);
+    if (!hold)
+      drain_outputs (&r, h);
+    from += c->chunks[i];
+  }
+  fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+  drain_outputs (&r, h);
+  fail_unless_equals_int64 (r.n_windows, r.out.dims[0]);
+
+  /* Every input byte at most once into the ring; a window copied once
+   * more for a reader of dense tensors when it is a strided view (an axis
+   * other than 0 without the meta); a padded window once; a ring grown
+   * because downstream held windows copies the window in progress again
+   * (at most once per doubling). */
+  if (c->axis == 0 || meta)
+    bound = stream_bytes;
+  else
+    bound = stream_bytes + (gint64) r.n_windows * r.wbytes;
+  if (c->pad)
+    bound += (gint64) r.n_windows * r.wbytes;
+  if (hold)
+    bound += 8 * (gint64) r.wbytes;
+  fail_unless (bytes_copied (w) <= (guint64) bound,
+      "%s (meta %d, hold %d): %" G_GUINT64_FORMAT
+      " bytes copied, bound %" G_GINT64_FORMAT,
+      c->name, meta, hold, bytes_copied (w), bound);
+  if (g_str_has_prefix (c->name, "exact0") || g_str_has_prefix (c->name, "un")
+      || (g_str_has_prefix (c->name, "exact1") && meta))
+    fail_unless_equals_uint64 (bytes_copied (w), 0);
+
+  gst_caps_replace (&prev, NULL);
+  gst_harness_teardown (h);
+  g_ptr_array_unref (r.inputs);
+  npy_clear (&r.in);
+  npy_clear (&r.out);
+  g_free (props);
+  tn_check_no_outstanding ();
+}
+
+GST_START_TEST (test_cases)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++) {
+    run_case (&cases[i], FALSE, FALSE);
+    run_case (&cases[i], TRUE, FALSE);
+    run_case (&cases[i], FALSE, TRUE);
+    run_case (&cases[i], TRUE, TRUE);
+  }
+}
+GST_END_TEST;
+
+/* Window n of the steady stream below holds inputs n .. n + 3, each
+ * filled with its index. */
+static void
+check_steady (GstBuffer *b, guint n, gsize ib)
+{
+  GstMapInfo map;
+
+  fail_unless (gst_buffer_map (b, &map, GST_MAP_READ));
+  fail_unless_equals_int (map.size, 64 * ib);
+  for (guint q = 0; q < 64 * ib; q++)
+    fail_unless_equals_int (map.data[q], (guint8) (n + q / (16 * ib)));
+  gst_buffer_unmap (b, &map);
+}
+
+/* Steady audio-like windows over a stream many times the ring (12800
+ * bytes through a ring of a page).  Released at once: copies are exactly
+ * the items windows across buffers need, once each (hop items per
+ * window), and the ring is reused.  Held by downstream until the end:
+ * the ring never overwrites a window, and grows instead (copying the
+ * window in progress again, once per doubling). */
+static void
+steady (gboolean hold)
+{
+  GstHarness *h = window_harness ("name=w size=64 hop=16", FALSE);
+  gint64 dims[2] = { 16, 2 };
+  const gsize ib = 2 * sizeof (gfloat);
+  GPtrArray *held
+      = g_ptr_array_new_with_free_func ((GDestroyNotify) gst_buffer_unref);
+  guint n = 0, i;
+  guint64 copied, exact = 100 * 16 * ib;
+  GstBuffer *b;
+
+  gst_harness_set_src_caps (h, tensor_caps (TN_FLOAT32, dims, 2, 0));
+  for (i = 0; i < 100; i++) {
+    GstBuffer *in = gst_buffer_new_allocate (NULL, 16 * ib, NULL);
+
+    gst_buffer_memset (in, 0, i, 16 * ib);
+    fail_unless_equals_int (gst_harness_push (h, in), GST_FLOW_OK);
+    while ((b = gst_harness_try_pull (h)) != NULL) {
+      if (hold) {
+        g_ptr_array_add (held, b);
+      } else {
+        check_steady (b, n, ib);
+        gst_buffer_unref (b);
+      }
+      n++;
+    }
+  }
+  fail_unless_equals_int (n, 97);
+  for (i = 0; i < held->len; i++)
+    check_steady (g_ptr_array_index (held, i), i, ib);
+  copied = bytes_copied (window_of (h));
+  if (hold) {
+    /* rings of 1, 2, 4 pages: the window in progress twice more */
+    fail_unless (copied > exact && copied <= exact + 2 * 64 * ib,
+        "%" G_GUINT64_FORMAT " bytes copied", copied);
+  } else {
+    /* the first window's 64 items, then 16 per window: all 100 inputs */
+    fail_unless_equals_uint64 (copied, exact);
+  }
+  g_ptr_array_unref (held);
+  gst_harness_teardown (h);
+  tn_check_no_outstanding ();
+}
+
+GST_START_TEST (test_steady_released)
+{
+  steady (FALSE);
+}
+GST_END_TEST;
+
+GST_START_TEST (test_steady_held)
+{
+  steady (TRUE);
+}
+GST_END_TEST;
+
+/* Without a duration, from the framerate; without timestamps, none, and
+ * offsets still count; the output framerate is the item rate / hop. */
+GST_START_TEST (test_timestamps_framerate)
+{
+  GstHarness *h = window_harness ("name=w size=3 hop=2", FALSE);
+  gint64 dims[1] = { 4 };
+  GstCaps *caps;
+  GstStructure *s;
+  gint n, d;
+  guint i, j = 0;
+  GstBuffer *b;
+
+  /* 250 buffers of 4 items a second: an item is 1 ms */
+  gst_harness_set_src_caps (h, tensor_caps (TN_INT8, dims, 1, 250));
+  for (i = 0; i < 4; i++) {
+    GstBuffer *in = gst_buffer_new_allocate (NULL, 4, NULL);
+
+    GST_BUFFER_PTS (in) = 100 * MS + i * 4 * MS;
+    fail_unless_equals_int (gst_harness_push (h, in), GST_FLOW_OK);
+  }
+  while ((b = gst_harness_try_pull (h)) != NULL) {
+    fail_unless_equals_uint64 (GST_BUFFER_PTS (b), 100 * MS + 2 * j * MS);
+    fail_unless_equals_uint64 (GST_BUFFER_DURATION (b), 3 * MS);
+    fail_unless_equals_uint64 (GST_BUFFER_OFFSET (b), 2 * j);
+    gst_buffer_unref (b);
+    j++;
+  }
+  fail_unless_equals_int (j, 7);
+  caps = gst_pad_get_current_caps (h->sinkpad);
+  s = gst_caps_get_structure (caps, 0);
+  fail_unless (gst_structure_get_fraction (s, "framerate", &n, &d));
+  /* 1000 items a second / hop 2 */
+  fail_unless_equals_int (n, 500);
+  fail_unless_equals_int (d, 1);
+  gst_caps_unref (caps);
+  gst_harness_teardown (h);
+
+  /* no timestamps, no framerate */
+  h = window_harness ("name=w size=3 hop=2", FALSE);
+  gst_harness_set_src_caps (h, tensor_caps (TN_INT8, dims, 1, 0));
+  for (i = 0; i < 2; i++)
+    fail_unless_equals_int (
+        gst_harness_push (h, gst_buffer_new_allocate (NULL, 4, NULL)),
+        GST_FLOW_OK);
+  for (j = 0; (b = gst_harness_try_pull (h)) != NULL; j++) {
+    fail_if (GST_BUFFER_PTS_IS_VALID (b));
+    fail_if (GST_BUFFER_DURATION_IS_VALID (b));
+    fail_unless_equals_uint64 (GST_BUFFER_OFFSET (b), 2 * j);
+    fail_unless_equals_uint64 (GST_BUFFER_OFFSET_END (b), 2 * j + 3);
+    gst_buffer_unref (b);
+  }
+  fail_unless_equals_int (j, 3);
+  gst_harness_teardown (h);
+
+  /* stack: 30 tensors a second in batches every 3 -> 10/1 */
+  h = window_harness ("name=w stack=true size=4 hop=3", FALSE);
+  gst_harness_set_src_caps (h, tensor_caps (TN_INT8, dims, 1, 30));
+  caps = gst_pad_get_current_caps (h->sinkpad);
+  fail_unless (caps != NULL);
+  s = gst_caps_get_structure (caps, 0);
+  fail_unless (gst_structure_get_fraction (s, "framerate", &n, &d));
+  fail_unless_equals_int (n, 10);
+  fail_unless_equals_int (d, 1);
+  gst_caps_unref (caps);
+  gst_harness_teardown (h);
+  tn_check_no_outstanding ();
+}
+GST_END_TEST;
+
+/* The end of the stream without pad-end: a warning with the items left. */
+GST_START_TEST (test_eos_drops_with_message)
+{
+  GstHarness *h = window_harness ("name=w size=7 hop=3", FALSE);
+  GstBus *bus = gst_bus_new ();
+  gint64 dims[1] = { 10 };
+  gchar *text;
+  guint i, n = 0;
+  GstBuffer *b;
+
+  gst_element_set_bus (window_of (h), bus);
+  gst_harness_set_src_caps (h, tensor_caps (TN_UINT8, dims, 1, 0));
+  for (i = 0; i < 3; i++)
+    fail_unless_equals_int (
+        gst_harness_push (h, gst_buffer_new_allocate (NULL, 10, NULL)),
+        GST_FLOW_OK);
+  fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+  while ((b = gst_harness_try_pull (h)) != NULL) {
+    gst_buffer_unref (b);
+    n++;
+  }
+  /* starts 0, 3, ..., 21 fit in 30 items; 24 and 27 do not: 6 left */
+  fail_unless_equals_int (n, 8);
+  text = tn_pop_text (bus, GST_MESSAGE_WARNING);
+  tn_assert_contains (text, "w: dropped a partial window");
+  tn_assert_contains (text, "6 item(s) left of the 7");
+  tn_assert_contains (text, "pad-end=true");
+  g_free (text);
+  gst_element_set_bus (window_of (h), NULL);
+  gst_object_unref (bus);
+  gst_harness_teardown (h);
+  tn_check_no_outstanding ();
+}
+GST_END_TEST;
+
+/* A flush empties the window and counts from 0 again: after it, the
+ * windows are those of the case alone. */
+GST_START_TEST (test_flush)
+{
+  const Case *c = &cases[0];
+  gchar *props = case_props (c);
+  GstHarness *h = window_harness (props, FALSE);
+  Run r = { c };
+  GstCaps *caps;
+  GstBuffer *buf;
+  GstSegment seg;
+  gint64 from = 0;
+  guint i;
+
+  r.inputs = g_ptr_array_new_with_free_func ((GDestroyNotify) gst_buffer_unref);
+  npy_load (&r.in, "overlap0_in.npy");
+  npy_load (&r.out, "overlap0_out.npy");
+  r.wbytes = r.out.size / r.out.dims[0];
+  /* 8 items of another stream, then a flushing seek */
+  buf = chunk (&r.in, c, 20, 8, &caps);
+  gst_harness_set_src_caps (h, caps);
+  fail_unless_equals_int (gst_harness_push (h, buf), GST_FLOW_OK);
+  while ((buf = gst_harness_try_pull (h)) != NULL)
+    gst_buffer_unref (buf);
+  fail_unless (gst_harness_push_event (h, gst_event_new_flush_start ()));
+  fail_unless (gst_harness_push_event (h, gst_event_new_flush_stop (TRUE)));
+  gst_segment_init (&seg, GST_FORMAT_TIME);
+  fail_unless (gst_harness_push_event (h, gst_event_new_segment (&seg)));
+  for (i = 0; c->chunks[i] > 0; i++) {
+    buf = chunk (&r.in, c, from, c->chunks[i], &caps);
+    GST_BUFFER_PTS (buf) = from * MS;
+    GST_BUFFER_DURATION (buf) = c->chunks[i] * MS;
+    r.starts[i] = from;
+    r.ends[i] = from + c->chunks[i];
+    fail_unless (gst_harness_push_event (h, gst_event_new_caps (caps)));
+    gst_caps_unref (caps);
+    g_ptr_array_add (r.inputs, gst_buffer_ref (buf));
+    fail_unless_equals_int (gst_harness_push (h, buf), GST_FLOW_OK);
+    drain_outputs (&r, h);
+    from += c->chunks[i];
+  }
+  fail_unless_equals_int64 (r.n_windows, r.out.dims[0]);
+  gst_harness_teardown (h);
+  g_ptr_array_unref (r.inputs);
+  npy_clear (&r.in);
+  npy_clear (&r.out);
+  g_free (props);
+  tn_check_no_outstanding ();
+}
+GST_END_TEST;
+
+/* A change of another axis is an error naming both dims; a change of the
+ * framerate drains the window first (padded with pad-end). */
+GST_START_TEST (test_caps_changes)
+{
+  GstHarness *h = window_harness ("name=w size=4", FALSE);
+  GstBus *bus = gst_bus_new ();
+  gint64 a[2] = { 5, 3 }, b[2] = { 5, 4 }, f[2] = { 2, 2 };
+  GstBuffer *out;
+  GstMapInfo map;
+  gchar *text;
+  guint i;
+
+  gst_element_set_bus (window_of (h), bus);
+  gst_harness_set_src_caps (h, tensor_caps (TN_UINT8, a, 2, 0));
+  fail_unless_equals_int (
+      gst_harness_push (h, gst_buffer_new_allocate (NULL, 15, NULL)),
+      GST_FLOW_OK);
+  gst_harness_push_event (
+      h, gst_event_new_caps (tensor_caps (TN_UINT8, b, 2, 0)));
+  text = tn_pop_text (bus, GST_MESSAGE_ERROR);
+  tn_assert_contains (text, "w: the caps changed from uint8 <5, 3> to uint8 "
+                            "<5, 4>");
+  tn_assert_contains (text, "every axis but the window axis");
+  g_free (text);
+  gst_element_set_bus (window_of (h), NULL);
+  gst_harness_teardown (h);
+
+  /* stack, pad-end: 3 frames at 10/1, then 20/1: one padded batch */
+  h = window_harness ("name=w stack=true size=4 pad-end=true", FALSE);
+  gst_element_set_bus (window_of (h), bus);
+  gst_harness_set_src_caps (h, tensor_caps (TN_UINT8, f, 2, 10));
+  for (i = 0; i < 3; i++) {
+    GstBuffer *in = gst_buffer_new_allocate (NULL, 4, NULL);
+
+    gst_buffer_memset (in, 0, i + 1, 4);
+    fail_unless_equals_int (gst_harness_push (h, in), GST_FLOW_OK);
+  }
+  fail_unless (gst_harness_try_pull (h) == NULL);
+  fail_unless (gst_harness_push_event (
+      h, gst_event_new_caps (tensor_caps (TN_UINT8, f, 2, 20))));
+  out = gst_harness_try_pull (h);
+  fail_unless (out != NULL);
+  fail_unless (gst_buffer_map (out, &map, GST_MAP_READ));
+  fail_unless_equals_int (map.size, 16);
+  for (i = 0; i < 16; i++)
+    fail_unless_equals_int (map.data[i], i < 12 ? i / 4 + 1 : 0);
+  gst_buffer_unmap (out, &map);
+  gst_buffer_unref (out);
+  /* the new stream starts a new window */
+  for (i = 0; i < 4; i++)
+    fail_unless_equals_int (
+        gst_harness_push (h, gst_buffer_new_allocate (NULL, 4, NULL)),
+        GST_FLOW_OK);
+  out = gst_harness_try_pull (h);
+  fail_unless (out != NULL);
+  fail_unless_equals_uint64 (GST_BUFFER_OFFSET (out), 3);
+  gst_buffer_unref (out);
+  fail_unless (gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR) == NULL);
+  gst_element_set_bus (window_of (h), NULL);
+  gst_harness_teardown (h);
+
+  /* without pad-end the partial batch is dropped, with a warning */
+  h = window_harness ("name=w stack=true size=4", FALSE);
+  gst_element_set_bus (window_of (h), bus);
+  gst_harness_set_src_caps (h, tensor_caps (TN_UINT8, f, 2, 10));
+  fail_unless_equals_int (
+      gst_harness_push (h, gst_buffer_new_allocate (NULL, 4, NULL)),
+      GST_FLOW_OK);
+  fail_unless (gst_harness_push_event (
+      h, gst_event_new_caps (tensor_caps (TN_UINT8, f, 2, 20))));
+  fail_unless (gst_harness_try_pull (h) == NULL);
+  text = tn_pop_text (bus, GST_MESSAGE_WARNING);
+  tn_assert_contains (text, "at the output caps change: 1 item(s) left");
+  g_free (text);
+  gst_element_set_bus (window_of (h), NULL);
+  gst_harness_teardown (h);
+  gst_object_unref (bus);
+  tn_check_no_outstanding ();
+}
+GST_END_TEST;
+
+/* The first ERROR of launch line desc, played. */
+static gchar *
+launch_error (const gchar *desc)
+{
+  GError *err = NULL;
+  GstElement *p = gst_parse_launch (desc, &err);
+  GstBus *bus;
+  GstMessage *msg;
+  gchar *text = NULL;
+
+  fail_unless (p != NULL, "%s: %s", desc, err ? err->message : "?");
+  bus = gst_element_get_bus (p);
+  gst_element_set_state (p, GST_STATE_PLAYING);
+  msg = gst_bus_timed_pop_filtered (
+      bus, 10 * GST_SECOND, GST_MESSAGE_ERROR | GST_MESSAGE_EOS);
+  fail_unless (msg != NULL);
+  if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
+    gst_message_parse_error (msg, &err, NULL);
+    text = g_strdup (err->message);
+    g_clear_error (&err);
+  }
+  gst_message_unref (msg);
+  gst_element_set_state (p, GST_STATE_NULL);
+  gst_object_unref (bus);
+  gst_object_unref (p);
+  return text;
+}
+
+GST_START_TEST (test_property_errors)
+{
+  static const struct {
+    const gchar *props, *want;
+  } bad[] = {
+    { "size=0", "w: size=\"0\" cannot be used: a window holds 1 or more" },
+    { "size=-3", "w: size=\"-3\" cannot be used" },
+    { "size=4 hop=-2", "w: hop=\"-2\" cannot be used" },
+    { "size=2 squeeze=true", "w: size=\"2\" cannot be used: squeeze=true" },
+    { "axis=2", "w: cannot cut windows of float32 <2, 3>: axis 2 is out of "
+                "range for a tensor of rank 2" },
+    { "axis=-4 stack=true", "axis -4 is out of range for stacking tensors of "
+                            "rank 2 (-3..2)" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++) {
+    gchar *desc = g_strdup_printf ("tensorsrc num-buffers=2 "
+                                   "! tensor/x-raw,type=float32,dims=<2,3> "
+                                   "! tensorwindow name=w %s ! fakesink",
+        bad[i].props);
+    gchar *text = launch_error (desc);
+
+    tn_assert_contains (text, bad[i].want);
+    g_free (text);
+    g_free (desc);
+  }
+  tn_check_no_outstanding ();
+}
+GST_END_TEST;
+
+/* The dims of the caps at the sink of pipeline desc after it ran. */
+static gchar *
+sink_caps_after (const gchar *desc)
+{
+  GError *err = NULL;
+  GstElement *p = gst_parse_launch (desc, &err), *sink;
+  GstPad *pad;
+  GstCaps *caps;
+  gchar *s;
+
+  fail_unless (p != NULL, "%s", err ? err->message : "?");
+  sink = gst_bin_get_by_name (GST_BIN (p), "sink");
+  pad = gst_element_get_static_pad (sink, "sink");
+  gst_element_set_state (p, GST_STATE_PAUSED);
+  fail_unless (gst_element_get_state (p, NULL, NULL, 10 * GST_SECOND)
+               == GST_STATE_CHANGE_SUCCESS);
+  caps = gst_pad_get_current_caps (pad);
+  fail_unless (caps != NULL);
+  s = gst_caps_to_string (caps);
+  gst_caps_unref (caps);
+  gst_object_unref (pad);
+  gst_object_unref (sink);
+  gst_element_set_state (p, GST_STATE_NULL);
+  gst_object_unref (p);
+  return s;
+}
+
+/* Minimal caps, and capsfilters on either side. */
+GST_START_TEST (test_negotiation)
+{
+  gchar *s;
+
+  s = sink_caps_after (
+      "tensorsrc num-buffers=1 ! tensor/x-raw,type=int16,dims=<5,3> "
+      "! tensorwindow size=4 hop=2 ! fakesink name=sink");
+  tn_assert_contains (s, "dims=(int)< 4, 3 >");
+  /* 30 tensors of 5 items a second, a window every 2: 75/1 */
+  tn_assert_contains (s, "framerate=(fraction)75/1");
+  g_free (s);
+  /* downstream asks: upstream fixates what fits (one item a tensor) */
+  s = sink_caps_after ("tensorsrc num-buffers=1 ! tensorwindow size=4 "
+                       "! tensor/x-raw,type=uint8,dims=<4,2> ! fakesink "
+                       "name=sink");
+  tn_assert_contains (s, "type=(string)uint8");
+  tn_assert_contains (s, "dims=(int)< 4, 2 >");
+  g_free (s);
+  s = sink_caps_after ("tensorsrc num-buffers=1 ! tensorwindow size=2 "
+                       "stack=true axis=1 squeeze=false "
+                       "! tensor/x-raw,dims=<3,2,5> ! fakesink name=sink");
+  tn_assert_contains (s, "dims=(int)< 3, 2, 5 >");
+  g_free (s);
+  s = sink_caps_after ("tensorsrc num-buffers=1 "
+                       "! tensor/x-raw,type=float32,dims=<8,3,4> "
+                       "! tensorwindow size=1 squeeze=true ! fakesink "
+                       "name=sink");
+  tn_assert_contains (s, "dims=(int)< 3, 4 >");
+  g_free (s);
+  tn_check_no_outstanding ();
+}
+GST_END_TEST;
+
+static gchar *printed;
+
+static void
+capture_print (const gchar *s)
+{
+  gchar *old = printed;
+
+  printed = g_strconcat (old ? old : "", s, NULL);
+  g_free (old);
+}
+
+/* Every launch line of the documentation runs as printed. */
+GST_START_TEST (test_doc_launch_lines)
+{
+  static const gchar *const want[] = {
+    "float32 <4096, 2>",
+    "uint8 <8, 3, 48, 64>",
+    /* np.arange (24).reshape (4, 6), row 3 */
+    "int32 <6>: min=18 max=23",
+    /* [[0 1 2 0 1 2] [3 4 5 3 4 5]][:, 4:7], padded */
+    "[[1 2 0]\n [4 5 0]]",
+  };
+  gchar **cmds = tn_doc_commands ("tensorwindow.c");
+  guint i;
+
+  fail_unless_equals_int (g_strv_length (cmds), G_N_ELEMENTS (want));
+  for (i = 0; cmds[i]; i++) {
+    gchar **argv = NULL;
+    GError *err = NULL;
+    GstElement *pipe;
+    GPrintFunc old;
+
+    fail_unless (g_shell_parse_argv (cmds[i], NULL, &argv, &err));
+    fail_unless_equals_string (argv[0], "gst-launch-1.0");
+    pipe = gst_parse_launchv ((const gchar **) argv + 1, &err);
+    fail_unless (pipe != NULL && err == NULL, "'%s': %s", cmds[i],
+        err ? err->message : "?");
+    old = g_set_print_handler (capture_print);
+    tn_play_to_eos (pipe, cmds[i], 20);
+    g_set_print_handler (old);
+    tn_assert_contains (printed, want[i]);
+    g_clear_pointer (&printed, g_free);
+    g_strfreev (argv);
+  }
+  g_strfreev (cmds);
+  tn_check_no_outstanding ();
+}
+GST_END_TEST;
+
+static Suite *
+tensorwindow_suite (void)
+{
+  Suite *s = suite_create ("tensorwindow");
+  TCase *tc = tcase_create ("general");
+
+  suite_add_tcase (s, tc);
+  tcase_set_timeout (tc, 120);
+  tcase_add_test (tc, test_cases);
+  tcase_add_test (tc, test_steady_released);
+  tcase_add_test (tc, test_steady_held);
+  tcase_add_test (tc, test_timestamps_framerate);
+  tcase_add_test (tc, test_eos_drops_with_message);
+  tcase_add_test (tc, test_flush);
+  tcase_add_test (tc, test_caps_changes);
+  tcase_add_test (tc, test_property_errors);
+  tcase_add_test (tc, test_negotiation);
+  tcase_add_test (tc, test_doc_launch_lines);
+  return s;
+}
+
+GST_CHECK_MAIN (tensorwindow);
