@@ -6,11 +6,14 @@
 
 #include "elements.h"
 
+#include <gst/tensor/tensorinit.h>
+
 static gboolean
 plugin_init (GstPlugin * plugin)
 {
   gboolean ok = FALSE;
 
+  gst_tn_init ();
   ok |= GST_ELEMENT_REGISTER (tensorsrc, plugin);
   ok |= GST_ELEMENT_REGISTER (tensordebug, plugin);
   ok |= GST_ELEMENT_REGISTER (tensorop, plugin);

@@ -6,6 +6,7 @@
 #include "tensorallocator.h"
 #include "tensorbuffer.h"
 #include "tensorinfo.h"
+#include "tensorinit.h"
 #include "tensormedia.h"
 #include "tensormeta.h"
 #include "tensorpool.h"

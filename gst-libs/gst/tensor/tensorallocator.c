@@ -489,6 +489,16 @@ gst_tn_allocator_get (void)
   return gst_object_ref (the_allocator);
 }
 
+/* Boxed, so that bindings can hold one. */
+static GstTnAllocatorStats *
+gst_tn_allocator_stats_copy (GstTnAllocatorStats *s)
+{
+  return g_memdup2 (s, sizeof *s);
+}
+
+G_DEFINE_BOXED_TYPE (GstTnAllocatorStats, gst_tn_allocator_stats,
+    gst_tn_allocator_stats_copy, g_free)
+
 gboolean
 gst_is_tn_memory (GstMemory *mem)
 {

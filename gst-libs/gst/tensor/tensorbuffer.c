@@ -166,9 +166,16 @@ empty_notify_quark (void)
   return g_quark_from_static_string ("gst-tn-wrap-notify");
 }
 
+gboolean
+gst_tn_buffer_is_writable (GstBuffer *buffer)
+{
+  g_return_val_if_fail (GST_IS_BUFFER (buffer), FALSE);
+  return gst_buffer_is_writable (buffer);
+}
+
 GstBuffer *
 gst_tn_buffer_wrap (const GstTnInfo *info, gpointer data, gsize size,
-    gpointer user_data, GDestroyNotify notify)
+    gpointer notify_arg, GDestroyNotify notify)
 {
   GstBuffer *buf;
   gsize nbytes;
@@ -199,12 +206,12 @@ gst_tn_buffer_wrap (const GstTnInfo *info, gpointer data, gsize size,
     g_return_val_if_fail (nbytes == 0, NULL);
     buf = gst_buffer_new ();
     if (notify)
-      gst_mini_object_set_qdata (
-          GST_MINI_OBJECT_CAST (buf), empty_notify_quark (), user_data, notify);
+      gst_mini_object_set_qdata (GST_MINI_OBJECT_CAST (buf),
+          empty_notify_quark (), notify_arg, notify);
     return buf;
   }
   return gst_buffer_new_wrapped_full (
-      0, data, size, 0, nbytes, user_data, notify);
+      0, data, size, 0, nbytes, notify_arg, notify);
 }
 
 static GstBuffer *

@@ -18,6 +18,16 @@
 
 #include "core/shape.h"
 
+/* Boxed, so that bindings can hold one (a plain struct: a copy is a
+ * memdup). */
+static GstTnInfo *
+gst_tn_info_copy (GstTnInfo *info)
+{
+  return g_memdup2 (info, sizeof *info);
+}
+
+G_DEFINE_BOXED_TYPE (GstTnInfo, gst_tn_info, gst_tn_info_copy, g_free)
+
 G_STATIC_ASSERT (sizeof (gint64) == sizeof (int64_t));
 
 static const gchar *
@@ -592,4 +602,3 @@ gst_tn_caps_filter (GstCaps *caps, GstCaps *filter)
   gst_caps_unref (caps);
   return res;
 }
-

@@ -73,6 +73,14 @@ gst_tn_layout_meta_get_info (void)
 }
 
 GstTnLayoutMeta *
+gst_tn_buffer_get_layout_meta (GstBuffer *buffer)
+{
+  /* A function, not a macro, so that bindings can call it. */
+  return (GstTnLayoutMeta *) gst_buffer_get_meta (
+      buffer, GST_TN_LAYOUT_META_API_TYPE);
+}
+
+GstTnLayoutMeta *
 gst_tn_buffer_add_layout_meta (
     GstBuffer *buffer, gint rank, gint64 offset, const gint64 *strides)
 {
