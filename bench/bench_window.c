@@ -1,0 +1,359 @@
+/* tensorwindow per output against memcpy of the bytes it brings in:
+ *
+ * - float32 <1024, 2> audio, size=4096 hop=1024 (every window spans four
+ *   inputs and lies in the ring): bytes copied per window (goal: at most
+ *   hop items, 8 KiB) and time per window against a memcpy of those 8 KiB
+ *   (goal <= 1.2) and against identity on the same buffers (the per-buffer
+ *   cost of any element);
+ * - float32 <3, 224, 224> frames into batches of 8 (stack=true): time per
+ *   batch against a memcpy of the 8 frames (goal: one copy per frame at
+ *   memcpy speed), and <8, 3, 224, 224> batches back into frames (size=1
+ *   squeeze=true, inside one input: no copy) against identity;
+ * - the ring itself (core/ring.h), without GStreamer, for the design note:
+ *   appending hop items and handing out a size-item window per output in
+ *   the twice-mapped ring, against a linear buffer of the same size that
+ *   copies the window in progress back to its start whenever the next
+ *   window would cross its end, and against copying every window whole
+ *   (what a window without a ring costs).
+ *
+ * Each element is driven from a pad of our own into a sink pad that drops
+ * what it gets.  Each figure is the median of RUNS runs, ours and the peer
+ * interleaved run by run; ratios are medians of per-round ratios. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gst/gst.h>
+
+#include "bench.h"
+#include "core/ring.h"
+#include <gst/tensor/gsttensor.h>
+
+#define RUNS 11
+
+typedef struct {
+  GstElement *e;
+  GstPad *src, *sink;
+  guint64 outputs;
+} Rig;
+
+static GstFlowReturn
+sink_chain (GstPad *pad, GstObject *parent, GstBuffer *buf)
+{
+  Rig *r = gst_pad_get_element_private (pad);
+
+  r->outputs++;
+  gst_buffer_unref (buf);
+  return GST_FLOW_OK;
+}
+
+static gboolean
+sink_event (GstPad *pad, GstObject *parent, GstEvent *event)
+{
+  gst_event_unref (event);
+  return TRUE;
+}
+
+/* element (a launch description, "tensorwindow size=8") between pads of
+ * ours, playing, caps sent. */
+static Rig *
+rig_new (const gchar *desc, const gchar *caps)
+{
+  Rig *r = g_new0 (Rig, 1);
+  GstSegment seg;
+  GstPad *p;
+  GError *err = NULL;
+
+  r->e = gst_parse_launch (desc, &err);
+  if (r->e == NULL) {
+    fprintf (stderr, "%s: %s (GST_PLUGIN_PATH=%s)\n", desc,
+        err ? err->message : "?", g_getenv ("GST_PLUGIN_PATH"));
+    exit (1);
+  }
+  r->src = gst_pad_new ("src", GST_PAD_SRC);
+  r->sink = gst_pad_new ("sink", GST_PAD_SINK);
+  gst_pad_set_chain_function (r->sink, sink_chain);
+  gst_pad_set_event_function (r->sink, sink_event);
+  gst_pad_set_element_private (r->sink, r);
+  p = gst_element_get_static_pad (r->e, "sink");
+  gst_pad_link (r->src, p);
+  gst_object_unref (p);
+  p = gst_element_get_static_pad (r->e, "src");
+  gst_pad_link (p, r->sink);
+  gst_object_unref (p);
+  gst_pad_set_active (r->src, TRUE);
+  gst_pad_set_active (r->sink, TRUE);
+  gst_element_set_state (r->e, GST_STATE_PLAYING);
+  gst_pad_push_event (r->src, gst_event_new_stream_start ("bench"));
+  if (!gst_pad_push_event (
+          r->src, gst_event_new_caps (gst_caps_from_string (caps)))) {
+    fprintf (stderr, "%s refused %s\n", desc, caps);
+    exit (1);
+  }
+  gst_segment_init (&seg, GST_FORMAT_TIME);
+  gst_pad_push_event (r->src, gst_event_new_segment (&seg));
+  return r;
+}
+
+static void
+rig_free (Rig *r)
+{
+  gst_element_set_state (r->e, GST_STATE_NULL);
+  gst_pad_set_active (r->src, FALSE);
+  gst_pad_set_active (r->sink, FALSE);
+  gst_object_unref (r->e);
+  gst_object_unref (r->src);
+  gst_object_unref (r->sink);
+  g_free (r);
+}
+
+static guint64
+copied (Rig *r)
+{
+  guint64 v;
+
+  g_object_get (r->e, "bytes-copied", &v, NULL);
+  return v;
+}
+
+/* Seconds per output over n pushes of buf. */
+static double
+push_n (Rig *r, GstBuffer *buf, int n)
+{
+  guint64 out0 = r->outputs;
+  double t0 = bench_now ();
+
+  for (int i = 0; i < n; i++)
+    if (gst_pad_push (r->src, gst_buffer_ref (buf)) != GST_FLOW_OK) {
+      fprintf (stderr, "push failed\n");
+      exit (1);
+    }
+  return (bench_now () - t0) / (double) MAX (r->outputs - out0, 1);
+}
+
+/* Seconds per memcpy of bytes over n copies (the destination moves
+ * through a buffer of 4 copies, as the ring's does). */
+static double
+memcpy_n (guint8 *dst, const guint8 *src, gsize bytes, int n)
+{
+  double t0 = bench_now ();
+
+  for (int i = 0; i < n; i++) {
+    memcpy (dst + (i % 4) * bytes, src, bytes);
+    bench_sink (dst);
+  }
+  return (bench_now () - t0) / n;
+}
+
+static GstBuffer *
+filled (gsize bytes)
+{
+  GstBuffer *b = gst_buffer_new_allocate (NULL, bytes, NULL);
+
+  gst_buffer_memset (b, 0, 1, bytes);
+  return b;
+}
+
+static void
+audio (void)
+{
+  const gsize in_bytes = 1024 * 2 * 4, win_bytes = 4 * in_bytes;
+  Rig *w = rig_new ("tensorwindow size=4096 hop=1024",
+      "tensor/x-raw,type=float32,dims=<1024,2>,framerate=0/1");
+  Rig *id = rig_new (
+      "identity", "tensor/x-raw,type=float32,dims=<1024,2>,framerate=0/1");
+  GstBuffer *in = filled (in_bytes);
+  guint8 *dst = g_malloc (4 * in_bytes), *src = g_malloc (in_bytes);
+  double tw[RUNS], tid[RUNS], tm[RUNS];
+  const int n = 4000;
+  guint64 c0, o0;
+
+  memset (src, 1, in_bytes);
+  push_n (w, in, 64); /* the first window, the ring made */
+  c0 = copied (w);
+  o0 = w->outputs;
+  for (int i = 0; i < RUNS; i++) {
+    tw[i] = push_n (w, in, n);
+    tid[i] = push_n (id, in, n);
+    tm[i] = memcpy_n (dst, src, in_bytes, n);
+  }
+  printf ("audio float32 <1024,2> size=4096 hop=1024 (%d windows a run): "
+          "%.0f bytes copied per window (hop: %zu, window: %zu)\n",
+      n, (double) (copied (w) - c0) / (double) (w->outputs - o0), in_bytes,
+      win_bytes);
+  printf ("  tensorwindow %.0f ns, identity %.0f ns, memcpy of hop %.0f ns "
+          "per window\n",
+      1e9 * bench_median (g_memdup2 (tw, sizeof tw), RUNS),
+      1e9 * bench_median (g_memdup2 (tid, sizeof tid), RUNS),
+      1e9 * bench_median (g_memdup2 (tm, sizeof tm), RUNS));
+  printf ("  ratio time tensorwindow/memcpy %.2f (goal <= 1.2); "
+          "tensorwindow/identity %.2f\n",
+      bench_ratio (tw, tm, RUNS), bench_ratio (tw, tid, RUNS));
+  gst_buffer_unref (in);
+  g_free (dst);
+  g_free (src);
+  rig_free (w);
+  rig_free (id);
+}
+
+static void
+batches (void)
+{
+  const gsize frame = 3 * 224 * 224 * 4, batch = 8 * frame;
+  Rig *w = rig_new ("tensorwindow stack=true size=8",
+      "tensor/x-raw,type=float32,dims=<3,224,224>,framerate=0/1");
+  Rig *u = rig_new ("tensorwindow size=1 squeeze=true",
+      "tensor/x-raw,type=float32,dims=<8,3,224,224>,framerate=0/1");
+  Rig *id = rig_new (
+      "identity", "tensor/x-raw,type=float32,dims=<8,3,224,224>,framerate=0/1");
+  GstBuffer *f = filled (frame), *b = filled (batch);
+  guint8 *dst = g_malloc (4 * batch), *src = g_malloc (batch);
+  double tw[RUNS], tm[RUNS], tu[RUNS], tid[RUNS];
+  const int n = 64;
+  guint64 c0, o0;
+
+  memset (src, 1, batch);
+  push_n (w, f, 16);
+  c0 = copied (w);
+  o0 = w->outputs;
+  for (int i = 0; i < RUNS; i++) {
+    tw[i] = push_n (w, f, n * 8);
+    tm[i] = memcpy_n (dst, src, batch, n);
+    tu[i] = push_n (u, b, n) / 8; /* per frame out */
+    tid[i] = push_n (id, b, n) / 8;
+  }
+  printf (
+      "batch float32 <3,224,224> x 8 (stack=true): %.0f bytes copied per "
+      "batch (%zu a batch); unbatch <8,3,224,224> size=1: %" G_GUINT64_FORMAT
+      " bytes copied\n",
+      (double) (copied (w) - c0) / (double) (w->outputs - o0), batch,
+      copied (u));
+  printf ("  batch %.0f us, memcpy of 8 frames %.0f us; unbatch %.0f ns per "
+          "frame, identity %.0f ns per buffer / 8\n",
+      1e6 * bench_median (g_memdup2 (tw, sizeof tw), RUNS),
+      1e6 * bench_median (g_memdup2 (tm, sizeof tm), RUNS),
+      1e9 * bench_median (g_memdup2 (tu, sizeof tu), RUNS),
+      1e9 * bench_median (g_memdup2 (tid, sizeof tid), RUNS));
+  printf ("  ratio time batch/memcpy %.2f; unbatch/identity %.2f\n",
+      bench_ratio (tw, tm, RUNS), bench_ratio (tu, tid, RUNS));
+  gst_buffer_unref (f);
+  gst_buffer_unref (b);
+  g_free (dst);
+  g_free (src);
+  rig_free (w);
+  rig_free (u);
+  rig_free (id);
+}
+
+/* The ring alone, size and hop in bytes, n outputs: seconds per output;
+ * *bytes gets bytes copied per output. */
+static double
+ring_double (
+    tn_ring *r, const guint8 *src, gsize size, gsize hop, int n, double *bytes)
+{
+  guint64 pos = 0, end = 0;
+  double t0 = bench_now ();
+
+  for (int i = 0; i < n; i++) {
+    guint64 want = pos + size;
+
+    memcpy (tn_ring_at (r, end), src, want - end);
+    end = want;
+    bench_sink (tn_ring_at (r, pos)); /* the window: one pointer */
+    pos += hop;
+  }
+  *bytes = (double) end / n;
+  return (bench_now () - t0) / n;
+}
+
+/* A linear buffer of cap bytes: a window must not cross its end, so the
+ * window in progress moves back to the start (a second copy of it) when
+ * the next would.  Live windows would forbid the move: a real element
+ * would need a new buffer instead, costing the same copy. */
+static double
+ring_linear (guint8 *buf, gsize cap, const guint8 *src, gsize size, gsize hop,
+    int n, double *bytes)
+{
+  gsize pos = 0, end = 0;
+  double copied = 0, t0 = bench_now ();
+
+  for (int i = 0; i < n; i++) {
+    if (pos + size > cap) {
+      memmove (buf, buf + pos, end - pos);
+      copied += end - pos;
+      end -= pos;
+      pos = 0;
+    }
+    memcpy (buf + end, src, pos + size - end);
+    copied += pos + size - end;
+    end = pos + size;
+    bench_sink (buf + pos);
+    pos += hop;
+  }
+  *bytes = copied / n;
+  return (bench_now () - t0) / n;
+}
+
+static double
+ring_whole (guint8 *dst, const guint8 *src, gsize size, int n)
+{
+  double t0 = bench_now ();
+
+  for (int i = 0; i < n; i++) {
+    memcpy (dst, src, size);
+    bench_sink (dst);
+  }
+  return (bench_now () - t0) / n;
+}
+
+static void
+ring (void)
+{
+  const gsize size = 4096 * 8, hop = 1024 * 8, cap = 2 * size + 2 * hop;
+  tn_ring r;
+  tn_err e;
+  guint8 *lin = g_malloc (cap), *src = g_malloc (size), *dst = g_malloc (size);
+  double td[RUNS], tl[RUNS], tw[RUNS], bd = 0, bl = 0;
+  const int n = 20000;
+
+  if (tn_ring_map (&r, cap, &e) != 0) {
+    fprintf (stderr, "%s\n", e.msg);
+    exit (1);
+  }
+  memset (src, 1, size);
+  memset (lin, 0, cap);
+  memset (r.base, 0, r.size);
+  for (int i = 0; i < RUNS; i++) {
+    td[i] = ring_double (&r, src, size, hop, n, &bd);
+    tl[i] = ring_linear (lin, r.size, src, size, hop, n, &bl);
+    tw[i] = ring_whole (dst, src, size, n);
+  }
+  printf ("ring alone, window 32 KiB every 8 KiB, ring %zu bytes: "
+          "twice-mapped %.0f ns (%.0f bytes copied per window), linear %.0f "
+          "ns (%.0f bytes), whole window copied %.0f ns (%zu bytes)\n",
+      r.size, 1e9 * bench_median (g_memdup2 (td, sizeof td), RUNS), bd,
+      1e9 * bench_median (g_memdup2 (tl, sizeof tl), RUNS), bl,
+      1e9 * bench_median (g_memdup2 (tw, sizeof tw), RUNS), size);
+  printf ("  ratio time twice-mapped/linear %.2f; twice-mapped/whole %.2f\n",
+      bench_ratio (td, tl, RUNS), bench_ratio (td, tw, RUNS));
+  tn_ring_unmap (&r);
+  g_free (lin);
+  g_free (src);
+  g_free (dst);
+}
+
+int
+main (int argc, char **argv)
+{
+  const gchar *part = argc > 1 ? argv[1] : "";
+
+  gst_init (&argc, &argv);
+  printf ("bench_window: medians of %d runs\n", RUNS);
+  if (!*part || strstr (part, "audio"))
+    audio ();
+  if (!*part || strstr (part, "batch"))
+    batches ();
+  if (!*part || strstr (part, "ring"))
+    ring ();
+  return 0;
+}
