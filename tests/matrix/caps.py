@@ -32,6 +32,8 @@
          'y': 'np.frombuffer(npy(x) * 2, np.uint8)'},
         {'id': 'tensorconvert', 'el': 'tensorconvert', 'n': 'tensorconvert0',
          'y': 'np.stack([x, x])'},
+        {'id': 'tensorwindow', 'el': 'tensorwindow size=2', 'n': 'tensorwindow0',
+         'y': 'np.concatenate([x, x]).reshape(3, 2, 4)'},
       ],
       [  # caps that must work
         {'id': 'minimal', 'caps': 'tensor/x-raw,type=float32,dims=<3,4>'},
@@ -58,6 +60,7 @@
         {'id': 'tensormatmul', 'el': 'tensormatmul weights=@DIR@/w42.npy', 'n': 'tensormatmul0'},
         {'id': 'npyenc', 'el': 'npyenc', 'n': 'npyenc0'},
         {'id': 'tensorconvert', 'el': 'tensorconvert', 'n': 'tensorconvert0'},
+        {'id': 'tensorwindow', 'el': 'tensorwindow size=2', 'n': 'tensorwindow0'},
       ],
       [  # caps that are wrong, and the word the refusal must name
         {'id': 'bad-type', 'caps': 'tensor/x-raw,type=float33,dims=<3,4>', 'w': 'float33'},

@@ -37,6 +37,12 @@
          'x': 'np.arange(45, dtype=np.uint8).reshape(3, 5, 3)', 'nbuf': '2', 'acc': 'np.uint64'},
         {'id': 'npy-fortran', 'src': 'filesrc location=@DIR@/fortran.npy ! npydec',
          'x': 'np.arange(60, dtype=np.int16).reshape(3, 4, 5)', 'nbuf': '1', 'acc': 'np.int64'},
+        # tensorwindow along axis 1: windows inside one input are strided
+        # views of it; windows across inputs strided views of its ring
+        {'id': 'window-inside', 'src': 'tensorsrc pattern=arange num-buffers=2 ! tensor/x-raw,type=int16,dims=<2,6,4> ! tensorwindow name=@V@ axis=1 size=2',
+         'x': '(lambda a: np.stack([a[:, s:s + 2] for s in (0, 2, 4)] * 2))(np.arange(48, dtype=np.int16).reshape(2, 6, 4))', 'nbuf': '1', 'acc': 'np.int64'},
+        {'id': 'window-ring', 'src': 'tensorsrc pattern=arange num-buffers=3 ! tensor/x-raw,type=float32,dims=<2,3,4> ! tensorwindow name=@V@ axis=1 size=4 hop=2',
+         'x': '(lambda a: np.stack([a[:, s:s + 4] for s in (0, 2, 4)]))(np.concatenate([np.arange(24, dtype=np.float32).reshape(2, 3, 4)] * 3, axis=1))', 'nbuf': '1', 'acc': 'np.float32'},
       ],
       [  # what may stand between
         {'id': 'none', 'mid': ''},
