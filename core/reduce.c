@@ -21,6 +21,7 @@
 
 #include "half.h"
 #include "parallel.h"
+#include "reduce-fold.h"
 #include "reduce-kern.h"
 
 /* Columns narrower than this are cheaper to transpose into rows first. */
@@ -244,6 +245,7 @@ typedef struct {
   int64_t ddof;
   char *dst;     /* outputs, or NULL when means is set */
   double *means; /* var/std pass 1: the float64 means go here */
+  double *raw;   /* tn_reduce_fold: the folded float64 values go here */
 } emit_ctx;
 
 static double
@@ -329,6 +331,12 @@ emit (const emit_ctx *x, int64_t o, const tn_rpart *p)
 
   if (x->means) {
     x->means[o] = part_mean (x, p);
+    return;
+  }
+  if (x->raw) {
+    x->raw[o] = (x->kind == TN_RK_MIN || x->kind == TN_RK_MAX) && p->nan
+                    ? NAN
+                    : p->v.d;
     return;
   }
   switch (x->op) {
@@ -807,6 +815,43 @@ emit_identity (const emit_ctx *ex, int64_t M)
     emit (ex, o, &p);
 }
 
+/* The plan for kind over v's axes in mask; where no plan reads v in place,
+ * a dense copy (*dense, for the caller to free) with the kept axes first
+ * and the reduced ones after: each output's items become one contiguous
+ * row, in row-major order of the reduced axes. */
+static int
+plan_or_copy (plan *pl, const tn_view *v, uint32_t mask, const void *base,
+    tn_rk_kind kind, void **dense, tn_err *e)
+{
+  *dense = NULL;
+  if (!make_plan (pl, v, mask, base, kind_has_strips (kind)) && pl->M > 0
+      && pl->N > 0) {
+    tn_view pv = *v;
+    int k = 0;
+    size_t nbytes = (size_t) pl->M * (size_t) pl->N * pl->isz;
+
+    for (int pass = 0; pass < 2; pass++)
+      for (int i = 0; i < v->rank; i++)
+        if ((int) ((mask >> i) & 1) == pass) {
+          pv.dims[k] = v->dims[i];
+          pv.strides[k++] = v->strides[i];
+        }
+    *dense = malloc (nbytes);
+    if (!*dense) {
+      tn_err_set (
+          e, "out of memory for a dense copy of %zu bytes to reduce.", nbytes);
+      return -1;
+    }
+    tn_view_materialize (*dense, base, &pv);
+    pl->kind = PLAN_ROWS;
+    pl->base = *dense;
+    pl->nk = 1;
+    pl->kdims[0] = pl->M;
+    pl->kstr[0] = pl->N;
+  }
+  return 0;
+}
+
 int
 tn_reduce (void *dst, const void *base, const tn_view *v, tn_reduce_op op,
     uint32_t mask, int64_t ddof, int nthreads, tn_err *e)
@@ -837,33 +882,8 @@ tn_reduce (void *dst, const void *base, const tn_view *v, tn_reduce_op op,
   ex.ddof = ddof;
   ex.dst = dst;
 
-  if (!make_plan (&pl, v, mask, base, kind_has_strips (ex.kind)) && pl.M > 0
-      && pl.N > 0) {
-    /* Kept axes first, then the reduced ones: each output's items become
-     * one contiguous row, in row-major order of the reduced axes. */
-    tn_view pv = *v;
-    int k = 0;
-    size_t nbytes = (size_t) pl.M * (size_t) pl.N * pl.isz;
-
-    for (int pass = 0; pass < 2; pass++)
-      for (int i = 0; i < v->rank; i++)
-        if ((int) ((mask >> i) & 1) == pass) {
-          pv.dims[k] = v->dims[i];
-          pv.strides[k++] = v->strides[i];
-        }
-    dense = malloc (nbytes);
-    if (!dense) {
-      tn_err_set (
-          e, "out of memory for a dense copy of %zu bytes to reduce.", nbytes);
-      return -1;
-    }
-    tn_view_materialize (dense, base, &pv);
-    pl.kind = PLAN_ROWS;
-    pl.base = dense;
-    pl.nk = 1;
-    pl.kdims[0] = pl.M;
-    pl.kstr[0] = pl.N;
-  }
+  if (plan_or_copy (&pl, v, mask, base, ex.kind, &dense, e) < 0)
+    return -1;
   ex.n = pl.N;
   if (pl.M == 0) {
     rc = 0;
@@ -893,6 +913,41 @@ tn_reduce (void *dst, const void *base, const tn_view *v, tn_reduce_op op,
 
 done:
   free (means);
+  free (dense);
+  return rc;
+}
+
+int
+tn_reduce_fold (double *dst, const void *base, const tn_view *v,
+    tn_rk_kind kind, uint32_t mask, const double *m, int nthreads, tn_err *e)
+{
+  plan pl;
+  emit_ctx ex;
+  void *dense = NULL;
+  int rc;
+
+  if (!is_float (v->dtype)
+      || !(kind == TN_RK_DADD || kind == TN_RK_DSQ || kind == TN_RK_MIN
+           || kind == TN_RK_MAX || kind == TN_RK_DDEV)) {
+    tn_err_set (e, "no float64 fold of kind %d over %s.", (int) kind,
+        tn_dtype_name (v->dtype));
+    return -1;
+  }
+  memset (&ex, 0, sizeof ex);
+  ex.in = ex.out = v->dtype;
+  ex.kind = kind;
+  ex.raw = dst;
+  if (plan_or_copy (&pl, v, mask, base, kind, &dense, e) < 0)
+    return -1;
+  ex.n = pl.N;
+  if (pl.M == 0 || pl.N == 0) {
+    /* the identity of a sum; min and max of no items are the caller's */
+    for (int64_t o = 0; o < pl.M; o++)
+      dst[o] = -0.0;
+    free (dense);
+    return 0;
+  }
+  rc = run (&pl, kind, v->dtype, m, &ex, nthreads, e);
   free (dense);
   return rc;
 }

@@ -32,6 +32,9 @@ static const struct {
 #ifdef CHECKASM_HAVE_EWISE
   { "ewise", checkasm_check_ewise },
 #endif
+#ifdef CHECKASM_HAVE_NORMALIZE
+  { "normalize", checkasm_check_normalize },
+#endif
   { NULL, NULL },
 };
 

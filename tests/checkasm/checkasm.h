@@ -7,7 +7,7 @@
  *   void checkasm_check_NAME (void);
  *
  * tests/checkasm/meson.build builds every check_NAME.c of its list
- * (half, view, gemm, random, reduce, ewise) that exists and defines
+ * (half, view, gemm, random, reduce, ewise, normalize) that exists and defines
  * CHECKASM_HAVE_NAME for it, so a family lands by adding its file (then
  * reconfigure: meson setup --reconfigure).  A new family also adds its
  * name to that list, to the table in checkasm.c and a prototype below.
@@ -157,5 +157,6 @@ void checkasm_check_gemm (void);
 void checkasm_check_random (void);
 void checkasm_check_reduce (void);
 void checkasm_check_ewise (void);
+void checkasm_check_normalize (void);
 
 #endif

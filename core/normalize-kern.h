@@ -1,0 +1,46 @@
+/* Internal to core/normalize*.c and their tests: the elementwise passes of
+ * the normalisations, one table of them per CPU level.
+ *
+ * A pass maps n contiguous items x to y (y may be x) with two float64
+ * parameters per item, pa[i * step] and pb[i * step] (step 0: one pair for
+ * the whole run; 1: a pair per item).  Every entry gives the bits of the
+ * portable one: the template (normalize-tmpl.c) writes each multiply-add it
+ * wants fused as fmaf (), which is correctly rounded in every build, and
+ * no other product meets an addition. */
+#ifndef TN_NORMALIZE_KERN_H
+#define TN_NORMALIZE_KERN_H
+
+#include <stdint.h>
+
+typedef enum {
+  /* y = exp (x - a); float32: x - a carried as a float pair, exp within
+   * 1.5 ulp; float64: libm's exp (x - a) */
+  TN_NK_EXP,
+  /* float32: y = ((double) x - a) * b, rounded once (b: a reciprocal);
+   * float64: y = (x - a) / b */
+  TN_NK_AFFINE,
+  /* y = ((double) x - a) - b, rounded once */
+  TN_NK_SHIFT,
+  TN_NK_NKINDS
+} tn_nk_kind;
+
+/* [kind][0: float32, 1: float64] */
+typedef void (*tn_nk_fn) (const void *x, void *y, int64_t n, const double *pa,
+    const double *pb, int step);
+
+typedef struct {
+  tn_nk_fn fn[TN_NK_NKINDS][2];
+} tn_norm_dsp;
+
+void tn_norm_dsp_init (tn_norm_dsp *dsp, unsigned flags);
+const tn_norm_dsp *tn_norm_dsp_get (void);
+
+/* Every entry from the template as built for one ISA (c: portable). */
+void tn_nk_fill_c (tn_norm_dsp *dsp);
+void tn_nk_fill_avx2 (tn_norm_dsp *dsp);
+
+/* The float32 exp of the EXP pass on one item, for tests: exp (hi + lo)
+ * for hi <= 88, lo tiny beside hi. */
+float tn_nk_expf2 (float hi, float lo);
+
+#endif

@@ -1,0 +1,357 @@
+/* Normalisations along axes (normalize.h): statistics by tensorreduce's
+ * folds, then one or two elementwise passes (normalize-kern.h) that read
+ * each item's statistics by its kept indices. */
+#include "normalize.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cast.h"
+#include "cpu.h"
+#include "dsp.h"
+#include "normalize-kern.h"
+#include "parallel.h"
+#include "reduce-fold.h"
+
+static const char *const op_names[TN_NORM_NOPS]
+    = { "softmax", "log-softmax", "standardize", "l2", "minmax" };
+
+const char *
+tn_norm_op_name (tn_norm_op op)
+{
+  return (unsigned) op < TN_NORM_NOPS ? op_names[op] : NULL;
+}
+
+bool
+tn_norm_uses_eps (tn_norm_op op)
+{
+  return op == TN_NORM_STANDARDIZE || op == TN_NORM_L2;
+}
+
+double
+tn_norm_default_eps (tn_norm_op op)
+{
+  return op == TN_NORM_STANDARDIZE ? 1e-5 : op == TN_NORM_L2 ? 1e-12 : 0.0;
+}
+
+/* The tables (core/dsp.h). */
+void
+tn_norm_dsp_init (tn_norm_dsp *dsp, unsigned flags)
+{
+  memset (dsp, 0, sizeof *dsp);
+  tn_nk_fill_c (dsp);
+#if TN_ARCH_X86
+  if ((flags & TN_CPU_AVX2) == TN_CPU_AVX2)
+    tn_nk_fill_avx2 (dsp);
+#else
+  (void) flags;
+#endif
+}
+
+TN_DSP_GET (tn_norm_dsp, tn_norm_dsp_get, tn_norm_dsp_init)
+
+/* Items per parallel unit of a pass, and the repeated-parameter row a
+ * pass builds when the kept axes are innermost and short (HWC images
+ * standardised over H and W: 3 parameters repeat every 3 items). */
+#define UNIT_ITEMS 32768
+#define REP_MIN 256
+
+/* The tensor as the passes walk it: blocks of blk items, each of one
+ * kept index q of the prefix axes (those before the block); inside a
+ * block the parameters are one pair (period 0) or repeat every period
+ * items (the kept axis innermost). */
+typedef struct {
+  tn_nk_fn fn;
+  const char *x;
+  char *y;
+  size_t isz;
+  int64_t blk, period, upb, unit;
+  int np;                                         /* prefix axes */
+  int64_t pdims[TN_MAX_RANK], pkstr[TN_MAX_RANK]; /* kstr 0: reduced */
+  const double *pa, *pb;
+} pass_ctx;
+
+static void
+pass_chunk (void *vctx, int64_t c, int64_t b, int64_t e)
+{
+  const pass_ctx *p = vctx;
+  double ea[2 * REP_MIN], eb[2 * REP_MIN];
+
+  (void) c;
+  for (int64_t u = b; u < e; u++) {
+    int64_t blk = u / p->upb, j = u % p->upb, rem = blk, q = 0;
+    int64_t off = blk * p->blk + j * p->unit;
+    int64_t n = p->blk - j * p->unit < p->unit ? p->blk - j * p->unit : p->unit;
+    const char *x = p->x + off * p->isz;
+    char *y = p->y + off * p->isz;
+
+    for (int k = p->np - 1; k >= 0; k--) {
+      q += (rem % p->pdims[k]) * p->pkstr[k];
+      rem /= p->pdims[k];
+    }
+    if (p->period == 0) {
+      p->fn (x, y, n, p->pa + q, p->pb + q, 0);
+    } else if (p->period >= REP_MIN) {
+      const double *a = p->pa + q * p->period, *bb = p->pb + q * p->period;
+
+      for (int64_t i = 0; i < n; i += p->period)
+        p->fn (x + i * p->isz, y + i * p->isz, p->period, a, bb, 1);
+    } else {
+      int64_t rep = p->period * ((REP_MIN + p->period - 1) / p->period);
+
+      for (int64_t i = 0; i < rep; i++) {
+        ea[i] = p->pa[q * p->period + i % p->period];
+        eb[i] = p->pb[q * p->period + i % p->period];
+      }
+      for (int64_t i = 0; i < n; i += rep)
+        p->fn (x + i * p->isz, y + i * p->isz, n - i < rep ? n - i : rep, ea,
+            eb, 1);
+    }
+  }
+}
+
+/* The walk of dims under mask: extent-1 axes dropped, neighbours of the
+ * same kind merged. */
+static void
+pass_plan (pass_ctx *p, const int64_t *dims, int rank, uint32_t mask)
+{
+  int64_t sd[TN_MAX_RANK], step;
+  int sr[TN_MAX_RANK], ns = 0, last;
+
+  for (int i = 0; i < rank; i++) {
+    int r = (mask >> i) & 1;
+
+    if (dims[i] == 1)
+      continue;
+    if (ns > 0 && sr[ns - 1] == r) {
+      sd[ns - 1] *= dims[i];
+    } else {
+      sd[ns] = dims[i];
+      sr[ns++] = r;
+    }
+  }
+  if (ns == 0) {
+    sd[0] = 1;
+    sr[ns++] = 1;
+  }
+  last = ns - 1;
+  if (sr[last]) {
+    p->blk = sd[last];
+    p->period = 0;
+    p->np = last;
+  } else {
+    p->period = sd[last];
+    p->blk = sd[last] * (last > 0 ? sd[last - 1] : 1);
+    p->np = last > 0 ? last - 1 : 0;
+  }
+  /* the prefix's kept index of a block counts kept axes only */
+  for (int64_t k = p->np - 1, s = 1; k >= 0; k--) {
+    p->pdims[k] = sd[k];
+    p->pkstr[k] = sr[k] ? 0 : s;
+    if (!sr[k])
+      s *= sd[k];
+  }
+  step = p->period ? p->period : 1;
+  p->unit = p->blk;
+  if (p->unit > UNIT_ITEMS)
+    p->unit = (UNIT_ITEMS + step - 1) / step * step;
+  p->upb = (p->blk + p->unit - 1) / p->unit;
+}
+
+static void
+pass_run (pass_ctx *p, tn_nk_kind kind, int f64, const void *x, void *y,
+    int64_t count, const double *pa, const double *pb, int nthreads)
+{
+  int64_t units = count / p->blk * p->upb;
+
+  p->fn = tn_norm_dsp_get ()->fn[kind][f64];
+  p->x = x;
+  p->y = y;
+  p->pa = pa;
+  p->pb = pb;
+  tn_parallel_run (nthreads, units, 65536 / p->unit + 1, pass_chunk, p);
+}
+
+/* op over dense float32 or float64 items x into y (y may be x). */
+static int
+norm_float (void *y, const void *x, const tn_view *v, tn_norm_op op,
+    uint32_t mask, double eps, int nthreads, tn_err *e)
+{
+  const int f64 = v->dtype == TN_FLOAT64;
+  const int64_t count = tn_view_count (v);
+  int64_t M = 1, n;
+  double *pa, *pb;
+  void *ex, *tmp = NULL;
+  pass_ctx pc;
+  tn_view yv;
+  int rc = -1;
+
+  for (int i = 0; i < v->rank; i++)
+    if (!((mask >> i) & 1))
+      M *= v->dims[i];
+  pa = malloc (sizeof (double) * (size_t) M);
+  pb = malloc (sizeof (double) * (size_t) M);
+  if (!pa || !pb) {
+    tn_err_set (
+        e, "out of memory for the statistics of %lld outputs.", (long long) M);
+    goto done;
+  }
+  memset (&pc, 0, sizeof pc);
+  pc.isz = tn_dtype_size (v->dtype);
+  pass_plan (&pc, v->dims, v->rank, mask);
+  yv = *v;
+  yv.offset = 0;
+  n = count / M;
+
+  switch (op) {
+  case TN_NORM_SOFTMAX:
+  case TN_NORM_LOG_SOFTMAX:
+    /* log-softmax reads x again after the exponentials: in place, they
+     * go to scratch */
+    ex = y;
+    if (op == TN_NORM_LOG_SOFTMAX && y == x) {
+      ex = tmp = malloc (pc.isz * (size_t) count);
+      if (!tmp) {
+        tn_err_set (
+            e, "out of memory for %lld exponentials.", (long long) count);
+        goto done;
+      }
+    }
+    if (tn_reduce_fold (pa, x, v, TN_RK_MAX, mask, NULL, nthreads, e) < 0)
+      goto done;
+    pass_run (&pc, TN_NK_EXP, f64, x, ex, count, pa, pa, nthreads);
+    if (tn_reduce_fold (pb, ex, &yv, TN_RK_DADD, mask, NULL, nthreads, e) < 0)
+      goto done;
+    if (op == TN_NORM_SOFTMAX) {
+      for (int64_t o = 0; o < M; o++) {
+        pa[o] = 0.0;
+        pb[o] = f64 ? pb[o] : 1.0 / pb[o];
+      }
+      pass_run (&pc, TN_NK_AFFINE, f64, y, y, count, pa, pb, nthreads);
+    } else {
+      for (int64_t o = 0; o < M; o++)
+        pb[o] = log (pb[o]);
+      pass_run (&pc, TN_NK_SHIFT, f64, x, y, count, pa, pb, nthreads);
+    }
+    break;
+  case TN_NORM_STANDARDIZE:
+    if (tn_reduce_fold (pa, x, v, TN_RK_DADD, mask, NULL, nthreads, e) < 0)
+      goto done;
+    for (int64_t o = 0; o < M; o++)
+      pa[o] /= (double) n;
+    if (tn_reduce_fold (pb, x, v, TN_RK_DDEV, mask, pa, nthreads, e) < 0)
+      goto done;
+    for (int64_t o = 0; o < M; o++) {
+      double d = sqrt (pb[o] / (double) n + eps);
+
+      pb[o] = f64 ? d : 1.0 / d;
+    }
+    pass_run (&pc, TN_NK_AFFINE, f64, x, y, count, pa, pb, nthreads);
+    break;
+  case TN_NORM_L2:
+    if (tn_reduce_fold (pb, x, v, TN_RK_DSQ, mask, NULL, nthreads, e) < 0)
+      goto done;
+    for (int64_t o = 0; o < M; o++) {
+      double d = sqrt (pb[o]);
+
+      d = d > eps || isnan (d) ? d : eps;
+      pa[o] = 0.0;
+      pb[o] = f64 ? d : 1.0 / d;
+    }
+    pass_run (&pc, TN_NK_AFFINE, f64, x, y, count, pa, pb, nthreads);
+    break;
+  default: /* minmax */
+    if (tn_reduce_fold (pa, x, v, TN_RK_MIN, mask, NULL, nthreads, e) < 0
+        || tn_reduce_fold (pb, x, v, TN_RK_MAX, mask, NULL, nthreads, e) < 0)
+      goto done;
+    for (int64_t o = 0; o < M; o++) {
+      double r = pb[o] - pa[o];
+
+      /* max == min: every item is the minimum, and x - min is 0 */
+      if (r == 0.0)
+        r = 1.0;
+      pb[o] = f64 ? r : 1.0 / r;
+    }
+    pass_run (&pc, TN_NK_AFFINE, f64, x, y, count, pa, pb, nthreads);
+    break;
+  }
+  rc = 0;
+
+done:
+  free (tmp);
+  free (pa);
+  free (pb);
+  return rc;
+}
+
+int
+tn_normalize (void *dst, const void *base, const tn_view *v, tn_norm_op op,
+    uint32_t mask, double eps, int nthreads, tn_err *e)
+{
+  const tn_dtype t = v->dtype;
+  const int64_t count = tn_view_count (v);
+  tn_view w = *v;
+  const char *x;
+  float *wide = NULL;
+  tn_fpenv env;
+  int rc;
+
+  if ((unsigned) op >= TN_NORM_NOPS) {
+    tn_err_set (e,
+        "normalisation %d is not one of softmax, log-softmax, "
+        "standardize, l2, minmax.",
+        (int) op);
+    return -1;
+  }
+  if (t != TN_FLOAT16 && t != TN_BFLOAT16 && t != TN_FLOAT32
+      && t != TN_FLOAT64) {
+    tn_err_set (e,
+        "%s normalises float16, bfloat16, float32 and float64 tensors, not "
+        "%s.",
+        op_names[op], tn_dtype_name (t));
+    return -1;
+  }
+  if (!tn_view_dense (v)) {
+    tn_err_set (
+        e, "%s reads dense tensors; copy the view first.", op_names[op]);
+    return -1;
+  }
+  if (v->rank > 0 ? mask >> v->rank != 0 : mask > 1) {
+    tn_err_set (e, "axes mask 0x%x names an axis beyond rank %d.",
+        (unsigned) mask, v->rank);
+    return -1;
+  }
+  if (count == 0)
+    return 0;
+  if (v->rank == 0) {
+    /* one item: its own group */
+    w.rank = 1;
+    w.dims[0] = 1;
+    w.strides[0] = 1;
+    mask = 1;
+  }
+  x = (const char *) base + (size_t) v->offset * tn_dtype_size (t);
+  w.offset = 0;
+  env = tn_fpenv_enter ();
+  if (t == TN_FLOAT16 || t == TN_BFLOAT16) {
+    /* computed in float32, rounded once */
+    wide = malloc (sizeof (float) * (size_t) count);
+    if (!wide) {
+      tn_err_set (e, "out of memory for a float32 copy of %lld items.",
+          (long long) count);
+      tn_fpenv_leave (env);
+      return -1;
+    }
+    tn_cast (wide, TN_FLOAT32, x, t, (size_t) count);
+    w.dtype = TN_FLOAT32;
+    rc = norm_float (wide, wide, &w, op, mask, eps, nthreads, e);
+    if (rc == 0)
+      tn_cast (dst, t, wide, TN_FLOAT32, (size_t) count);
+    free (wide);
+  } else {
+    rc = norm_float (dst, x, &w, op, mask, eps, nthreads, e);
+  }
+  tn_fpenv_leave (env);
+  return rc;
+}
