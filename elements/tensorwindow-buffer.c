@@ -67,7 +67,7 @@ gst_tensor_window_copy_out (
 
 /* The output view of a window held item after item (axis k outermost,
  * dense) from item 0 on: the window axis moved to k, squeezed. */
-static void
+void
 gst_tensor_window_items_view (GstTensorWindow *self, gint64 n, tn_view *v)
 {
   gint64 dims[TN_MAX_RANK];
@@ -91,7 +91,7 @@ gst_tensor_window_from_items (GstTensorWindow *self, GstMemory *mem)
   GstBuffer *buf;
   tn_view v;
 
-  gst_tensor_window_items_view (self, self->run.size, &v);
+  v = self->win_view;
   if (!tn_view_dense (&v) && !self->downstream_meta) {
     GstMapInfo map;
 
@@ -297,20 +297,43 @@ GstFlowReturn
 gst_tensor_window_take (GstTensorWindow *self, GstBuffer *in)
 {
   const Settings *s = &self->run;
+  GstMapInfo map;
   GstTnMap m;
-  GError *err = NULL;
+  gboolean tnmap = FALSE;
+  const guint8 *data;
+  tn_view iv;
   gint64 n;
   guint64 b0 = self->total, b1;
   gboolean aligned;
 
-  if (!gst_tn_buffer_map (&m, in, &self->in_info, GST_MAP_READ, &err)) {
-    GST_ELEMENT_ERROR (self, STREAM, FORMAT,
-        ("%s: %s", GST_OBJECT_NAME (self), err->message), (NULL));
+  /* The view without gst_tn_buffer_map, which costs more than the rest
+   * of a small window's path; it says in words what does not fit. */
+  if (!gst_tn_buffer_view (in, &self->in_view, self->in_nbytes, &iv)
+      || !gst_buffer_map (in, &map, GST_MAP_READ)) {
+    GError *err = NULL;
+
+    if (gst_tn_buffer_map (&m, in, &self->in_info, GST_MAP_READ, &err))
+      gst_buffer_unmap (in, &map);
+    else
+      GST_ELEMENT_ERROR (self, STREAM, FORMAT,
+          ("%s: %s", GST_OBJECT_NAME (self), err->message), (NULL));
     g_clear_error (&err);
     return GST_FLOW_ERROR;
   }
-  /* An input that had to be aligned for mapping cannot be shared. */
-  aligned = m.aligned == NULL;
+  /* Items at an address not aligned for them are read from an aligned
+   * copy (gst_tn_buffer_map's) and never shared. */
+  aligned = ((guintptr) map.data) % self->isz == 0;
+  data = map.data;
+  if (!aligned) {
+    gst_buffer_unmap (in, &map);
+    if (!gst_tn_buffer_map (&m, in, &self->in_info, GST_MAP_READ, NULL)) {
+      gst_tensor_window_error (self, "could not map an input buffer");
+      return GST_FLOW_ERROR;
+    }
+    tnmap = TRUE;
+    data = m.data;
+    iv = m.view;
+  }
   n = s->stack ? 1 : self->in_info.dims[self->k];
   b1 = b0 + n;
 
@@ -331,10 +354,9 @@ gst_tensor_window_take (GstTensorWindow *self, GstBuffer *in)
     if (end > b1)
       break;
     if (p.start >= b0 && aligned)
-      buf = gst_tensor_window_share (self, in, m.data, &m.view, p.start - b0);
+      buf = gst_tensor_window_share (self, in, data, &iv, p.start - b0);
     if (buf == NULL) {
-      if (!gst_tensor_window_ring_append (
-              self, m.data, &m.view, b0, p.start, end))
+      if (!gst_tensor_window_ring_append (self, data, &iv, b0, p.start, end))
         goto failed;
       buf = gst_tensor_window_from_items (
           self, gst_tn_ring_window (self->ring, p.start * self->item_bytes,
@@ -352,15 +374,21 @@ gst_tensor_window_take (GstTensorWindow *self, GstBuffer *in)
   if (self->pending->len > 0) {
     guint64 need = g_array_index (self->pending, Pending, 0).start;
 
-    if (!gst_tensor_window_ring_append (self, m.data, &m.view, b0, need, b1))
+    if (!gst_tensor_window_ring_append (self, data, &iv, b0, need, b1))
       goto failed;
   }
   self->total = b1;
-  gst_tn_buffer_unmap (&m);
+  if (tnmap)
+    gst_tn_buffer_unmap (&m);
+  else
+    gst_buffer_unmap (in, &map);
   return GST_FLOW_OK;
 
 failed:
-  gst_tn_buffer_unmap (&m);
+  if (tnmap)
+    gst_tn_buffer_unmap (&m);
+  else
+    gst_buffer_unmap (in, &map);
   return GST_FLOW_ERROR;
 }
 

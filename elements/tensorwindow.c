@@ -333,6 +333,12 @@ gst_tensor_window_setup (GstTensorWindow *self, gchar **why)
   }
   self->isz = tn_dtype_size (in->dtype);
   self->item_bytes = (gsize) tn_view_count (&self->item) * self->isz;
+  if (tn_view_init (&self->in_view, in->dtype, in->dims, in->rank, NULL) != 0
+      || !gst_tn_info_size (in, &self->in_nbytes)) {
+    *why = g_strdup ("the input tensors do not fit in memory");
+    return FALSE;
+  }
+  gst_tensor_window_items_view (self, self->run.size, &self->win_view);
   return TRUE;
 }
 

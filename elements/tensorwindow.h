@@ -40,9 +40,12 @@ struct _GstTensorWindow {
   Settings run;
   GstTnInfo in_info, out_info;
   gboolean have_info;
-  gint k;                /* the window axis: of the input, or (stack) the
-                          * output's new one */
-  tn_view item;          /* one item, dense: the input without axis k */
+  gint k;          /* the window axis: of the input, or (stack) the
+                    * output's new one */
+  tn_view item;    /* one item, dense: the input without axis k */
+  tn_view in_view; /* the input, dense */
+  gsize in_nbytes;
+  tn_view win_view;      /* a window held item after item, as output */
   gsize isz, item_bytes; /* bytes of one item */
   gsize out_nbytes;
   guint64 total;              /* items received since the start or a flush */
@@ -57,6 +60,9 @@ struct _GstTensorWindow {
   GstCaps *refused;
 };
 
+/* The output view of a window of n items held item after item (the
+ * window axis outermost, dense) from item 0 on. */
+void gst_tensor_window_items_view (GstTensorWindow *self, gint64 n, tn_view *v);
 void gst_tensor_window_count_copy (GstTensorWindow *self, gsize bytes);
 /* One input buffer: the windows it completes go into self->out, and what
  * later windows need of it into the ring. */
