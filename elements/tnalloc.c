@@ -4,6 +4,7 @@
 #include "tnalloc.h"
 
 #include <gst/tensor/tensorinfo.h>
+#include <gst/tensor/tensormeta.h>
 #include <gst/tensor/tensorpool.h>
 
 gboolean
@@ -52,4 +53,17 @@ gst_tn_transform_size (GstBaseTransform *trans, GstPadDirection direction,
 
   return gst_tn_info_from_caps (&info, othercaps, NULL)
          && gst_tn_info_size (&info, othersize);
+}
+
+gboolean
+gst_tn_transform_propose_layout_meta (GstBaseTransformClass *parent,
+    GstBaseTransform *trans, GstQuery *decide_query, GstQuery *query)
+{
+  GType api = GST_TN_LAYOUT_META_API_TYPE;
+
+  if (!parent->propose_allocation (trans, decide_query, query))
+    return FALSE;
+  if (!gst_query_find_allocation_meta (query, api, NULL))
+    gst_query_add_allocation_meta (query, api, NULL);
+  return TRUE;
 }

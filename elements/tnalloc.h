@@ -20,6 +20,12 @@ gboolean gst_tn_element_decide_allocation (
  * caller then allocates from the tensor allocator. */
 GstBufferPool *gst_tn_pool_activate (GstObject *owner, GstBufferPool *pool);
 
+/* A GstBaseTransform propose_allocation for an element that reads any
+ * layout and gives a reader of dense tensors only dense buffers (it copies
+ * a view for it itself): parent's answer, with the layout meta added. */
+gboolean gst_tn_transform_propose_layout_meta (GstBaseTransformClass *parent,
+    GstBaseTransform *trans, GstQuery *decide_query, GstQuery *query);
+
 /* A GstBaseTransform transform_size function for elements whose buffers
  * are dense tensors: othersize is the bytes of othercaps' tensor. */
 gboolean gst_tn_transform_size (GstBaseTransform *trans,
