@@ -729,6 +729,18 @@ GST_START_TEST (test_negotiation)
                        "! tensor/x-raw,dims=<3,2,5> ! fakesink name=sink");
   tn_assert_contains (s, "dims=(int)< 3, 2, 5 >");
   g_free (s);
+  /* a negative axis counts from the end: the last axis; with stack, a
+   * new last axis */
+  s = sink_caps_after (
+      "tensorsrc num-buffers=1 ! tensor/x-raw,type=int16,dims=<5,3> "
+      "! tensorwindow axis=-1 size=2 ! fakesink name=sink");
+  tn_assert_contains (s, "dims=(int)< 5, 2 >");
+  g_free (s);
+  s = sink_caps_after (
+      "tensorsrc num-buffers=1 ! tensor/x-raw,type=int16,dims=<5,3> "
+      "! tensorwindow stack=true axis=-1 size=4 ! fakesink name=sink");
+  tn_assert_contains (s, "dims=(int)< 5, 3, 4 >");
+  g_free (s);
   s = sink_caps_after ("tensorsrc num-buffers=1 "
                        "! tensor/x-raw,type=float32,dims=<8,3,4> "
                        "! tensorwindow size=1 squeeze=true ! fakesink "
