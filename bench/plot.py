@@ -209,9 +209,24 @@ def parse_view(lines, out):
                 m.group(4) + " us", m.group(5), "time")
 
 
+def parse_window(lines, out):
+    """A case line (no indent), then "  ratio time A/B x; C/D y; ...": every
+    pair a time ratio of that case (the first figure of "x / y")."""
+    case = None
+    for l in lines:
+        if l and not l.startswith(" ") and not l.startswith("bench_window"):
+            case = l.split(":")[0]
+        elif l.startswith("  ratio time") and case:
+            for ours, peer, r in re.findall(r"([\w-]+)/([a-z][\w ]*?) %s"
+                                            % NUM, l):
+                rec(out, "window", "%s: %s" % (case, ours), peer.strip(),
+                    "", "", r, "time")
+
+
 PARSERS = {"alloc": parse_alloc, "ewise": parse_ewise, "gemm": parse_gemm,
            "materialize": parse_materialize, "matmul": parse_matmul,
-           "reduce": parse_reduce, "src": parse_src, "view": parse_view}
+           "reduce": parse_reduce, "src": parse_src, "view": parse_view,
+           "window": parse_window}
 
 
 def parse(text):
