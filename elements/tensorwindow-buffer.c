@@ -431,7 +431,13 @@ gst_tensor_window_drain (GstTensorWindow *self, const gchar *why)
       break;
     }
     /* the ring holds every item from the first pending window on */
-    if (have > 0 && self->ring != NULL)
+    if (have > 0 && (self->ring == NULL || p.start < self->ring_from)) {
+      gst_memory_unmap (mem, &map);
+      gst_memory_unref (mem);
+      gst_tensor_window_error (self, "the ring lost items (internal error)");
+      break;
+    }
+    if (have > 0)
       memcpy (map.data, gst_tn_ring_at (self->ring, p.start * ib), have);
     memset (map.data + have, 0, wbytes - have);
     gst_memory_unmap (mem, &map);
