@@ -751,6 +751,111 @@ GST_START_TEST (test_negotiation)
 }
 GST_END_TEST;
 
+typedef struct {
+  GPtrArray *bufs;
+  GstCaps *caps;
+} Collected;
+
+static void
+collect_handoff (GstElement *sink, GstBuffer *buf, GstPad *pad, gpointer data)
+{
+  Collected *c = data;
+
+  if (c->caps == NULL)
+    c->caps = gst_pad_get_current_caps (pad);
+  g_ptr_array_add (c->bufs, gst_buffer_ref (buf));
+}
+
+/* The windows at a fakesink after pipeline desc, whose sink is "sink". */
+static void
+collect (const gchar *desc, Collected *c)
+{
+  GError *err = NULL;
+  GstElement *p = gst_parse_launch (desc, &err), *sink;
+
+  fail_unless (p != NULL, "%s", err ? err->message : "?");
+  c->bufs = g_ptr_array_new_with_free_func ((GDestroyNotify) gst_buffer_unref);
+  c->caps = NULL;
+  sink = gst_bin_get_by_name (GST_BIN (p), "sink");
+  g_object_set (sink, "signal-handoffs", TRUE, NULL);
+  g_signal_connect (sink, "handoff", G_CALLBACK (collect_handoff), c);
+  gst_object_unref (sink);
+  tn_play_to_eos (p, desc, 20);
+}
+
+/* Item (i, j, k) of window w (int16, dense as caps says). */
+static gint
+item_at (Collected *c, guint w, gint i, gint j, gint k)
+{
+  GstTnInfo info;
+  GstTnMap m;
+  gint v, idx[3] = { i, j, k };
+  gint64 off;
+
+  fail_unless (gst_tn_info_from_caps (&info, c->caps, NULL));
+  fail_unless (gst_tn_buffer_map (
+      &m, g_ptr_array_index (c->bufs, w), &info, GST_MAP_READ, NULL));
+  off = m.view.offset;
+  for (gint a = 0; a < m.view.rank; a++)
+    off += idx[a] * m.view.strides[a];
+  v = ((gint16 *) m.data)[off];
+  gst_tn_buffer_unmap (&m);
+  return v;
+}
+
+/* Strided input (tensorview's transpose, a view tensorwindow reads as it
+ * is): x = np.arange (12).reshape (3, 4), each input x.T <4, 3>. */
+GST_START_TEST (test_strided_input)
+{
+  Collected c;
+
+  /* along axis 0 every 2, across inputs: window w row r is x.T[(2w + r) %
+   * 4] = [(2w + r) % 4, 4 + ..., 8 + ...] */
+  collect ("tensorsrc pattern=arange num-buffers=3 "
+           "! tensor/x-raw,type=int16,dims=<3,4> ! tensorview ops=transpose "
+           "! tensorwindow size=6 hop=2 ! fakesink name=sink",
+      &c);
+  fail_unless_equals_int (c.bufs->len, 4);
+  for (guint w = 0; w < 4; w++)
+    for (gint r = 0; r < 6; r++)
+      for (gint q = 0; q < 3; q++)
+        fail_unless_equals_int (
+            item_at (&c, w, r, q, 0), 4 * q + (2 * w + r) % 4);
+  g_ptr_array_unref (c.bufs);
+  gst_caps_unref (c.caps);
+
+  /* along axis 1 inside one input: windows of x.T[:, s:s + 2] */
+  collect ("tensorsrc pattern=arange num-buffers=2 "
+           "! tensor/x-raw,type=int16,dims=<3,4> ! tensorview ops=transpose "
+           "! tensorwindow axis=1 size=2 hop=1 ! fakesink name=sink",
+      &c);
+  /* 6 columns joined, windows at 0..4 */
+  fail_unless_equals_int (c.bufs->len, 5);
+  for (guint w = 0; w < 5; w++)
+    for (gint r = 0; r < 4; r++)
+      for (gint q = 0; q < 2; q++)
+        fail_unless_equals_int (
+            item_at (&c, w, r, q, 0), 4 * ((w + q) % 3) + r);
+  g_ptr_array_unref (c.bufs);
+  gst_caps_unref (c.caps);
+
+  /* batches of the strided frames, stacked on a new axis 1 */
+  collect ("tensorsrc pattern=arange num-buffers=4 "
+           "! tensor/x-raw,type=int16,dims=<3,4> ! tensorview ops=transpose "
+           "! tensorwindow stack=true axis=1 size=2 ! fakesink name=sink",
+      &c);
+  fail_unless_equals_int (c.bufs->len, 2);
+  for (guint w = 0; w < 2; w++)
+    for (gint r = 0; r < 4; r++)
+      for (gint f = 0; f < 2; f++)
+        for (gint q = 0; q < 3; q++)
+          fail_unless_equals_int (item_at (&c, w, r, f, q), 4 * q + r);
+  g_ptr_array_unref (c.bufs);
+  gst_caps_unref (c.caps);
+  tn_check_no_outstanding ();
+}
+GST_END_TEST;
+
 static gchar *printed;
 
 static void
@@ -817,6 +922,7 @@ tensorwindow_suite (void)
   tcase_add_test (tc, test_caps_changes);
   tcase_add_test (tc, test_property_errors);
   tcase_add_test (tc, test_negotiation);
+  tcase_add_test (tc, test_strided_input);
   tcase_add_test (tc, test_doc_launch_lines);
   return s;
 }
