@@ -1,0 +1,71 @@
+/* Internal to core/compare*.c and core/x86/compare-avx2.c: the comparison
+ * kernels, one table of them per CPU level (core/dsp.h).
+ *
+ * A run kernel compares n items of the actual tensor (stride sa, in
+ * items) with n items of the expected one (stride se) and folds them into
+ * one tn_cmp_part; core/compare.c cuts the tensors into runs and merges
+ * the parts.  An item kernel gives the same verdict for one item, for
+ * locating the first mismatch and the worst error inside a run.  Every
+ * version of a kernel gives the portable one's bits (floats are compared
+ * in the dtype's own precision, float16 and bfloat16 in float32, as NumPy
+ * does; no multiply is fused with the add of the bound). */
+#ifndef TN_COMPARE_KERN_H
+#define TN_COMPARE_KERN_H
+
+#include <stdint.h>
+
+#include "compare.h"
+#include "dtype.h"
+
+/* What one run gives. */
+typedef struct {
+  int64_t bad;      /* items that fail */
+  double max_abs;   /* largest |a - e| (NaN items left out) */
+  double max_rel;   /* largest |a - e| / |e| (inf for e == 0, a != e) */
+  uint64_t max_ulp; /* largest distance in units in the last place (floats;
+                     * |a - e| for integers), NaN items left out */
+} tn_cmp_part;
+
+/* One item's verdict and errors. */
+typedef struct {
+  int bad;
+  double actual, expected, abs, rel;
+  uint64_t ulp;
+} tn_cmp_item;
+
+typedef void (*tn_cmp_run_fn) (const void *a, int64_t sa, const void *e,
+    int64_t se, int64_t n, const tn_cmp_tol *t, tn_cmp_part *out);
+typedef void (*tn_cmp_item_fn) (
+    const void *a, const void *e, const tn_cmp_tol *t, tn_cmp_item *out);
+
+typedef struct {
+  tn_cmp_run_fn run[TN_NDTYPES];
+  tn_cmp_item_fn item[TN_NDTYPES];
+} tn_compare_dsp;
+
+void tn_compare_dsp_init (tn_compare_dsp *dsp, unsigned flags);
+const tn_compare_dsp *tn_compare_dsp_get (void);
+/* x86/compare-avx2.c: float32 runs. */
+void tn_cmp_init_avx2 (tn_compare_dsp *dsp);
+
+/* The distance in ulps of two finite-or-infinite floats given as their
+ * bits (sign-magnitude read as a signed integer: -0 and +0 are 0 apart). */
+static inline uint64_t
+tn_cmp_ulp_bits (uint64_t x, uint64_t y, unsigned bits)
+{
+  const uint64_t sign = (uint64_t) 1 << (bits - 1);
+  int64_t ox = (int64_t) (x & (sign - 1)), oy = (int64_t) (y & (sign - 1));
+
+  if (x & sign)
+    ox = -ox;
+  if (y & sign)
+    oy = -oy;
+  if (bits == 64) {
+    /* the difference of two 63-bit magnitudes fits in uint64 */
+    return ox >= oy ? (uint64_t) ox - (uint64_t) oy
+                    : (uint64_t) oy - (uint64_t) ox;
+  }
+  return (uint64_t) (ox >= oy ? ox - oy : oy - ox);
+}
+
+#endif

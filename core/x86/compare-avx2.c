@@ -1,0 +1,144 @@
+/* The float32 comparison run in AVX2 (compiled with -mavx2 -mfma -mf16c,
+ * the "compare:" block of core/meson.build).  It gives the portable
+ * kernel's bits (core/compare-kern.c): the same float32 operations per
+ * item, the product of the bound kept apart from its sum, and maxima
+ * and counts, which do not depend on the order items are folded in. */
+#include "core/compare-kern.h"
+
+#include <immintrin.h>
+
+/* The portable entries, for strided runs and the last items. */
+static tn_cmp_run_fn run_c;
+static tn_cmp_item_fn item_c;
+
+typedef struct {
+  __m256i ok;      /* per lane: minus the count of passing items */
+  __m256 abs, rel; /* per lane maxima */
+  __m256i ulp;     /* per lane unsigned maxima */
+} acc8;
+
+/* Sign-magnitude bits as a signed integer: -0 and +0 are both 0. */
+static inline __m256i
+ordered (__m256 x)
+{
+  const __m256i ix = _mm256_castps_si256 (x);
+  const __m256i s = _mm256_srai_epi32 (ix, 31);
+  const __m256i m = _mm256_and_si256 (ix, _mm256_set1_epi32 (0x7fffffff));
+
+  return _mm256_sub_epi32 (_mm256_xor_si256 (m, s), s);
+}
+
+static inline void
+step8 (acc8 *acc, __m256 x, __m256 y, __m256 rtol, __m256 atol, __m256i mulp,
+    int ulp_mode, int equal_nan)
+{
+  const __m256 absmask = _mm256_castsi256_ps (_mm256_set1_epi32 (0x7fffffff));
+  const __m256 same = _mm256_cmp_ps (x, y, _CMP_EQ_OQ);
+  const __m256 xn = _mm256_cmp_ps (x, x, _CMP_UNORD_Q);
+  const __m256 yn = _mm256_cmp_ps (y, y, _CMP_UNORD_Q);
+  const __m256 anynan = _mm256_or_ps (xn, yn);
+  const __m256 d
+      = _mm256_andnot_ps (same, _mm256_and_ps (_mm256_sub_ps (x, y), absmask));
+  const __m256 ay = _mm256_and_ps (y, absmask);
+  const __m256i ox = ordered (x), oy = ordered (y);
+  const __m256i gt = _mm256_cmpgt_epi32 (ox, oy);
+  __m256i u = _mm256_blendv_epi8 (
+      _mm256_sub_epi32 (oy, ox), _mm256_sub_epi32 (ox, oy), gt);
+  __m256 ok;
+
+  u = _mm256_andnot_si256 (
+      _mm256_castps_si256 (_mm256_or_ps (anynan, same)), u);
+  if (ulp_mode) {
+    __m256i le = _mm256_cmpeq_epi32 (_mm256_max_epu32 (u, mulp), mulp);
+
+    ok = _mm256_andnot_ps (anynan, _mm256_castsi256_ps (le));
+  } else {
+    __m256 p = _mm256_mul_ps (rtol, ay);
+
+    __asm__("" : "+x"(p)); /* no FMA: NumPy rounds the product */
+    ok = _mm256_cmp_ps (d, _mm256_add_ps (atol, p), _CMP_LE_OQ);
+  }
+  ok = _mm256_or_ps (ok, same);
+  if (equal_nan)
+    ok = _mm256_or_ps (ok, _mm256_and_ps (xn, yn));
+  acc->ok = _mm256_add_epi32 (acc->ok, _mm256_castps_si256 (ok));
+  /* maxps keeps its second operand when the first is NaN */
+  acc->abs = _mm256_max_ps (d, acc->abs);
+  acc->rel = _mm256_max_ps (_mm256_div_ps (d, ay), acc->rel);
+  acc->ulp = _mm256_max_epu32 (u, acc->ulp);
+}
+
+static void
+run_float32_avx2 (const void *a, int64_t sa, const void *e, int64_t se,
+    int64_t n, const tn_cmp_tol *t, tn_cmp_part *out)
+{
+  const float *pa = a, *pe = e;
+  const __m256 rtol = _mm256_set1_ps ((float) t->rtol);
+  const __m256 atol = _mm256_set1_ps ((float) t->atol);
+  const int ulp_mode = t->max_ulp >= 0, equal_nan = t->equal_nan;
+  const __m256i mulp
+      = _mm256_set1_epi32 ((int) (uint32_t) (t->max_ulp > (int64_t) UINT32_MAX
+                                                 ? UINT32_MAX
+                                                 : (uint64_t) t->max_ulp));
+  acc8 c0 = { _mm256_setzero_si256 (), _mm256_setzero_ps (),
+    _mm256_setzero_ps (), _mm256_setzero_si256 () };
+  acc8 c1 = c0;
+  float fa[8], fr[8];
+  uint32_t u[8];
+  int32_t k[8];
+  int64_t i = 0, okc = 0;
+  tn_cmp_part o = { 0, 0.0, 0.0, 0 };
+
+  if (sa != 1 || se != 1) {
+    run_c (a, sa, e, se, n, t, out);
+    return;
+  }
+  for (; i + 16 <= n; i += 16) {
+    step8 (&c0, _mm256_loadu_ps (pa + i), _mm256_loadu_ps (pe + i), rtol, atol,
+        mulp, ulp_mode, equal_nan);
+    step8 (&c1, _mm256_loadu_ps (pa + i + 8), _mm256_loadu_ps (pe + i + 8),
+        rtol, atol, mulp, ulp_mode, equal_nan);
+  }
+  for (; i + 8 <= n; i += 8)
+    step8 (&c0, _mm256_loadu_ps (pa + i), _mm256_loadu_ps (pe + i), rtol, atol,
+        mulp, ulp_mode, equal_nan);
+  c0.ok = _mm256_add_epi32 (c0.ok, c1.ok);
+  c0.abs = _mm256_max_ps (c1.abs, c0.abs);
+  c0.rel = _mm256_max_ps (c1.rel, c0.rel);
+  c0.ulp = _mm256_max_epu32 (c1.ulp, c0.ulp);
+  _mm256_storeu_si256 ((__m256i *) k, c0.ok);
+  _mm256_storeu_ps (fa, c0.abs);
+  _mm256_storeu_ps (fr, c0.rel);
+  _mm256_storeu_si256 ((__m256i *) u, c0.ulp);
+  for (int l = 0; l < 8; l++) {
+    okc -= k[l];
+    if (fa[l] > o.max_abs)
+      o.max_abs = fa[l];
+    if (fr[l] > o.max_rel)
+      o.max_rel = fr[l];
+    if (u[l] > o.max_ulp)
+      o.max_ulp = u[l];
+  }
+  o.bad = i - okc;
+  for (; i < n; i++) {
+    tn_cmp_item it;
+
+    item_c (pa + i, pe + i, t, &it);
+    o.bad += it.bad;
+    if (it.abs > o.max_abs)
+      o.max_abs = it.abs;
+    if (it.rel > o.max_rel)
+      o.max_rel = it.rel;
+    if (it.ulp > o.max_ulp)
+      o.max_ulp = it.ulp;
+  }
+  *out = o;
+}
+
+void
+tn_cmp_init_avx2 (tn_compare_dsp *dsp)
+{
+  run_c = dsp->run[TN_FLOAT32];
+  item_c = dsp->item[TN_FLOAT32];
+  dsp->run[TN_FLOAT32] = run_float32_avx2;
+}
