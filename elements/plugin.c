@@ -27,6 +27,7 @@ plugin_init (GstPlugin * plugin)
   ok |= GST_ELEMENT_REGISTER (tensorstack, plugin);
   ok |= GST_ELEMENT_REGISTER (tensorconcat, plugin);
   ok |= GST_ELEMENT_REGISTER (tensorcombine, plugin);
+  ok |= GST_ELEMENT_REGISTER (tensorcompare, plugin);
   ok |= GST_TYPE_FIND_REGISTER (npy, plugin);
   return ok;
 }
