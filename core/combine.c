@@ -3,6 +3,7 @@
  * elementwise family's kernels (ewise-kern.h). */
 #include "combine.h"
 
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,12 +18,24 @@
  * three float32 ones) stay in L1 and L2. */
 #define CB_BLOCK 1024
 
+/* Items per kernel call where the operands are dense, scalars or tiles
+ * (no gather, no widening): the tiles hold P + CB_RUN items, which stay
+ * in L1 (16384 made <1080, 1920, 3> + <3> a fifth slower: the tile then
+ * streams from L2 beside the operands). */
+#define CB_RUN 2048
+
+/* Outputs from this size on are written past the caches (the table's
+ * stream kernels) when two tensors are added, subtracted, multiplied or
+ * divided out of place: far larger than L3, the output is not read back
+ * from cache anyway, and ordinary stores read each line first. */
+#define CB_STREAM_BYTES (16u << 20)
+
 /* How an operand's items for output items [b, b + m) are found. */
 typedef enum {
   CB_SCALAR, /* one item for every output item */
   CB_FULL,   /* dense with the output's layout: base + b */
   CB_TILE,   /* a period P < CB_BLOCK along the last axis: a tile of
-              * P + CB_BLOCK items built once per run, at b % P */
+              * P + CB_RUN items built once per run, at b % P */
   CB_GATHER  /* anything else: tn_ew_gather into a block */
 } cb_mode;
 
@@ -44,6 +57,8 @@ struct tn_combine {
   tn_dtype in, out; /* operand dtype (then's for where), output dtype */
   bool half;        /* float16/bfloat16 operands, computed in float32 */
   bool direct;      /* every operand FULL or SCALAR, not all SCALAR */
+  bool runs;        /* no operand gathered, nothing widened: kernel calls
+                     * of CB_RUN items on pointers into the operands */
   int64_t n;
   int rank;
   int64_t dims[TN_MAX_RANK];
@@ -51,8 +66,9 @@ struct tn_combine {
   /* The kernel for vector with vector, vector with scalar and scalar
    * with vector operands (arguments in that order: d, vector, operand). */
   tn_ew_kern vv, vs, sv;
-  bool sv_swap; /* sv takes (d, vector, scalar) too: the op commutes or
-                 * is a comparison with its sides swapped */
+  tn_ew_kern stream; /* vv past the caches, or NULL */
+  bool sv_swap;      /* sv takes (d, vector, scalar) too: the op commutes or
+                      * is a comparison with its sides swapped */
   tn_ew_where_kern where;
 };
 
@@ -297,6 +313,9 @@ tn_combine_compile (
   /* The select takes n items of each operand: no scalars. */
   p->direct = !p->half && full_or_scalar == nops
               && (p->cls == CB_WHERE ? scalars == 0 : scalars < nops);
+  p->runs = !p->half && (p->cls == CB_WHERE ? scalars == 0 : scalars < nops);
+  for (k = 0; k < nops; k++)
+    p->runs = p->runs && p->ops[k].mode != CB_GATHER;
 
   ct = compute_type (p->in);
   switch (p->cls) {
@@ -306,6 +325,9 @@ tn_combine_compile (
     p->vv = dsp->step[eo][ct][1];
     p->vs = dsp->step[eo][ct][0];
     p->sv = dsp->rev[eo][ct];
+    if (eo <= TN_EW_DIV && (p->in == TN_FLOAT32 || p->in == TN_FLOAT64)
+        && (uint64_t) p->n * tn_dtype_size (p->in) >= CB_STREAM_BYTES)
+      p->stream = dsp->stream[eo][ct];
     break;
   }
   case CB_REL:
@@ -378,8 +400,10 @@ tn_combine_in_place_ok (const tn_combine *p)
 typedef struct {
   const tn_combine *p;
   unsigned char *dst;
-  const unsigned char *src[3]; /* each operand's first item */
-  const unsigned char *tile[3];
+  const unsigned char *src[3];  /* each operand's first item */
+  const unsigned char *tile[3]; /* NULL: gathered instead (no memory) */
+  bool runs;                    /* p->runs, and every tile there */
+  bool stream;                  /* p->stream, and dst is no operand */
   /* Scalar operands in the compute type, for the kernels' variant 0
    * (whose division plans stay off: fast false). */
   tn_ew_scalars sc[3];
@@ -398,7 +422,9 @@ opnd_at (const cb_ctx *c, int k, int64_t b, int64_t m, unsigned char *scratch)
   case CB_FULL:
     return c->src[k] + b * (int64_t) o->es;
   case CB_TILE:
-    return c->tile[k] + (b % o->period) * (int64_t) o->es;
+    if (c->tile[k])
+      return c->tile[k] + (b % o->period) * (int64_t) o->es;
+    /* fall through */
   default:
     tn_ew_gather (scratch, c->src[k], o->es, &o->walk, b, m);
     return scratch;
@@ -413,7 +439,7 @@ apply2 (const cb_ctx *c, void *d, const void *a, bool as, const void *b,
   const tn_combine *p = c->p;
 
   if (!as && !bs) {
-    p->vv (d, a, b, m);
+    (c->stream ? p->stream : p->vv) (d, a, b, m);
   } else if (!as) {
     p->vs (d, a, b, m);
   } else if (!bs) {
@@ -461,8 +487,13 @@ run_range (void *vctx, int64_t chunk, int64_t b, int64_t e)
   int k;
 
   (void) chunk;
-  if (p->direct) {
-    run_direct (c, b, e);
+  if (p->direct || c->runs) {
+    for (blk = b; blk < e; blk += p->direct ? e - b : CB_RUN)
+      run_direct (c, blk, p->direct || e - blk < CB_RUN ? e : blk + CB_RUN);
+    /* The stream kernels' stores are ordered by a fence only, and the
+     * chunk's end is published to the caller's thread. */
+    if (c->stream)
+      atomic_thread_fence (memory_order_seq_cst);
     return;
   }
   for (blk = b; blk < e; blk += CB_BLOCK) {
@@ -506,8 +537,8 @@ void
 tn_combine_run (
     const tn_combine *p, void *dst, const void *const *bases, int nthreads)
 {
-  /* Tiles of P + CB_BLOCK items, P < CB_BLOCK, built here once. */
-  _Alignas(64) unsigned char tiles[3][2 * CB_BLOCK * 8];
+  /* Tiles of P + CB_RUN items, P < CB_BLOCK, built here once. */
+  unsigned char *tiles[3] = { NULL, NULL, NULL };
   cb_ctx c;
   int k;
 
@@ -516,10 +547,13 @@ tn_combine_run (
   memset (&c, 0, sizeof c);
   c.p = p;
   c.dst = dst;
+  c.runs = p->runs;
+  c.stream = p->stream != NULL;
   for (k = 0; k < p->nops; k++) {
     const cb_opnd *o = &p->ops[k];
 
     c.src[k] = (const unsigned char *) bases[k] + o->offset * (int64_t) o->es;
+    c.stream = c.stream && c.src[k] != c.dst;
     if (o->mode == CB_SCALAR) {
       /* In the compute type: half widened (exactly), bool as uint8. */
       if (p->half)
@@ -527,12 +561,23 @@ tn_combine_run (
       else
         memcpy (c.sc[k].c.b, c.src[k], o->es);
     } else if (o->mode == CB_TILE) {
-      int64_t i;
+      const int64_t len = o->period + (p->n < CB_RUN ? p->n : CB_RUN);
+      int64_t have = o->period;
 
+      tiles[k] = malloc ((size_t) len * o->es);
+      if (tiles[k] == NULL) {
+        c.runs = false;
+        continue;
+      }
       tn_ew_gather (tiles[k], c.src[k], o->es, &o->walk, 0, o->period);
-      for (i = o->period; i < o->period + CB_BLOCK; i++)
-        memcpy (tiles[k] + i * (int64_t) o->es,
-            tiles[k] + (i - o->period) * (int64_t) o->es, o->es);
+      /* Doubling: the first have items are whole periods. */
+      while (have < len) {
+        int64_t m = have < len - have ? have : len - have;
+
+        memcpy (
+            tiles[k] + have * (int64_t) o->es, tiles[k], (size_t) m * o->es);
+        have += m;
+      }
       c.tile[k] = tiles[k];
     }
   }
@@ -546,4 +591,6 @@ tn_combine_run (
   } else {
     tn_parallel_run (nthreads, p->n, CB_BLOCK, run_range, &c);
   }
+  for (k = 0; k < p->nops; k++)
+    free (tiles[k]);
 }

@@ -141,6 +141,12 @@ typedef void (*tn_ew_where_kern) (
  *   compares as uint8, the half types widened to float32, exactly).
  * - bit[b][t][variant]: and, or, xor on the integer dtypes, as step.
  * - where[k]: tn_ew_where_kern on items of 1 << k bytes.
+ * - stream[op][t]: step[op][t][1] for add..div on float32 and float64
+ *   with the output kept out of the caches (non-temporal stores where
+ *   the ISA has them; the portable entry is the step), for outputs far
+ *   larger than the caches; d overlaps neither input.  The caller issues
+ *   a seq_cst fence after its last call, before another thread may read
+ *   d (non-temporal stores are ordered by fences only).
  * - rdiv_check: whether fma (x, zh, RN (x zl)) is x / c for every x in
  *   [2^e, 2^(e+1)); NULL when no kernel divides that way. */
 typedef struct {
@@ -150,6 +156,7 @@ typedef struct {
   tn_ew_kern rel[TN_EW_NREL][TN_NDTYPES][2];
   tn_ew_kern bit[TN_EW_NBIT][TN_NDTYPES][2];
   tn_ew_where_kern where[4];
+  tn_ew_kern stream[TN_EW_DIV + 1][TN_NDTYPES];
   bool (*rdiv_check) (float c, float zh, float zl, int e);
 } tn_ewise_dsp;
 

@@ -579,6 +579,12 @@ FN (fill) (tn_ewise_dsp *d)
   EW_SETBIT (TN_EW_OR, or);
   EW_SETBIT (TN_EW_XOR, xor);
 #endif
+#if KIND == EW_FLOAT
+  d->stream[TN_EW_ADD][DT] = FN (add_v);
+  d->stream[TN_EW_SUB][DT] = FN (sub_v);
+  d->stream[TN_EW_MUL][DT] = FN (mul_v);
+  d->stream[TN_EW_DIV][DT] = FN (div_v);
+#endif
   EW_SETREL (TN_EW_EQ, eq);
   EW_SETREL (TN_EW_NE, ne);
   EW_SETREL (TN_EW_LT, lt);

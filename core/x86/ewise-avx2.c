@@ -340,9 +340,74 @@ static const tn_ew_kern runs[50][6] = { TN_EW_REP50 (EW_RUNS_ROW) };
 static const tn_dtype run_srcs[6]
     = { TN_FLOAT32, TN_INT8, TN_UINT8, TN_INT16, TN_UINT16, TN_FLOAT64 };
 
+/* d = a op b with non-temporal stores (the table's stream entries):
+ * ordinary stores up to a 32-byte border of d, then whole vectors
+ * streamed past the caches, which saves the read of each output line
+ * that an ordinary store makes (a third of the traffic of c = a + b);
+ * the last items as the scalar tails.  No fence: the caller fences once
+ * after its last call (one per chunk, not one per call). */
+#define EW_STREAM(NAME, T, V, LANES, LOAD, STREAM, OPV, OP1)                   \
+  EW_INLINE void NAME##_do (                                                   \
+      void *dv, const void *av, const void *bv, size_t n, int op)              \
+  {                                                                            \
+    T *d = dv;                                                                 \
+    const T *a = av, *b = bv;                                                  \
+    size_t j = 0;                                                              \
+                                                                               \
+    for (; j < n && ((uintptr_t) (d + j) & 31); j++)                           \
+      d[j] = OP1 (op, a[j], b[j]);                                             \
+    for (; j + 2 * LANES <= n; j += 2 * LANES) {                               \
+      V x0 = OPV (op, LOAD (a + j), LOAD (b + j));                             \
+      V x1 = OPV (op, LOAD (a + j + LANES), LOAD (b + j + LANES));             \
+                                                                               \
+      STREAM (d + j, x0);                                                      \
+      STREAM (d + j + LANES, x1);                                              \
+    }                                                                          \
+    for (; j < n; j++)                                                         \
+      d[j] = OP1 (op, a[j], b[j]);                                             \
+  }
+
+EW_INLINE __m256
+ew_vop8 (int op, __m256 x, __m256 v)
+{
+  return ew_op8 (op, EW_DIV_PLAIN, x, v, NULL);
+}
+
+EW_STREAM (ew_stream_f32, float, __m256, 8, _mm256_loadu_ps, _mm256_stream_ps,
+    ew_vop8, ew_op1)
+EW_STREAM (ew_stream_f64, double, __m256d, 4, _mm256_loadu_pd, _mm256_stream_pd,
+    ew_op4d, ew_op1d)
+
+#define EW_STREAM_K(op, OP)                                                    \
+  static void ew_stream_##op##_f32 (                                           \
+      void *d, const void *a, const void *b, size_t n)                         \
+  {                                                                            \
+    ew_stream_f32_do (d, a, b, n, OP);                                         \
+  }                                                                            \
+  static void ew_stream_##op##_f64 (                                           \
+      void *d, const void *a, const void *b, size_t n)                         \
+  {                                                                            \
+    ew_stream_f64_do (d, a, b, n, OP);                                         \
+  }
+EW_STREAM_K (add, TN_EW_ADD)
+EW_STREAM_K (sub, TN_EW_SUB)
+EW_STREAM_K (mul, TN_EW_MUL)
+EW_STREAM_K (div, TN_EW_DIV)
+
 void
 tn_ew_init_avx2 (tn_ewise_dsp *d)
 {
+  static const tn_ew_kern stream[4][2] = {
+    { ew_stream_add_f32, ew_stream_add_f64 },
+    { ew_stream_sub_f32, ew_stream_sub_f64 },
+    { ew_stream_mul_f32, ew_stream_mul_f64 },
+    { ew_stream_div_f32, ew_stream_div_f64 },
+  };
+
+  for (int op = 0; op <= TN_EW_DIV; op++) {
+    d->stream[op][TN_FLOAT32] = stream[op][0];
+    d->stream[op][TN_FLOAT64] = stream[op][1];
+  }
   /* Every run the portable table has (ewise-kern.h). */
   for (int k = 0; k < 50; k++)
     for (int i = 0; i < 6; i++)

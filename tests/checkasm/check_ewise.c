@@ -1,6 +1,6 @@
 /* checkasm: the elementwise kernels (core/ewise-kern.h).  Every entry of
  * the table, the steps in both variants, the fused runs, and the kernels
- * between tensors (rev, rel, bit, where: core/combine.c), against the
+ * between tensors (rev, rel, bit, where, stream: core/combine.c), against the
  * portable entry: on checkasm_fill's edge-heavy items (NaN, +-0, +-inf,
  * subnormals, INT_MIN, -1, ...) as data and as operands, at
  * checkasm_lengths, from unaligned starts, out of place and in place.
@@ -358,6 +358,12 @@ check_between (const tn_ewise_dsp *tab)
   char name[64];
 
   for (int t = 0; t < TN_NDTYPES; t++) {
+    for (int op = 0; op <= TN_EW_DIV; op++) {
+      snprintf (name, sizeof name, "stream_%s_%s",
+          tn_ew_op_name ((tn_ew_op) op), tn_dtype_name (t));
+      check_one (
+          tab->stream[op][t], (tn_dtype) t, (tn_dtype) t, true, false, name);
+    }
     for (int op = 0; op <= TN_EW_MOD; op++) {
       snprintf (name, sizeof name, "rev_%s_%s", tn_ew_op_name ((tn_ew_op) op),
           tn_dtype_name (t));

@@ -358,6 +358,73 @@ test_threads (void)
   g_free (got);
 }
 
+/* Outputs past 16 MiB take the stream kernels (no cache on the way out):
+ * float32 and float64, dense and tiled operands, an output that starts
+ * off a 32-byte border; in place they are not used, so that runs too. */
+static void
+test_stream (void)
+{
+  enum { N = (17 << 20) / 4 + 5 };
+  const gint64 dn[2] = { (N - 2) / 3, 3 }, d3 = 3, dn64 = (N - 2) / 2;
+  const int cnt = (N - 2) / 3 * 3;
+  float *a = g_new (float, N), *b = g_new (float, N), *got = g_new (float, N);
+  double *x = g_new (double, N / 2), *y = g_new (double, N / 2);
+  double *g64 = g_new (double, N / 2);
+
+  for (int i = 0; i < N; i++) {
+    a[i] = (float) (i % 1013) * 0.37f - 5.0f;
+    b[i] = (float) (i % 29) * 1.25f + 0.5f;
+  }
+  for (int i = 0; i < N / 2; i++) {
+    x[i] = (double) (i % 997) * 0.1 - 3.0;
+    y[i] = (double) (i % 7) + 0.25;
+  }
+  for (int c = 0; c < 2; c++) {
+    for (int op = TN_COMBINE_ADD; op <= TN_COMBINE_DIV; op++) {
+      tn_view v[2] = { dense_view (TN_FLOAT32, dn, 2),
+        c ? dense_view (TN_FLOAT32, &d3, 1) : dense_view (TN_FLOAT32, dn, 2) };
+      const void *bases[2] = { a, b };
+      tn_combine *p = compile_ok (op, v);
+
+      for (int t = 1; t <= 2; t++) {
+        /* got + 1: the first items before a 32-byte border. */
+        tn_combine_run (p, got + 1, bases, t);
+        for (int i = 0; i < cnt; i++) {
+          float w = b[c ? i % 3 : i], r = op == TN_COMBINE_ADD   ? a[i] + w
+                                          : op == TN_COMBINE_SUB ? a[i] - w
+                                          : op == TN_COMBINE_MUL ? a[i] * w
+                                                                 : a[i] / w;
+
+          if (memcmp (&r, &got[i + 1], 4) != 0)
+            g_error ("stream %s, case %d, item %d: got %.9g, want %.9g",
+                tn_combine_op_name (op), c, i, got[i + 1], r);
+        }
+      }
+      tn_combine_free (p);
+    }
+  }
+  {
+    tn_view v[2] = { dense_view (TN_FLOAT64, &dn64, 1),
+      dense_view (TN_FLOAT64, &dn64, 1) };
+    const void *bases[2] = { x, y };
+    tn_combine *p = compile_ok (TN_COMBINE_DIV, v);
+
+    tn_combine_run (p, g64, bases, 2);
+    for (int i = 0; i < (N - 2) / 2; i++) {
+      double r = x[i] / y[i];
+
+      g_assert_true (memcmp (&r, &g64[i], 8) == 0);
+    }
+    tn_combine_free (p);
+  }
+  g_free (a);
+  g_free (b);
+  g_free (got);
+  g_free (x);
+  g_free (y);
+  g_free (g64);
+}
+
 static void
 check_fails (tn_combine_op op, int n, const tn_dtype *dt,
     const int64_t *const *dims, const int *ranks, const gchar *want, int bad)
@@ -445,6 +512,7 @@ main (int argc, char **argv)
   g_test_add_func ("/combine/bcast", test_bcast);
   g_test_add_func ("/combine/strided", test_strided);
   g_test_add_func ("/combine/threads", test_threads);
+  g_test_add_func ("/combine/stream", test_stream);
   g_test_add_func ("/combine/errors", test_errors);
   return g_test_run ();
 }
