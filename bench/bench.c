@@ -1,7 +1,11 @@
 #include "bench.h"
 
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 double
 bench_now (void)
@@ -43,4 +47,65 @@ void
 bench_sink (const void *p)
 {
   __asm__ volatile("" : : "r"(p) : "memory");
+}
+
+int
+bench_peer_start (BenchPeer *p, const char *script)
+{
+  int to[2], from[2];
+  char line[128];
+  pid_t pid;
+
+  memset (p, 0, sizeof *p);
+  if (access ("/usr/bin/python3", X_OK) != 0 || pipe (to) || pipe (from))
+    return -1;
+  pid = fork ();
+  if (pid == 0) {
+    dup2 (to[0], 0);
+    dup2 (from[1], 1);
+    close (to[1]);
+    close (from[0]);
+    execl ("/usr/bin/python3", "python3", "-c", script, (char *) NULL);
+    _exit (127);
+  }
+  close (to[0]);
+  close (from[1]);
+  p->pid = (int) pid;
+  p->in = fdopen (to[1], "w");
+  p->out = fdopen (from[0], "r");
+  if (!fgets (line, sizeof line, p->out) || strncmp (line, "ready ", 6)) {
+    fclose (p->in);
+    fclose (p->out);
+    waitpid (pid, NULL, 0);
+    p->pid = 0;
+    return -1;
+  }
+  snprintf (p->version, sizeof p->version, "%.40s", line + 6);
+  p->version[strcspn (p->version, "\n")] = '\0';
+  return 0;
+}
+
+double
+bench_peer_run (BenchPeer *p, const char *cmd, long n)
+{
+  char line[64];
+
+  if (p->pid <= 0)
+    return -1;
+  fprintf (p->in, "%s %ld\n", cmd, n);
+  fflush (p->in);
+  if (!fgets (line, sizeof line, p->out))
+    return -1;
+  return strtod (line, NULL);
+}
+
+void
+bench_peer_stop (BenchPeer *p)
+{
+  if (p->pid <= 0)
+    return;
+  fclose (p->in);
+  fclose (p->out);
+  waitpid ((pid_t) p->pid, NULL, 0);
+  p->pid = 0;
 }

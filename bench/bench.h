@@ -14,4 +14,21 @@ double bench_ratio (const double *a, const double *b, size_t n);
 /* Keeps the compiler from dropping work whose result is unused. */
 void bench_sink (const void *p);
 
+/* NumPy (or any python3 peer) in a process of its own, fed one command
+ * per run so that its runs interleave with ours.  script prints
+ * "ready VERSION" first, then answers each line "CMD N" with the seconds
+ * one run took. */
+typedef struct {
+  int pid;
+  void *in, *out; /* FILE * */
+  char version[64];
+} BenchPeer;
+
+/* 0 when /usr/bin/python3 runs script and says it is ready; -1 else (p
+ * is then inert: bench_peer_run gives -1). */
+int bench_peer_start (BenchPeer *p, const char *script);
+/* Seconds the peer took for "cmd n" (negative if it is not there). */
+double bench_peer_run (BenchPeer *p, const char *cmd, long n);
+void bench_peer_stop (BenchPeer *p);
+
 #endif

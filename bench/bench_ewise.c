@@ -64,71 +64,6 @@ static const char numpy_script[]
       "    f(n)\n"
       "    print(time.perf_counter() - t, flush=True)\n";
 
-typedef struct {
-  pid_t pid;
-  FILE *in, *out;
-  char version[64];
-} Peer;
-
-static int
-peer_start (Peer *p)
-{
-  int to[2], from[2];
-  char line[128];
-
-  memset (p, 0, sizeof *p);
-  if (access ("/usr/bin/python3", X_OK) != 0 || pipe (to) || pipe (from))
-    return -1;
-  p->pid = fork ();
-  if (p->pid == 0) {
-    dup2 (to[0], 0);
-    dup2 (from[1], 1);
-    close (to[1]);
-    close (from[0]);
-    execl ("/usr/bin/python3", "python3", "-c", numpy_script, (char *) NULL);
-    _exit (127);
-  }
-  close (to[0]);
-  close (from[1]);
-  p->in = fdopen (to[1], "w");
-  p->out = fdopen (from[0], "r");
-  if (!fgets (line, sizeof line, p->out) || strncmp (line, "ready ", 6)) {
-    fclose (p->in);
-    fclose (p->out);
-    waitpid (p->pid, NULL, 0);
-    p->pid = 0;
-    return -1;
-  }
-  snprintf (p->version, sizeof p->version, "%.40s", line + 6);
-  p->version[strcspn (p->version, "\n")] = '\0';
-  return 0;
-}
-
-/* Seconds NumPy took for one command (negative if it is not there). */
-static double
-peer_run (Peer *p, const char *cmd, long n)
-{
-  char line[64];
-
-  if (p->pid <= 0)
-    return -1;
-  fprintf (p->in, "%s %ld\n", cmd, n);
-  fflush (p->in);
-  if (!fgets (line, sizeof line, p->out))
-    return -1;
-  return strtod (line, NULL);
-}
-
-static void
-peer_stop (Peer *p)
-{
-  if (p->pid <= 0)
-    return;
-  fclose (p->in);
-  fclose (p->out);
-  waitpid (p->pid, NULL, 0);
-}
-
 /* ---- an element fed buffer by buffer through pads of our own ---- */
 
 typedef struct {
@@ -258,7 +193,7 @@ gbs (double bytes, double *t, int n)
 
 /* add:1 in place: element, core, STREAM loop, NumPy. */
 static void
-bench_add (Peer *np, long n)
+bench_add (BenchPeer *np, long n)
 {
   char caps[160];
   double te[RUNS], tc[RUNS], ts[RUNS], th[RUNS], tn[RUNS];
@@ -286,7 +221,7 @@ bench_add (Peer *np, long n)
   buf = rig_take (&r);
   tn_ewise_run (p, a, a, 1);
   stream_add (a, n);
-  peer_run (np, "add", n);
+  bench_peer_run (np, "add", n);
   /* Each contender has an array of its own and runs twice untimed right
    * before its timed run: at 1M items (4 MiB, under the 8 MiB L3, which
    * on this CPU is a victim cache) one pass after other work does not
@@ -312,7 +247,7 @@ bench_add (Peer *np, long n)
         (k == 0 ? te : k == 1 ? tc : k == 2 ? ts : th)[i] = bench_now () - t0;
       }
     }
-    tn[i] = peer_run (np, "add", n);
+    tn[i] = bench_peer_run (np, "add", n);
   }
   e = gbs (bytes, te, RUNS);
   c = gbs (bytes, tc, RUNS);
@@ -362,7 +297,7 @@ fill_bytes (float *a, long n)
 /* Three steps against one: blocked, the chain is still one pass. */
 #define CHAIN_RUNS 31
 static void
-bench_chain (Peer *np, long n)
+bench_chain (BenchPeer *np, long n)
 {
   double t1[CHAIN_RUNS], td[CHAIN_RUNS], t3[CHAIN_RUNS], tv[CHAIN_RUNS];
   double tf[CHAIN_RUNS], tn[CHAIN_RUNS], r1, rd, rv;
@@ -406,7 +341,7 @@ bench_chain (Peer *np, long n)
       bench_sink (a);
       ts[k][i] = bench_now () - t0;
     }
-    tn[i] = peer_run (np, "chain", n);
+    tn[i] = bench_peer_run (np, "chain", n);
   }
   /* The arithmetic alone: the same chains over 4096 items that stay in
    * L1, scaled to n; in place and again, so the items settle at values
@@ -463,7 +398,7 @@ bench_chain (Peer *np, long n)
 
 /* uint8 frames to float32 in [-1, 1]: element, core, NumPy. */
 static void
-bench_normalise (Peer *np, int h, int w)
+bench_normalise (BenchPeer *np, int h, int w)
 {
   long n = (long) h * w * 3;
   const char *ops = "cast:float32,sub:127.5,div:127.5";
@@ -489,7 +424,7 @@ bench_normalise (Peer *np, int h, int w)
       h, w);
   rig_start (&r, "tensorop", ops, 1, caps);
   tn_ewise_run (p, f, u, 1);
-  peer_run (np, "norm", n);
+  bench_peer_run (np, "norm", n);
   for (int i = 0; i < RUNS; i++) {
     double t0;
 
@@ -506,7 +441,7 @@ bench_normalise (Peer *np, int h, int w)
     tn_ewise_run (p, f, u, 1);
     bench_sink (f);
     tc[i] = bench_now () - t0;
-    tn[i] = peer_run (np, "norm", n);
+    tn[i] = bench_peer_run (np, "norm", n);
   }
   printf ("%s, uint8 %dx%dx3: tensorop %.3f ms (%.2f GB/s), core %.3f ms", ops,
       h, w, 1e3 * bench_median (te, RUNS), gbs (bytes, te, RUNS),
@@ -760,7 +695,7 @@ want (int argc, char **argv, const char *name)
 int
 main (int argc, char **argv)
 {
-  Peer np;
+  BenchPeer np;
   char cpus[32];
 
   FILE *la = fopen ("/proc/loadavg", "r");
@@ -774,7 +709,7 @@ main (int argc, char **argv)
     fclose (la);
   }
   printf ("load average at start: %s\n", load);
-  if (peer_start (&np) == 0)
+  if (bench_peer_start (&np, numpy_script) == 0)
     printf ("NumPy %s (/usr/bin/python3), kernels: %s\n", np.version,
         tn_cpu_names (tn_cpu_flags (), cpus, sizeof cpus));
   else
@@ -800,6 +735,6 @@ main (int argc, char **argv)
     bench_overhead ();
   if (want (argc, argv, "threads"))
     bench_threads (16L << 20);
-  peer_stop (&np);
+  bench_peer_stop (&np);
   return 0;
 }
