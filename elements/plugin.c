@@ -24,6 +24,8 @@ plugin_init (GstPlugin * plugin)
   ok |= GST_ELEMENT_REGISTER (tensorview, plugin);
   ok |= GST_ELEMENT_REGISTER (tensorwindow, plugin);
   ok |= GST_ELEMENT_REGISTER (tensorreduce, plugin);
+  ok |= GST_ELEMENT_REGISTER (tensornormalize, plugin);
+  ok |= GST_ELEMENT_REGISTER (tensorsplit, plugin);
   ok |= GST_ELEMENT_REGISTER (tensorstack, plugin);
   ok |= GST_ELEMENT_REGISTER (tensorconcat, plugin);
   ok |= GST_ELEMENT_REGISTER (tensorcombine, plugin);

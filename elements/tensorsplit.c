@@ -1,0 +1,865 @@
+/* GStreamer tensor plugin: split a tensor along an axis into several.
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+/**
+ * SECTION:element-tensorsplit
+ * @title: tensorsplit
+ * @see_also: tensorview, tensorstack, tensorconcat
+ *
+ * Splits every tensor along #GstTensorSplit:axis into parts, one src pad
+ * per part, as NumPy's `np.split`: #GstTensorSplit:sections`=N` cuts N
+ * equal parts (an extent N does not divide is an error naming both), and
+ * #GstTensorSplit:indices`=i,j,...` cuts at those points, each part being
+ * Python's slice between two of them (`indices=2,5` on an extent of 8
+ * gives `[0:2]`, `[2:5]`, `[5:8]`; negative points count from the end, and
+ * points past the end clamp, as in `np.split`).  Exactly one of the two
+ * must be set.  #GstTensorSplit:squeeze`=true` drops the split axis when
+ * every part has extent 1: splitting `<H,W,3>` on axis 2 into 3 sections
+ * gives three `<H,W>` planes.
+ *
+ * The src pads `src_0`, `src_1`, ... are sometimes pads, created when the
+ * first caps arrive, followed by no-more-pads.  A caps change in the middle
+ * of the stream sends each pad its new caps when the number of parts stays
+ * the same; a change that would change the number of parts (an extent the
+ * sections no longer divide, or other parts for the indices) is an element
+ * error that gives both counts, since downstream is linked pad by pad.
+ *
+ * ## Copies
+ *
+ * Every part is a view of the input, never a copy when it can be avoided.
+ * A part along axis 0 (or along any axis whose outer axes all have extent
+ * 1) is a contiguous sub-range: a buffer sharing the input's memory, dense,
+ * without a meta.  Any other part is the same memory read with the input's
+ * strides: it carries the layout meta when the element downstream of its
+ * pad advertised the meta in the ALLOCATION query, and is copied once, into
+ * a dense buffer, when it did not (docs/caps.md).  tensorsplit itself
+ * reads dense tensors only (its input is copied once upstream when it is a
+ * view).  #GstTensorSplit:bytes-copied counts the copies.
+ *
+ * Flow returns are combined over the src pads (GstFlowCombiner): the
+ * stream stops when a pad errors, or when every pad is not linked or
+ * flushing.
+ *
+ * ## Example launch lines
+ * |[
+ * gst-launch-1.0 tensorsrc pattern=arange num-buffers=1 \
+ *     ! "tensor/x-raw,type=float32,dims=<6,4>" ! tensorsplit name=s sections=3
+ * \
+ *     s.src_0 ! queue ! tensordebug ! fakesink \
+ *     s.src_1 ! queue ! tensordebug ! fakesink \
+ *     s.src_2 ! queue ! tensordebug ! fakesink
+ * ]| Three <2,4> tensors, rows 0-1, 2-3 and 4-5, sharing the input memory.
+ * |[
+ * gst-launch-1.0 videotestsrc num-buffers=1 \
+ *     ! video/x-raw,format=RGB,width=4,height=2 ! tensorconvert \
+ *     ! tensorsplit name=s axis=-1 sections=3 squeeze=true \
+ *     s.src_0 ! queue ! tensordebug ! fakesink \
+ *     s.src_1 ! queue ! tensordebug ! fakesink \
+ *     s.src_2 ! queue ! tensordebug ! fakesink
+ * ]| The R, G and B planes of a frame, each uint8 <2,4>.
+ * |[
+ * gst-launch-1.0 tensorsrc pattern=arange num-buffers=1 \
+ *     ! "tensor/x-raw,type=int32,dims=<10>" ! tensorsplit name=s indices=3,7 \
+ *     s.src_0 ! queue ! tensordebug ! fakesink \
+ *     s.src_1 ! queue ! tensordebug ! fakesink \
+ *     s.src_2 ! queue ! tensordebug ! fakesink
+ * ]| `np.split(a, [3, 7])`: <3>, <4> and <3>.
+ */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <gst/base/gstflowcombiner.h>
+#include <gst/tensor/gsttensor.h>
+
+#include "elements.h"
+#include "tnelement.h"
+
+GST_DEBUG_CATEGORY_STATIC (gst_tensor_split_debug);
+#define GST_CAT_DEFAULT gst_tensor_split_debug
+
+#define GST_TYPE_TENSOR_SPLIT (gst_tensor_split_get_type ())
+G_DECLARE_FINAL_TYPE (
+    GstTensorSplit, gst_tensor_split, GST, TENSOR_SPLIT, GstElement)
+
+#define DEFAULT_AXIS 0
+#define DEFAULT_SECTIONS 0
+#define DEFAULT_INDICES ""
+#define DEFAULT_SQUEEZE FALSE
+/* parts at most: pads are cheap, but a typo (sections=1000000) is not */
+#define MAX_PARTS 1024
+
+enum {
+  PROP_0,
+  PROP_AXIS,
+  PROP_SECTIONS,
+  PROP_INDICES,
+  PROP_SQUEEZE,
+  PROP_BYTES_COPIED,
+};
+
+/* One part as the streaming thread emits it. */
+typedef struct {
+  GstPad *pad;
+  GstTnInfo info;   /* its caps */
+  gsize off, len;   /* bytes of the input the part spans */
+  tn_view view;     /* at byte off, offset 0: the input's strides */
+  gboolean dense;   /* view is dense: a sub-range, no meta */
+  gboolean meta_ok; /* downstream of pad reads the layout meta */
+  gsize nbytes;     /* of the dense part */
+} Part;
+
+struct _GstTensorSplit {
+  GstElement parent;
+  GstPad *sinkpad;
+
+  /* properties, under the object lock */
+  gint axis;
+  guint sections;
+  gchar *indices;
+  gboolean squeeze;
+  guint64 bytes_copied;
+
+  /* streaming thread (pads: also under the object lock) */
+  GstTnInfo in_info;
+  gsize in_size;
+  gboolean configured;
+  GArray *parts; /* of Part */
+  GstFlowCombiner *combiner;
+  GstCaps *refused;
+};
+
+static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE (
+    "sink", GST_PAD_SINK, GST_PAD_ALWAYS, GST_STATIC_CAPS (GST_TN_CAPS_ANY));
+static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src_%u",
+    GST_PAD_SRC, GST_PAD_SOMETIMES, GST_STATIC_CAPS (GST_TN_CAPS_ANY));
+
+G_DEFINE_TYPE (GstTensorSplit, gst_tensor_split, GST_TYPE_ELEMENT);
+GST_ELEMENT_REGISTER_DEFINE (
+    tensorsplit, "tensorsplit", GST_RANK_NONE, GST_TYPE_TENSOR_SPLIT);
+
+/* The split points of text ("3,7", " -2 , 5"), at most MAX_PARTS - 1;
+ * FALSE with why. */
+static gboolean
+gst_tensor_split_parse_indices (
+    const gchar *text, gint64 *pts, gint *n, gchar **why)
+{
+  gchar **items;
+  gint i;
+
+  *n = 0;
+  items = g_strsplit (text ? text : "", ",", -1);
+  for (i = 0; items[i] != NULL; i++) {
+    gchar *s = g_strstrip (items[i]), *end;
+    gint64 v;
+
+    if (*s == '\0' && items[1] == NULL)
+      break; /* the empty list */
+    v = g_ascii_strtoll (s, &end, 10);
+    if (*s == '\0' || *end != '\0') {
+      *why = g_strdup_printf (
+          "entry %d ('%s') is not an integer; expected split points such "
+          "as \"2,5\".",
+          i + 1, s);
+      g_strfreev (items);
+      return FALSE;
+    }
+    if (*n >= MAX_PARTS - 1) {
+      *why = g_strdup_printf ("more than %d split points.", MAX_PARTS - 1);
+      g_strfreev (items);
+      return FALSE;
+    }
+    pts[(*n)++] = v;
+  }
+  g_strfreev (items);
+  return TRUE;
+}
+
+/* Why the stored properties cannot be used, with the property's name and
+ * text, or NULL.  Under the object lock. */
+static gchar *
+gst_tensor_split_property_problem (
+    GstTensorSplit *self, const gchar **prop, gchar **text)
+{
+  gint64 pts[MAX_PARTS];
+  gint n;
+  gchar *why = NULL;
+
+  if (!gst_tensor_split_parse_indices (self->indices, pts, &n, &why)) {
+    *prop = "indices";
+    *text = g_strdup (self->indices);
+    return why;
+  }
+  if (self->sections > 0 && n > 0) {
+    *prop = "indices";
+    *text = g_strdup (self->indices);
+    return g_strdup_printf ("sections=%u is set as well; set one of "
+                            "sections and indices.",
+        self->sections);
+  }
+  if (self->sections == 0 && n == 0) {
+    *prop = "sections";
+    *text = g_strdup ("0");
+    return g_strdup ("neither sections nor indices is set; set "
+                     "sections=N (N equal parts) or indices=i,j,... "
+                     "(np.split's split points).");
+  }
+  if (self->sections > MAX_PARTS) {
+    *prop = "sections";
+    *text = g_strdup_printf ("%u", self->sections);
+    return g_strdup_printf ("at most %d parts are supported.", MAX_PARTS);
+  }
+  return NULL;
+}
+
+/* The parts of in: their [start, stop) along the axis, the axis itself;
+ * -1 with a sentence naming the numbers.  Under the object lock. */
+static gint
+gst_tensor_split_plan (GstTensorSplit *self, const GstTnInfo *in, gint64 *start,
+    gint64 *stop, gint *axis, gchar **why)
+{
+  gchar *desc = gst_tn_info_to_string (in);
+  gint64 pts[MAX_PARTS + 1], ext;
+  gint n = 0, a = self->axis, k;
+
+  if (in->rank == 0 || a < -in->rank || a >= in->rank) {
+    *why = g_strdup_printf ("%s: axis=%d is out of range for %s tensors%s.",
+        GST_OBJECT_NAME (self), self->axis, desc,
+        in->rank == 0 ? " (rank 0 has no axis to split)" : "");
+    g_free (desc);
+    return -1;
+  }
+  if (a < 0)
+    a += in->rank;
+  ext = in->dims[a];
+  if (self->sections > 0) {
+    if (ext % self->sections != 0) {
+      *why = g_strdup_printf ("%s: sections=%u does not divide axis %d of "
+                              "%s tensors, whose extent is %" G_GINT64_FORMAT
+                              ".",
+          GST_OBJECT_NAME (self), self->sections, a, desc, ext);
+      g_free (desc);
+      return -1;
+    }
+    n = (gint) self->sections;
+    for (k = 0; k < n; k++) {
+      start[k] = ext / n * k;
+      stop[k] = ext / n * (k + 1);
+    }
+  } else {
+    gst_tensor_split_parse_indices (self->indices, pts + 1, &n, why);
+    pts[0] = 0;
+    pts[n + 1] = ext;
+    for (k = 0; k <= n; k++) {
+      /* Python's slice pts[k]:pts[k + 1], as np.split takes it */
+      gint64 b = pts[k], e = pts[k + 1];
+
+      if (b < 0)
+        b = MAX (b + ext, 0);
+      if (e < 0)
+        e = MAX (e + ext, 0);
+      b = MIN (b, ext);
+      e = MIN (e, ext);
+      start[k] = b;
+      stop[k] = MAX (e, b);
+    }
+    n++;
+  }
+  if (self->squeeze) {
+    for (k = 0; k < n; k++) {
+      if (stop[k] - start[k] != 1) {
+        *why = g_strdup_printf ("%s: squeeze=true drops axis %d only when "
+                                "every part has extent 1, and part %d of "
+                                "%s tensors has %" G_GINT64_FORMAT ".",
+            GST_OBJECT_NAME (self), a, k, desc, stop[k] - start[k]);
+        g_free (desc);
+        return -1;
+      }
+    }
+  }
+  g_free (desc);
+  *axis = a;
+  return n;
+}
+
+/* Pads. */
+
+static void
+gst_tensor_split_query_meta (GstTensorSplit *self, Part *p)
+{
+  GstCaps *caps = gst_tn_info_to_caps (&p->info);
+  GstQuery *q = gst_query_new_allocation (caps, FALSE);
+
+  p->meta_ok = gst_pad_peer_query (p->pad, q)
+               && gst_query_find_allocation_meta (
+                   q, GST_TN_LAYOUT_META_API_TYPE, NULL);
+  GST_DEBUG_OBJECT (p->pad, "downstream reads the layout meta: %d", p->meta_ok);
+  gst_query_unref (q);
+  gst_caps_unref (caps);
+}
+
+typedef struct {
+  GstTensorSplit *self;
+  GstPad *pad;
+  guint index;
+} StickyCtx;
+
+/* The sink pad's sticky events onto a new src pad: its own stream-id,
+ * its own caps (pushed later), the rest as they are. */
+static gboolean
+gst_tensor_split_copy_sticky (GstPad *pad, GstEvent **event, gpointer data)
+{
+  StickyCtx *c = data;
+  GstEvent *ev = *event;
+
+  if (GST_EVENT_TYPE (ev) == GST_EVENT_STREAM_START) {
+    gchar *id = gst_pad_create_stream_id_printf (
+        c->pad, GST_ELEMENT (c->self), "%u", c->index);
+    GstEvent *s = gst_event_new_stream_start (id);
+    guint group;
+
+    if (gst_event_parse_group_id (ev, &group))
+      gst_event_set_group_id (s, group);
+    gst_pad_store_sticky_event (c->pad, s);
+    gst_event_unref (s);
+    g_free (id);
+  } else if (GST_EVENT_TYPE (ev) != GST_EVENT_CAPS) {
+    gst_pad_store_sticky_event (c->pad, ev);
+  }
+  return TRUE;
+}
+
+static gboolean gst_tensor_split_src_query (
+    GstPad *pad, GstObject *parent, GstQuery *query);
+
+/* The src pads for n parts, added to the element, then no-more-pads. */
+static void
+gst_tensor_split_add_pads (GstTensorSplit *self, gint n)
+{
+  GstElementClass *klass = GST_ELEMENT_GET_CLASS (self);
+  GstPadTemplate *tmpl = gst_element_class_get_pad_template (klass, "src_%u");
+  gint k;
+
+  for (k = 0; k < n; k++) {
+    gchar *name = g_strdup_printf ("src_%d", k);
+    GstPad *pad = gst_pad_new_from_template (tmpl, name);
+    StickyCtx c = { self, pad, (guint) k };
+
+    g_free (name);
+    gst_pad_set_query_function (pad, gst_tensor_split_src_query);
+    gst_pad_use_fixed_caps (pad);
+    gst_pad_set_active (pad, TRUE);
+    gst_pad_sticky_events_foreach (
+        self->sinkpad, gst_tensor_split_copy_sticky, &c);
+    g_array_index (self->parts, Part, k).pad = pad;
+    gst_flow_combiner_add_pad (self->combiner, pad);
+    gst_element_add_pad (GST_ELEMENT (self), pad);
+  }
+  gst_element_no_more_pads (GST_ELEMENT (self));
+}
+
+static void
+gst_tensor_split_remove_pads (GstTensorSplit *self)
+{
+  guint k;
+
+  if (self->parts == NULL)
+    return;
+  for (k = 0; k < self->parts->len; k++) {
+    GstPad *pad = g_array_index (self->parts, Part, k).pad;
+
+    if (pad == NULL)
+      continue;
+    gst_flow_combiner_remove_pad (self->combiner, pad);
+    gst_pad_set_active (pad, FALSE);
+    gst_element_remove_pad (GST_ELEMENT (self), pad);
+  }
+  g_array_set_size (self->parts, 0);
+}
+
+/* Caps. */
+
+static gboolean
+gst_tensor_split_set_caps (GstTensorSplit *self, GstCaps *caps)
+{
+  gint64 start[MAX_PARTS], stop[MAX_PARTS];
+  gint64 strides[TN_MAX_RANK];
+  GstTnInfo in;
+  GError *err = NULL;
+  gchar *why = NULL;
+  gboolean fresh;
+  gsize isz;
+  gint n, axis, k;
+
+  if (!gst_tn_info_from_caps (&in, caps, &err)) {
+    if (gst_tn_caps_refusal_is_new (&self->refused, caps))
+      GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
+          ("%s: cannot read the tensor caps: %s", GST_OBJECT_NAME (self),
+              err->message),
+          ("caps %" GST_PTR_FORMAT, caps));
+    g_clear_error (&err);
+    return FALSE;
+  }
+  GST_OBJECT_LOCK (self);
+  n = gst_tensor_split_plan (self, &in, start, stop, &axis, &why);
+  GST_OBJECT_UNLOCK (self);
+  if (n < 0) {
+    if (gst_tn_caps_refusal_is_new (&self->refused, caps))
+      GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, ("%s", why),
+          ("caps %" GST_PTR_FORMAT, caps));
+    g_free (why);
+    return FALSE;
+  }
+  if (self->parts->len > 0 && (gint) self->parts->len != n) {
+    gchar *desc = gst_tn_info_to_string (&in);
+
+    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
+        ("%s: new caps %s would split into %d parts, but the stream has %u "
+         "src pads; the number of parts cannot change in a stream.",
+            GST_OBJECT_NAME (self), desc, n, self->parts->len),
+        ("caps %" GST_PTR_FORMAT, caps));
+    g_free (desc);
+    return FALSE;
+  }
+  if (!gst_tn_info_size (&in, &self->in_size)) {
+    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
+        ("Tensors of %" GST_PTR_FORMAT " do not fit in memory.", caps), (NULL));
+    return FALSE;
+  }
+  gst_caps_replace (&self->refused, NULL);
+  self->in_info = in;
+  isz = tn_dtype_size (in.dtype);
+  strides[in.rank - 1] = 1;
+  for (k = in.rank - 2; k >= 0; k--)
+    strides[k] = strides[k + 1] * in.dims[k + 1];
+  fresh = self->parts->len == 0;
+  if (fresh)
+    g_array_set_size (self->parts, n);
+  for (k = 0; k < n; k++) {
+    Part *p = &g_array_index (self->parts, Part, k);
+    gint64 dims[TN_MAX_RANK], str[TN_MAX_RANK], span = 1;
+    gint i, j = 0, rank = in.rank;
+
+    for (i = 0; i < in.rank; i++) {
+      if (i == axis && self->squeeze) {
+        rank--;
+        continue;
+      }
+      dims[j] = i == axis ? stop[k] - start[k] : in.dims[i];
+      str[j++] = strides[i];
+    }
+    p->info = in;
+    p->info.rank = rank;
+    memcpy (p->info.dims, dims, sizeof (gint64) * rank);
+    tn_view_init (&p->view, in.dtype, dims, rank, NULL);
+    memcpy (p->view.strides, str, sizeof (gint64) * rank);
+    p->dense = tn_view_dense (&p->view);
+    p->nbytes = (gsize) tn_view_count (&p->view) * isz;
+    for (i = 0; i < rank; i++)
+      span += (dims[i] - 1) * str[i];
+    p->off = (gsize) (start[k] * strides[axis]) * isz;
+    p->len = tn_view_count (&p->view) == 0 ? 0 : (gsize) span * isz;
+  }
+  if (fresh)
+    gst_tensor_split_add_pads (self, n);
+  for (k = 0; k < n; k++) {
+    Part *p = &g_array_index (self->parts, Part, k);
+    GstCaps *pc = gst_tn_info_to_caps (&p->info);
+
+    gst_pad_push_event (p->pad, gst_event_new_caps (pc));
+    gst_caps_unref (pc);
+    if (!p->dense)
+      gst_tensor_split_query_meta (self, p);
+  }
+  self->configured = TRUE;
+  return TRUE;
+}
+
+/* Buffers. */
+
+/* Part p of the dense input buf: a sub-range or a view of buf's memory,
+ * or one dense copy of the view. */
+static GstBuffer *
+gst_tensor_split_part (GstTensorSplit *self, GstBuffer *buf, Part *p)
+{
+  GstBuffer *out, *dense;
+  GError *err = NULL;
+
+  if (p->len == 0) {
+    out = gst_buffer_new ();
+    gst_buffer_copy_into (out, buf,
+        GST_BUFFER_COPY_FLAGS | GST_BUFFER_COPY_TIMESTAMPS
+            | GST_BUFFER_COPY_META,
+        0, -1);
+    return out;
+  }
+  if (p->off == 0 && p->len == self->in_size) {
+    out = gst_buffer_copy (buf);
+  } else {
+    /* A region keeps timestamps only from byte 0: copy them whole. */
+    out = gst_buffer_copy_region (buf, GST_BUFFER_COPY_ALL, p->off, p->len);
+    if (out == NULL)
+      return NULL;
+    gst_buffer_copy_into (out, buf, GST_BUFFER_COPY_TIMESTAMPS, 0, -1);
+  }
+  if (p->dense)
+    return out;
+  gst_tn_buffer_add_layout_meta (out, p->view.rank, 0, p->view.strides);
+  if (p->meta_ok)
+    return out;
+  dense = gst_tn_buffer_dense (out, &p->info, NULL, &err);
+  gst_buffer_unref (out);
+  if (dense == NULL) {
+    GST_ELEMENT_ERROR (self, STREAM, FAILED,
+        ("%s: cannot copy a part: %s", GST_OBJECT_NAME (self), err->message),
+        (NULL));
+    g_error_free (err);
+    return NULL;
+  }
+  GST_OBJECT_LOCK (self);
+  self->bytes_copied += p->nbytes;
+  GST_OBJECT_UNLOCK (self);
+  return dense;
+}
+
+static GstFlowReturn
+gst_tensor_split_chain (GstPad *pad, GstObject *parent, GstBuffer *buf)
+{
+  GstTensorSplit *self = GST_TENSOR_SPLIT (parent);
+  GstFlowReturn ret = GST_FLOW_OK;
+  GstBuffer *in = buf;
+  GError *err = NULL;
+  guint k;
+
+  if (!self->configured) {
+    gst_buffer_unref (buf);
+    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
+        ("%s: a buffer came before any tensor caps.", GST_OBJECT_NAME (self)),
+        (NULL));
+    return GST_FLOW_NOT_NEGOTIATED;
+  }
+  if (gst_buffer_get_size (buf) != self->in_size
+      || gst_tn_buffer_get_layout_meta (buf) != NULL) {
+    /* a view, or a size that the copy names in words */
+    in = gst_tn_buffer_dense (buf, &self->in_info, NULL, &err);
+    gst_buffer_unref (buf);
+    if (in == NULL) {
+      GST_ELEMENT_ERROR (self, STREAM, FORMAT,
+          ("%s: the input buffer does not hold the tensor its caps "
+           "describe: %s",
+              GST_OBJECT_NAME (self), err->message),
+          (NULL));
+      g_error_free (err);
+      return GST_FLOW_ERROR;
+    }
+  }
+  for (k = 0; k < self->parts->len; k++) {
+    Part *p = &g_array_index (self->parts, Part, k);
+    GstBuffer *out;
+    GstFlowReturn r;
+
+    if (gst_pad_check_reconfigure (p->pad) && !p->dense)
+      gst_tensor_split_query_meta (self, p);
+    out = gst_tensor_split_part (self, in, p);
+    if (out == NULL) {
+      ret = GST_FLOW_ERROR;
+      break;
+    }
+    r = gst_pad_push (p->pad, out);
+    ret = gst_flow_combiner_update_pad_flow (self->combiner, p->pad, r);
+    if (ret != GST_FLOW_OK && ret != GST_FLOW_NOT_LINKED)
+      break;
+  }
+  gst_buffer_unref (in);
+  return ret;
+}
+
+static gboolean
+gst_tensor_split_sink_event (GstPad *pad, GstObject *parent, GstEvent *event)
+{
+  GstTensorSplit *self = GST_TENSOR_SPLIT (parent);
+  GstCaps *caps;
+  gboolean ok;
+
+  switch (GST_EVENT_TYPE (event)) {
+  case GST_EVENT_CAPS:
+    gst_event_parse_caps (event, &caps);
+    ok = gst_tensor_split_set_caps (self, caps);
+    gst_event_unref (event);
+    return ok;
+  case GST_EVENT_FLUSH_STOP:
+    gst_flow_combiner_reset (self->combiner);
+    return gst_pad_event_default (pad, parent, event);
+  case GST_EVENT_STREAM_START:
+    /* the src pads have stream-ids of their own */
+    if (self->parts->len > 0) {
+      guint k;
+
+      for (k = 0; k < self->parts->len; k++) {
+        StickyCtx c = { self, g_array_index (self->parts, Part, k).pad, k };
+        GstEvent *e = event;
+
+        gst_tensor_split_copy_sticky (pad, &e, &c);
+      }
+    }
+    gst_event_unref (event);
+    return TRUE;
+  default:
+    return gst_pad_event_default (pad, parent, event);
+  }
+}
+
+static gboolean
+gst_tensor_split_sink_query (GstPad *pad, GstObject *parent, GstQuery *query)
+{
+  switch (GST_QUERY_TYPE (query)) {
+  case GST_QUERY_ALLOCATION:
+    /* dense input only, from upstream's own memory: no pool, no meta */
+    return TRUE;
+  case GST_QUERY_CAPS: {
+    GstCaps *filter, *caps = gst_pad_get_pad_template_caps (pad);
+
+    gst_query_parse_caps (query, &filter);
+    caps = gst_tn_caps_filter (caps, filter);
+    gst_query_set_caps_result (query, caps);
+    gst_caps_unref (caps);
+    return TRUE;
+  }
+  default:
+    if (gst_tn_pad_accept_caps_query (pad, parent, query))
+      return TRUE;
+    return gst_pad_query_default (pad, parent, query);
+  }
+}
+
+static gboolean
+gst_tensor_split_src_query (GstPad *pad, GstObject *parent, GstQuery *query)
+{
+  return gst_pad_query_default (pad, parent, query);
+}
+
+/* State and properties. */
+
+static GstStateChangeReturn
+gst_tensor_split_change_state (GstElement *element, GstStateChange transition)
+{
+  GstTensorSplit *self = GST_TENSOR_SPLIT (element);
+  GstStateChangeReturn ret;
+
+  if (transition == GST_STATE_CHANGE_READY_TO_PAUSED) {
+    const gchar *prop = NULL;
+    gchar *text = NULL, *why;
+
+    GST_OBJECT_LOCK (self);
+    why = gst_tensor_split_property_problem (self, &prop, &text);
+    GST_OBJECT_UNLOCK (self);
+    if (why != NULL) {
+      gst_tn_element_property_error (element, prop, text, why);
+      g_free (text);
+      g_free (why);
+      return GST_STATE_CHANGE_FAILURE;
+    }
+    gst_flow_combiner_reset (self->combiner);
+    self->configured = FALSE;
+  }
+  ret = GST_ELEMENT_CLASS (gst_tensor_split_parent_class)
+            ->change_state (element, transition);
+  if (transition == GST_STATE_CHANGE_PAUSED_TO_READY) {
+    gst_tensor_split_remove_pads (self);
+    self->configured = FALSE;
+    gst_caps_replace (&self->refused, NULL);
+  }
+  return ret;
+}
+
+static void
+gst_tensor_split_set_property (
+    GObject *object, guint prop_id, const GValue *value, GParamSpec *pspec)
+{
+  GstTensorSplit *self = GST_TENSOR_SPLIT (object);
+
+  if (!gst_tn_element_property_settable (GST_ELEMENT (self), pspec, value))
+    return;
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+  case PROP_AXIS:
+    self->axis = g_value_get_int (value);
+    break;
+  case PROP_SECTIONS:
+    self->sections = g_value_get_uint (value);
+    break;
+  case PROP_INDICES:
+    g_free (self->indices);
+    self->indices = g_value_dup_string (value);
+    if (self->indices == NULL)
+      self->indices = g_strdup ("");
+    break;
+  case PROP_SQUEEZE:
+    self->squeeze = g_value_get_boolean (value);
+    break;
+  default:
+    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    break;
+  }
+  GST_OBJECT_UNLOCK (self);
+}
+
+static void
+gst_tensor_split_get_property (
+    GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+{
+  GstTensorSplit *self = GST_TENSOR_SPLIT (object);
+
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+  case PROP_AXIS:
+    g_value_set_int (value, self->axis);
+    break;
+  case PROP_SECTIONS:
+    g_value_set_uint (value, self->sections);
+    break;
+  case PROP_INDICES:
+    g_value_set_string (value, self->indices);
+    break;
+  case PROP_SQUEEZE:
+    g_value_set_boolean (value, self->squeeze);
+    break;
+  case PROP_BYTES_COPIED:
+    g_value_set_uint64 (value, self->bytes_copied);
+    break;
+  default:
+    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    break;
+  }
+  GST_OBJECT_UNLOCK (self);
+}
+
+static void
+gst_tensor_split_finalize (GObject *object)
+{
+  GstTensorSplit *self = GST_TENSOR_SPLIT (object);
+
+  g_free (self->indices);
+  g_array_unref (self->parts);
+  gst_flow_combiner_free (self->combiner);
+  gst_caps_replace (&self->refused, NULL);
+  G_OBJECT_CLASS (gst_tensor_split_parent_class)->finalize (object);
+}
+
+static void
+gst_tensor_split_class_init (GstTensorSplitClass *klass)
+{
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
+  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+  const GParamFlags flags
+      = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY;
+
+  GST_DEBUG_CATEGORY_INIT (
+      gst_tensor_split_debug, "tensorsplit", 0, "Tensors split along an axis");
+
+  gobject_class->set_property = gst_tensor_split_set_property;
+  gobject_class->get_property = gst_tensor_split_get_property;
+  gobject_class->finalize = gst_tensor_split_finalize;
+
+  /**
+   * GstTensorSplit:axis:
+   *
+   * The axis to split; a negative axis counts from the end.  -8 to 7,
+   * and once the rank r is known -r to r-1 (else negotiation fails with a
+   * message).  Default: 0.
+   */
+  g_object_class_install_property (gobject_class, PROP_AXIS,
+      g_param_spec_int ("axis", "Axis",
+          "The axis to split, negative from the end", -TN_MAX_RANK,
+          TN_MAX_RANK - 1, DEFAULT_AXIS, flags));
+
+  /**
+   * GstTensorSplit:sections:
+   *
+   * Split into this many equal parts; the axis's extent must be a
+   * multiple of it.  1 to 1024; 0 (the default) leaves it unset.
+   * Exactly one of sections and indices must be set when the element
+   * starts.
+   */
+  g_object_class_install_property (gobject_class, PROP_SECTIONS,
+      g_param_spec_uint ("sections", "Sections",
+          "Equal parts to split into (0: unset; set this or indices)", 0,
+          G_MAXUINT, DEFAULT_SECTIONS, flags));
+
+  /**
+   * GstTensorSplit:indices:
+   *
+   * Split points along the axis, comma-separated, as np.split's
+   * indices: "2,5" gives [0:2], [2:5] and [5:], Python slices (negative
+   * points count from the end, points past the end clamp, a part may be
+   * empty).  At most 1023 points.  Empty (the default) leaves it unset;
+   * a list that does not parse is an error when the element starts.
+   */
+  g_object_class_install_property (gobject_class, PROP_INDICES,
+      g_param_spec_string ("indices", "Indices",
+          "Comma-separated split points, as np.split's (empty: unset; set "
+          "this or sections)",
+          DEFAULT_INDICES, flags));
+
+  /**
+   * GstTensorSplit:squeeze:
+   *
+   * Drop the split axis from the parts; every part must then have
+   * extent 1 on it (else negotiation fails with a message).  Default:
+   * false.
+   */
+  g_object_class_install_property (gobject_class, PROP_SQUEEZE,
+      g_param_spec_boolean ("squeeze", "Squeeze",
+          "Drop the split axis (every part must have extent 1 on it)",
+          DEFAULT_SQUEEZE, flags));
+
+  /**
+   * GstTensorSplit:bytes-copied:
+   *
+   * Bytes copied so far: parts that are not a contiguous range of the
+   * input, made dense for a downstream that does not read the layout
+   * meta.
+   */
+  g_object_class_install_property (gobject_class, PROP_BYTES_COPIED,
+      g_param_spec_uint64 ("bytes-copied", "Bytes copied",
+          "Bytes copied so far: strided parts made dense for a downstream "
+          "that does not read the layout meta",
+          0, G_MAXUINT64, 0, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+
+  gst_element_class_add_static_pad_template (element_class, &sink_template);
+  gst_element_class_add_static_pad_template (element_class, &src_template);
+  gst_element_class_set_static_metadata (element_class, "Tensor split",
+      "Demuxer/Tensor",
+      "Splits tensors along an axis into parts, one src pad each, as "
+      "np.split, sharing the input memory",
+      "gst-tensor developers");
+
+  element_class->change_state
+      = GST_DEBUG_FUNCPTR (gst_tensor_split_change_state);
+}
+
+static void
+gst_tensor_split_init (GstTensorSplit *self)
+{
+  self->sinkpad = gst_pad_new_from_static_template (&sink_template, "sink");
+  gst_pad_set_chain_function (
+      self->sinkpad, GST_DEBUG_FUNCPTR (gst_tensor_split_chain));
+  gst_pad_set_event_function (
+      self->sinkpad, GST_DEBUG_FUNCPTR (gst_tensor_split_sink_event));
+  gst_pad_set_query_function (
+      self->sinkpad, GST_DEBUG_FUNCPTR (gst_tensor_split_sink_query));
+  gst_tn_pad_accept_intersect (self->sinkpad);
+  gst_element_add_pad (GST_ELEMENT (self), self->sinkpad);
+
+  self->axis = DEFAULT_AXIS;
+  self->sections = DEFAULT_SECTIONS;
+  self->indices = g_strdup (DEFAULT_INDICES);
+  self->squeeze = DEFAULT_SQUEEZE;
+  self->parts = g_array_new (FALSE, TRUE, sizeof (Part));
+  self->combiner = gst_flow_combiner_new ();
+}
