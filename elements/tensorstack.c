@@ -17,12 +17,13 @@
  * Request as many pads sink_\%u as there are streams (at least two).
  * Streams are paired by running time (#GstTnAggregator:sync): with the
  * default sync=timestamp each output takes from every pad the buffer that
- * covers the time of sink_0's buffer, so streams of equal rate pair one
- * to one; sync=latest takes the newest buffer of every other pad at or
- * before it.  One output per buffer of sink_0, with its timestamps; the
- * output ends when sink_0 ends, and with sync=timestamp also when another
- * pad has ended and its last buffer does not cover the next time (see
- * GstTnAggregator for the whole rule, live sources and seeking).
+ * shares the most time with sink_0's buffer, so streams of equal rate pair
+ * one to one; sync=latest takes the newest buffer of every other pad that
+ * starts at or before it.  One output per buffer of sink_0, with its
+ * timestamps; the output ends when sink_0 ends, and with sync=timestamp
+ * also when another pad has ended and its last buffer shares no time with
+ * the next one (see GstTnAggregator for the whole rule, live sources,
+ * latency and seeking).
  *
  * The output is one dense tensor from a buffer pool, written by one copy
  * of each input: memcpy runs for axis=0, the input's strides read where

@@ -3,6 +3,8 @@
  */
 #include "tnagg-private.h"
 
+#define GST_CAT_DEFAULT gst_tn_aggregator_debug
+
 void
 gst_tn_agg_pad_clear_held (GstTnAggregatorPad *pad)
 {
@@ -41,15 +43,32 @@ hold (GstTnAggregatorPad *pad, GstBuffer *buf)
         GST_BUFFER_PTS (buf) + GST_BUFFER_DURATION (buf));
 }
 
-/* sync=timestamp: makes pad->held the buffer that covers t. */
+/* Time [a0, a1) shares with [t0, t1); a1 NONE: open-ended. */
+static GstClockTime
+overlap (GstClockTime a0, GstClockTime a1, GstClockTime t0, GstClockTime t1)
+{
+  GstClockTime lo = MAX (a0, t0),
+               hi = GST_CLOCK_TIME_IS_VALID (a1) ? MIN (a1, t1) : t1;
+
+  return hi > lo ? hi - lo : 0;
+}
+
+/* sync=timestamp: makes pad->held the buffer whose span shares the most
+ * time with [t, t_end), sink_0's buffer (the earlier one on a tie).  A
+ * buffer without a duration ends where the next one starts.  Equal
+ * rates pair one to one even when the streams are out of phase by up to
+ * half a period (two live sources started apart), which "the buffer
+ * that covers t" would pair off by one. */
 static GstTnAggPartner
-partner_timestamp (GstTnAggregatorPad *pad, GstClockTime t, gboolean timeout)
+partner_timestamp (GstTnAggregatorPad *pad, GstClockTime t, GstClockTime t_end,
+    gboolean timeout)
 {
   GstAggregatorPad *ap = GST_AGGREGATOR_PAD (pad);
+  GstClockTime next = GST_CLOCK_TIME_NONE, end, ov;
   GstBuffer *h;
 
   while ((h = gst_aggregator_pad_peek_buffer (ap))) {
-    GstClockTime start = gst_tn_agg_running_time (ap, h);
+    GstClockTime start = gst_tn_agg_running_time (ap, h), held_ov, h_end;
 
     if (gst_tn_agg_is_gap (h)) {
       gst_aggregator_pad_drop_buffer (ap);
@@ -62,29 +81,54 @@ partner_timestamp (GstTnAggregatorPad *pad, GstClockTime t, gboolean timeout)
       hold (pad, gst_aggregator_pad_pop_buffer (ap));
       return PARTNER_OK;
     }
-    if (start > t) {
-      gst_buffer_unref (h);
-      /* held ends at its end or at h, whichever comes first */
-      if (pad->held && GST_CLOCK_TIME_IS_VALID (pad->held_start)
-          && (!GST_CLOCK_TIME_IS_VALID (pad->held_end) || pad->held_end > t))
-        return PARTNER_OK;
-      return PARTNER_NONE;
-    }
+    h_end = GST_BUFFER_DURATION_IS_VALID (h)
+                ? gst_segment_to_running_time (&ap->segment, GST_FORMAT_TIME,
+                    GST_BUFFER_PTS (h) + GST_BUFFER_DURATION (h))
+                : GST_CLOCK_TIME_NONE;
     gst_buffer_unref (h);
+    if (start >= t_end) {
+      next = start; /* h is for a later output */
+      break;
+    }
+    held_ov = 0;
+    if (pad->held && GST_CLOCK_TIME_IS_VALID (pad->held_start))
+      held_ov = overlap (pad->held_start,
+          GST_CLOCK_TIME_IS_VALID (pad->held_end) ? MIN (pad->held_end, start)
+                                                  : start,
+          t, t_end);
+    if (pad->held && held_ov > 0
+        && overlap (start, h_end, t, t_end) <= held_ov) {
+      next = start; /* held shares more: h waits for a later output */
+      break;
+    }
     hold (pad, gst_aggregator_pad_pop_buffer (ap));
   }
-  /* Nothing queued: held serves t if it is known to last past t. */
-  if (pad->held && GST_CLOCK_TIME_IS_VALID (pad->held_start)
-      && GST_CLOCK_TIME_IS_VALID (t) && pad->held_start <= t) {
-    if (GST_CLOCK_TIME_IS_VALID (pad->held_end) && pad->held_end > t)
-      return PARTNER_OK;
-    if (!GST_CLOCK_TIME_IS_VALID (pad->held_end)
-        && (pad->held_start == t || timeout))
-      return PARTNER_OK;
+  if (pad->held && GST_CLOCK_TIME_IS_VALID (pad->held_start)) {
+    end = pad->held_end;
+    if (GST_CLOCK_TIME_IS_VALID (next)
+        && (!GST_CLOCK_TIME_IS_VALID (end) || next < end))
+      end = next;
+    /* The last buffer of an ended pad without a duration is an instant. */
+    if (!GST_CLOCK_TIME_IS_VALID (end) && gst_aggregator_pad_is_eos (ap))
+      end = pad->held_start + 1;
+    ov = overlap (pad->held_start, end, t, t_end);
+    if (ov > 0) {
+      /* Settled when a later buffer is known, when held lasts to t_end,
+       * or when no later one could share more (it would start at held's
+       * end); otherwise that buffer is waited for. */
+      if (GST_CLOCK_TIME_IS_VALID (next) || timeout
+          || gst_aggregator_pad_is_eos (ap)
+          || (GST_CLOCK_TIME_IS_VALID (end)
+              && (end >= t_end || t_end - end <= ov)))
+        return PARTNER_OK;
+      return PARTNER_WAIT;
+    }
   }
+  if (GST_CLOCK_TIME_IS_VALID (next) || timeout)
+    return PARTNER_NONE;
   if (gst_aggregator_pad_is_eos (ap))
     return PARTNER_EOS;
-  return timeout ? PARTNER_NONE : PARTNER_WAIT;
+  return PARTNER_WAIT;
 }
 
 /* sync=latest: makes pad->held the newest buffer at or before t. */
@@ -120,9 +164,9 @@ partner_latest (GstTnAggregatorPad *pad, GstClockTime t, gboolean timeout)
 
 GstTnAggPartner
 gst_tn_agg_partner (GstTnAggregatorPad *pad, GstTnAggregatorSync sync,
-    GstClockTime t, gboolean timeout)
+    GstClockTime t, GstClockTime t_end, gboolean timeout)
 {
   return sync == GST_TN_AGGREGATOR_SYNC_TIMESTAMP
-             ? partner_timestamp (pad, t, timeout)
+             ? partner_timestamp (pad, t, t_end, timeout)
              : partner_latest (pad, t, timeout);
 }

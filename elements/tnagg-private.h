@@ -7,6 +7,8 @@
 
 G_BEGIN_DECLS
 
+GST_DEBUG_CATEGORY_EXTERN (gst_tn_aggregator_debug);
+
 struct _GstTnAggregatorPad {
   GstAggregatorPad parent;
 
@@ -35,12 +37,14 @@ gboolean gst_tn_agg_is_gap (GstBuffer *buf);
 GstClockTime gst_tn_agg_running_time (GstAggregatorPad *pad, GstBuffer *buf);
 /* Drops pad->held. */
 void gst_tn_agg_pad_clear_held (GstTnAggregatorPad *pad);
-/* Makes pad->held the buffer that serves the sink_0 buffer at running
- * time t (NONE: untimed) by the rule of sync (see the SECTION of
- * tnagg.c), consuming the pad's buffers before it; timeout: a live
- * deadline passed, nothing more is waited for. */
+/* Makes pad->held the buffer that serves the sink_0 buffer spanning
+ * running time [t, t_end) (t NONE: untimed; t_end is t + 1 without a
+ * duration) by the rule of sync (see the SECTION of tnagg.c), consuming
+ * the pad's buffers before it; timeout: a live deadline passed, nothing
+ * more is waited for. */
 GstTnAggPartner gst_tn_agg_partner (GstTnAggregatorPad *pad,
-    GstTnAggregatorSync sync, GstClockTime t, gboolean timeout);
+    GstTnAggregatorSync sync, GstClockTime t, GstClockTime t_end,
+    gboolean timeout);
 
 G_END_DECLS
 

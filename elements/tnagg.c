@@ -36,14 +36,16 @@
  *
  * Times are running times, so streams with different segments pair by
  * when they play.  With sync=timestamp (the default) the output for the
- * sink_0 buffer at time T takes from every other pad the buffer that
- * covers T: it starts at or before T and ends after it (its start plus
- * its duration, or, without a duration, the start of its next buffer).
- * Streams of equal rate pair one to one, as compositor pairs frames; a
- * slower stream's buffer serves every sink_0 buffer it covers, and a
- * faster stream's buffers that cover no sink_0 time are dropped.  A
- * sink_0 buffer that some pad covers with nothing (that pad starts later,
- * or has a hole) gives no output.
+ * sink_0 buffer spanning [T, T + duration) takes from every other pad
+ * the buffer whose span shares the most time with it (the earlier one on
+ * a tie; a buffer without a duration lasts until the next one starts; a
+ * sink_0 buffer without a duration spans the instant T).  Streams of
+ * equal rate pair one to one, as compositor pairs frames, even when they
+ * are out of phase by up to half a frame (two live sources started
+ * apart); a slower stream's buffer serves every sink_0 buffer it
+ * overlaps most, and a faster stream's buffers that serve no sink_0 buffer are
+ * dropped.  A sink_0 buffer that some pad shares no time with (that pad
+ * starts later, or has a hole) gives no output.
  *
  * With sync=latest each sink_0 buffer at T takes from every other pad the
  * newest buffer that starts at or before T (sensor fusion of streams at
@@ -64,16 +66,20 @@
  * each sink_0 buffer until its running time plus the latency (the
  * upstream latency plus the latency property), then produces what it can;
  * a sink_0 buffer that then still has no partner on some pad (that pad has
- * never delivered, or with sync=timestamp nothing covers T) is dropped.
+ * never delivered, or with sync=timestamp nothing shares its time) is
+ * dropped.  Live sources that push each buffer at its own timestamp and
+ * report no latency (tensorsrc is-live=true) need the latency property
+ * set to the time a partner may arrive late, a frame for instance.
  *
  * ## End of stream
  *
  * The output ends when sink_0 ends.  With sync=timestamp it ends also
- * when another pad has ended and holds nothing for the next output time:
- * its last buffer does not cover it (a last buffer without a duration
- * covers only its own start time).  With sync=latest a pad that has ended
- * keeps contributing its last buffer; one that ended before delivering
- * any buffer is an element error.
+ * when another pad has ended and holds nothing for the next output: its
+ * last buffer shares no time with the next sink_0 buffer (a last buffer
+ * without a duration serves only the sink_0 buffers that span its start).
+ * With sync=latest a pad that has ended keeps contributing its last
+ * buffer; one that ended before delivering any buffer is an element
+ * error.
  *
  * ## Seeking
  *
@@ -96,7 +102,7 @@
 #include "tnalloc.h"
 #include "tnelement.h"
 
-GST_DEBUG_CATEGORY_STATIC (gst_tn_aggregator_debug);
+GST_DEBUG_CATEGORY (gst_tn_aggregator_debug);
 #define GST_CAT_DEFAULT gst_tn_aggregator_debug
 
 #define DEFAULT_SYNC GST_TN_AGGREGATOR_SYNC_TIMESTAMP
@@ -139,8 +145,8 @@ gst_tn_aggregator_sync_get_type (void)
   static GType type = 0;
   static const GEnumValue values[] = {
     { GST_TN_AGGREGATOR_SYNC_TIMESTAMP,
-        "Each output takes from every pad the buffer that covers the running "
-        "time of sink_0's buffer; equal rates pair one to one",
+        "Each output takes from every pad the buffer that shares the most "
+        "time with sink_0's buffer; equal rates pair one to one",
         "timestamp" },
     { GST_TN_AGGREGATOR_SYNC_LATEST,
         "One output per sink_0 buffer; every other pad gives its newest "
@@ -725,7 +731,7 @@ gst_tn_aggregator_aggregate (GstAggregator *agg, gboolean timeout)
   GstFlowReturn ret = GST_FLOW_OK;
   GstAggregatorPad *pad0;
   GstBuffer *b0;
-  GstClockTime t;
+  GstClockTime t, t_end;
   guint32 cookie;
   guint n = pads_get (self, &cookie);
 
@@ -768,8 +774,16 @@ gst_tn_aggregator_aggregate (GstAggregator *agg, gboolean timeout)
   }
 
   t = gst_tn_agg_running_time (pad0, b0);
+  t_end = GST_CLOCK_TIME_NONE;
+  if (GST_CLOCK_TIME_IS_VALID (t) && GST_BUFFER_DURATION_IS_VALID (b0))
+    t_end = gst_segment_to_running_time (&pad0->segment, GST_FORMAT_TIME,
+        GST_BUFFER_PTS (b0) + GST_BUFFER_DURATION (b0));
+  if (GST_CLOCK_TIME_IS_VALID (t)
+      && (!GST_CLOCK_TIME_IS_VALID (t_end) || t_end <= t))
+    t_end = t + 1;
   for (guint i = 1; i < n; i++) {
-    GstTnAggPartner p = gst_tn_agg_partner (priv->pads[i], sync, t, timeout);
+    GstTnAggPartner p
+        = gst_tn_agg_partner (priv->pads[i], sync, t, t_end, timeout);
 
     switch (p) {
     case PARTNER_OK:
@@ -785,7 +799,7 @@ gst_tn_aggregator_aggregate (GstAggregator *agg, gboolean timeout)
     case PARTNER_EOS:
       if (sync == GST_TN_AGGREGATOR_SYNC_TIMESTAMP) {
         GST_DEBUG_OBJECT (self,
-            "%s ended and covers %" GST_TIME_FORMAT
+            "%s ended and shares nothing with %" GST_TIME_FORMAT
             " with nothing: the output ends",
             GST_PAD_NAME (priv->pads[i]), GST_TIME_ARGS (t));
         ret = GST_FLOW_EOS;
@@ -913,16 +927,17 @@ gst_tn_aggregator_class_init (GstTnAggregatorClass *klass)
    * GstTnAggregator:sync:
    *
    * How buffers of the pads are paired: timestamp (each output takes from
-   * every pad the buffer that covers the running time of sink_0's
+   * every pad the buffer that shares the most running time with sink_0's
    * buffer; equal rates pair one to one) or latest (every other pad gives
-   * its newest buffer at or before that time).  Default: timestamp.
+   * its newest buffer that starts at or before sink_0's).  Default:
+   * timestamp.
    * Settable in NULL and READY.
    */
   g_object_class_install_property (gobject_class, PROP_SYNC,
       g_param_spec_enum ("sync", "Sync",
           "How the pads' buffers are paired for an output: timestamp (the "
-          "buffer of every pad that covers sink_0's running time) or latest "
-          "(the newest at or before it)",
+          "buffer of every pad sharing the most running time with sink_0's) "
+          "or latest (the newest that starts at or before sink_0's)",
           GST_TYPE_TN_AGGREGATOR_SYNC, DEFAULT_SYNC,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS
               | GST_PARAM_MUTABLE_READY));

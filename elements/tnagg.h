@@ -36,12 +36,12 @@
 G_BEGIN_DECLS
 
 /* The values of the "sync" property.
- * TIMESTAMP (the default): each output answers one buffer of sink_0, at
- *   running time T; every other pad gives the buffer that covers T (it
- *   starts at or before T and ends after it: its duration, else the start
- *   of its next buffer).  Streams of equal rate pair one to one.  A
- *   sink_0 buffer that no buffer of some pad covers (that pad starts
- *   later) gives no output.
+ * TIMESTAMP (the default): each output answers one buffer of sink_0,
+ *   spanning running time [T, T + duration); every other pad gives the
+ *   buffer whose span shares the most time with it (a buffer ends at its
+ *   duration, else where its next buffer starts).  Streams of equal rate
+ *   pair one to one.  A sink_0 buffer that no buffer of some pad shares
+ *   time with (that pad starts later) gives no output.
  * LATEST: one output per buffer of sink_0; every other pad gives its most
  *   recent buffer that starts at or before T, and once it has delivered
  *   one it is never waited on beyond what GstAggregator itself waits

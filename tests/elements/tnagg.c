@@ -1,0 +1,447 @@
+/* GstTnAggregator, the base of tensorstack, tensorconcat and
+ * tensorcombine, through tensorstack on int32 <1> streams whose every
+ * buffer carries its own number (1000 * pad + index), so each output
+ * says which buffers were paired: equal rates one to one, sync=latest and
+ * sync=timestamp with a 30 and a 7 fps stream (the partner of every
+ * output, computed here from the timestamps), EOS on either pad, a live
+ * pipeline, a flushing seek, caps changing mid-stream, and pads requested
+ * and released while PLAYING. */
+#include "common/aggpipe.h"
+
+static const GstTnInfo int32_1 = { TN_INT32, 1, { 1 }, 0, 1 };
+
+static GstClockTime
+pts_at (guint j, guint fps)
+{
+  return gst_util_uint64_scale (j, GST_SECOND, fps);
+}
+
+/* Buffer j of pad k at fps: value 1000 k + j, times of frame j. */
+static GstBuffer *
+numbered (guint k, guint j, guint fps)
+{
+  gint32 v = 1000 * (gint32) k + (gint32) j;
+  GstBuffer *b = gst_buffer_new_memdup (&v, sizeof v);
+
+  GST_BUFFER_PTS (b) = pts_at (j, fps);
+  GST_BUFFER_DURATION (b) = pts_at (j + 1, fps) - pts_at (j, fps);
+  return b;
+}
+
+/* n buffers at fps on pad k, then EOS. */
+static void
+stream (AggPipe *p, guint k, guint n, guint fps)
+{
+  aggpipe_caps (p, k, &int32_1);
+  for (guint j = 0; j < n; j++)
+    aggpipe_push (p, k, numbered (k, j, fps));
+  aggpipe_eos (p, k);
+}
+
+/* Pulls an output of npads rows and gives its values and PTS. */
+static gboolean
+pull_values (AggPipe *p, guint npads, gint32 *v, GstClockTime *pts)
+{
+  GstTnInfo info;
+  GstBuffer *b = aggpipe_pull (p, &info);
+  GstMapInfo m;
+
+  if (!b)
+    return FALSE;
+  fail_unless_equals_int (info.rank, 2);
+  fail_unless_equals_int64 (info.dims[0], npads);
+  fail_unless_equals_int64 (info.dims[1], 1);
+  gst_buffer_map (b, &m, GST_MAP_READ);
+  memcpy (v, m.data, npads * sizeof *v);
+  gst_buffer_unmap (b, &m);
+  if (pts)
+    *pts = GST_BUFFER_PTS (b);
+  gst_buffer_unref (b);
+  return TRUE;
+}
+
+GST_START_TEST (test_equal_rate_one_to_one)
+{
+  AggPipe p;
+  gint32 v[3];
+  GstClockTime pts;
+
+  aggpipe_new (&p, "tensorstack", 3);
+  for (guint k = 0; k < 3; k++)
+    stream (&p, k, 12, 30);
+  aggpipe_play (&p);
+  for (guint j = 0; j < 12; j++) {
+    fail_unless (pull_values (&p, 3, v, &pts), "output %u missing", j);
+    fail_unless_equals_int (v[0], j);
+    fail_unless_equals_int (v[1], 1000 + j);
+    fail_unless_equals_int (v[2], 2000 + j);
+    fail_unless_equals_uint64 (pts, pts_at (j, 30));
+  }
+  fail_unless (!pull_values (&p, 3, v, NULL));
+  fail_unless (aggpipe_wait (&p) == NULL);
+  aggpipe_free (&p);
+}
+
+GST_END_TEST;
+
+/* The partner of frame i of a 30 fps stream among the n1 buffers of a
+ * 7 fps one: with latest the newest that starts at or before it; with
+ * timestamp the one sharing the most time with it, the earlier on a tie.
+ * -1 when there is none. */
+static gint
+partner (guint i, guint n1, gboolean latest)
+{
+  GstClockTime t0 = pts_at (i, 30), t1 = pts_at (i + 1, 30), most = 0;
+  gint best = -1;
+
+  for (guint j = 0; j < n1; j++) {
+    GstClockTime s = pts_at (j, 7), e = pts_at (j + 1, 7);
+    GstClockTime lo = MAX (s, t0), hi = MIN (e, t1);
+
+    if (latest && s <= t0)
+      best = j;
+    if (!latest && hi > lo && hi - lo > most) {
+      most = hi - lo;
+      best = j;
+    }
+  }
+  return best;
+}
+
+/* Loop: 0 sync=latest, 1 sync=timestamp; 30 fps on sink_0 (30 buffers),
+ * 7 fps on sink_1 with 7 buffers (all of the second) or 4 (ends at
+ * 571 ms). */
+GST_START_TEST (test_30_and_7_fps)
+{
+  gboolean latest = __i__ == 0;
+
+  for (guint n1 = 4; n1 <= 7; n1 += 3) {
+    AggPipe p;
+    gint32 v[2];
+    GstClockTime pts;
+    guint outputs = 0;
+
+    aggpipe_new (&p,
+        latest ? "tensorstack sync=latest" : "tensorstack sync=timestamp", 2);
+    stream (&p, 0, 30, 30);
+    stream (&p, 1, n1, 7);
+    aggpipe_play (&p);
+    for (guint i = 0; i < 30; i++) {
+      gint want = partner (i, n1, latest);
+
+      if (want < 0) {
+        /* timestamp: sink_1 ended and covers nothing more: EOS */
+        fail_if (latest);
+        break;
+      }
+      fail_unless (pull_values (&p, 2, v, &pts), "%s, %u buffers: output %u",
+          latest ? "latest" : "timestamp", n1, i);
+      fail_unless_equals_int (v[0], i);
+      fail_unless_equals_int (v[1], 1000 + want);
+      fail_unless_equals_uint64 (pts, pts_at (i, 30));
+      outputs++;
+    }
+    fail_unless (!pull_values (&p, 2, v, NULL), "an output too many");
+    fail_unless (aggpipe_wait (&p) == NULL);
+    /* latest: one output per sink_0 buffer; timestamp with 4 buffers:
+     * those that start before 571 ms, frames 0 .. 17 */
+    fail_unless_equals_int (outputs, latest || n1 == 7 ? 30 : 18);
+    aggpipe_free (&p);
+  }
+}
+
+GST_END_TEST;
+
+/* EOS on sink_0 ends the output at once; on sink_1 (timestamp) once its
+ * last buffer covers nothing. */
+GST_START_TEST (test_eos_either_pad)
+{
+  for (guint first = 0; first < 2; first++) {
+    AggPipe p;
+    gint32 v[2];
+    guint outputs = 0;
+
+    aggpipe_new (&p, "tensorstack", 2);
+    stream (&p, 0, first == 0 ? 5 : 20, 30);
+    stream (&p, 1, first == 0 ? 20 : 5, 30);
+    aggpipe_play (&p);
+    while (pull_values (&p, 2, v, NULL)) {
+      fail_unless_equals_int (v[0], outputs);
+      fail_unless_equals_int (v[1], 1000 + outputs);
+      outputs++;
+    }
+    fail_unless_equals_int (outputs, 5);
+    fail_unless (aggpipe_wait (&p) == NULL);
+    aggpipe_free (&p);
+  }
+}
+
+GST_END_TEST;
+
+/* sync=latest: a pad that ends before its first buffer is an error. */
+GST_START_TEST (test_latest_empty_pad)
+{
+  AggPipe p;
+  gchar *text;
+
+  aggpipe_new (&p, "tensorstack sync=latest", 2);
+  stream (&p, 0, 3, 30);
+  stream (&p, 1, 0, 30);
+  aggpipe_play (&p);
+  text = aggpipe_wait (&p);
+  fail_unless (text != NULL);
+  fail_unless (
+      strstr (text, "sink_1 ended before its first tensor"), "%s", text);
+  g_free (text);
+  aggpipe_free (&p);
+}
+
+GST_END_TEST;
+
+/* Two live sources: one output per frame, paired, in real time.  They
+ * start a little apart and push each frame at its own timestamp: the
+ * latency property (one frame) is the time the element waits for a
+ * partner, as in every aggregator. */
+GST_START_TEST (test_live)
+{
+  GError *err = NULL;
+  GstElement *pipe = gst_parse_launch (
+      "tensorsrc is-live=true pattern=fill value=1 num-buffers=6 "
+      "! tensor/x-raw,type=int32,dims=<1>,framerate=30/1 ! s.sink_0 "
+      "tensorsrc is-live=true pattern=fill value=2 num-buffers=6 "
+      "! tensor/x-raw,type=int32,dims=<1>,framerate=30/1 ! s.sink_1 "
+      "tensorstack name=s latency=33000000 ! appsink name=out sync=false",
+      &err);
+  GstElement *sink = gst_bin_get_by_name (GST_BIN (pipe), "out");
+  GstSample *s;
+  guint outputs = 0;
+
+  fail_unless (pipe != NULL);
+  gst_element_set_state (pipe, GST_STATE_PLAYING);
+  for (;;) {
+    GstMapInfo m;
+
+    s = NULL;
+    g_signal_emit_by_name (sink, "try-pull-sample", 5 * GST_SECOND, &s);
+    if (!s)
+      break;
+    gst_buffer_map (gst_sample_get_buffer (s), &m, GST_MAP_READ);
+    fail_unless_equals_uint64 (m.size, 8);
+    fail_unless_equals_int (((gint32 *) m.data)[0], 1);
+    fail_unless_equals_int (((gint32 *) m.data)[1], 2);
+    gst_buffer_unmap (gst_sample_get_buffer (s), &m);
+    gst_sample_unref (s);
+    outputs++;
+  }
+  fail_unless_equals_int (outputs, 6);
+  gst_element_set_state (pipe, GST_STATE_NULL);
+  gst_object_unref (sink);
+  gst_object_unref (pipe);
+  tn_check_no_outstanding ();
+}
+
+GST_END_TEST;
+
+/* A flushing seek to [0.5 s, 1 s): the outputs resume there, paired. */
+GST_START_TEST (test_flushing_seek)
+{
+  GError *err = NULL;
+  GstElement *pipe = gst_parse_launch (
+      "tensorsrc pattern=fill value=1 "
+      "! tensor/x-raw,type=int32,dims=<1>,framerate=10/1 ! s.sink_0 "
+      "tensorsrc pattern=fill value=2 "
+      "! tensor/x-raw,type=int32,dims=<1>,framerate=10/1 ! s.sink_1 "
+      "tensorstack name=s ! appsink name=out sync=false max-buffers=1",
+      &err);
+  GstElement *sink = gst_bin_get_by_name (GST_BIN (pipe), "out");
+  GstSample *s = NULL;
+  GstClockTime expect = 500 * GST_MSECOND;
+
+  fail_unless (pipe != NULL);
+  gst_element_set_state (pipe, GST_STATE_PAUSED);
+  fail_unless_equals_int (
+      gst_element_get_state (pipe, NULL, NULL, 5 * GST_SECOND),
+      GST_STATE_CHANGE_SUCCESS);
+  fail_unless (gst_element_seek (pipe, 1.0, GST_FORMAT_TIME,
+      GST_SEEK_FLAG_FLUSH | GST_SEEK_FLAG_ACCURATE, GST_SEEK_TYPE_SET,
+      500 * GST_MSECOND, GST_SEEK_TYPE_SET, GST_SECOND - 1));
+  gst_element_set_state (pipe, GST_STATE_PLAYING);
+  for (;;) {
+    GstMapInfo m;
+    GstBuffer *b;
+
+    s = NULL;
+    g_signal_emit_by_name (sink, "try-pull-sample", 5 * GST_SECOND, &s);
+    if (!s)
+      break;
+    b = gst_sample_get_buffer (s);
+    fail_unless_equals_uint64 (GST_BUFFER_PTS (b), expect);
+    gst_buffer_map (b, &m, GST_MAP_READ);
+    fail_unless_equals_int (((gint32 *) m.data)[0], 1);
+    fail_unless_equals_int (((gint32 *) m.data)[1], 2);
+    gst_buffer_unmap (b, &m);
+    gst_sample_unref (s);
+    expect += 100 * GST_MSECOND;
+  }
+  fail_unless_equals_uint64 (expect, GST_SECOND);
+  gst_element_set_state (pipe, GST_STATE_NULL);
+  gst_object_unref (sink);
+  gst_object_unref (pipe);
+  tn_check_no_outstanding ();
+}
+
+GST_END_TEST;
+
+/* Both pads switch from <1> to <2> at buffer 3: the output caps follow. */
+GST_START_TEST (test_caps_change)
+{
+  AggPipe p;
+  GstTnInfo two = int32_1, info;
+
+  two.dims[0] = 2;
+  aggpipe_new (&p, "tensorstack", 2);
+  for (guint k = 0; k < 2; k++) {
+    aggpipe_caps (&p, k, &int32_1);
+    for (guint j = 0; j < 6; j++) {
+      GstBuffer *b = numbered (k, j, 30);
+
+      if (j >= 3) {
+        GstCaps *caps = gst_tn_info_to_caps (&two);
+        gint32 vv[2] = { 1000 * (gint32) k + (gint32) j, -1 };
+        GstSample *s;
+        GstFlowReturn ret;
+        GstBuffer *b2 = gst_buffer_new_memdup (vv, sizeof vv);
+
+        gst_buffer_copy_into (b2, b, GST_BUFFER_COPY_TIMESTAMPS, 0, -1);
+        s = gst_sample_new (b2, caps, NULL, NULL);
+        g_signal_emit_by_name (p.src[k], "push-sample", s, &ret);
+        fail_unless_equals_int (ret, GST_FLOW_OK);
+        gst_sample_unref (s);
+        gst_buffer_unref (b2);
+        gst_caps_unref (caps);
+        gst_buffer_unref (b);
+      } else {
+        aggpipe_push (&p, k, b);
+      }
+    }
+    aggpipe_eos (&p, k);
+  }
+  aggpipe_play (&p);
+  for (guint j = 0; j < 6; j++) {
+    GstBuffer *b = aggpipe_pull (&p, &info);
+    GstMapInfo m;
+    gint w = j >= 3 ? 2 : 1;
+
+    fail_unless (b != NULL, "output %u", j);
+    fail_unless_equals_int (info.rank, 2);
+    fail_unless_equals_int64 (info.dims[0], 2);
+    fail_unless_equals_int64 (info.dims[1], w);
+    gst_buffer_map (b, &m, GST_MAP_READ);
+    fail_unless_equals_int (((gint32 *) m.data)[0], j);
+    fail_unless_equals_int (((gint32 *) m.data)[w], 1000 + j);
+    gst_buffer_unmap (b, &m);
+    gst_buffer_unref (b);
+  }
+  fail_unless (aggpipe_wait (&p) == NULL);
+  aggpipe_free (&p);
+}
+
+GST_END_TEST;
+
+/* A third pad requested and linked while PLAYING joins from its first
+ * buffer; released again, the output has two rows again. */
+GST_START_TEST (test_pads_while_playing)
+{
+  AggPipe p;
+  GstElement *src2;
+  GstPad *req, *srcpad;
+  gint32 v[3];
+
+  aggpipe_new (&p, "tensorstack", 2);
+  for (guint k = 0; k < 2; k++) {
+    aggpipe_caps (&p, k, &int32_1);
+    for (guint j = 0; j < 3; j++)
+      aggpipe_push (&p, k, numbered (k, j, 30));
+  }
+  aggpipe_play (&p);
+  for (guint j = 0; j < 3; j++) {
+    fail_unless (pull_values (&p, 2, v, NULL));
+    fail_unless_equals_int (v[1], 1000 + j);
+  }
+
+  /* request sink_2 and feed it frames 3 .. 5 */
+  src2 = gst_element_factory_make ("appsrc", "src2");
+  g_object_set (src2, "format", GST_FORMAT_TIME, NULL);
+  {
+    GstCaps *caps = gst_tn_info_to_caps (&int32_1);
+
+    g_object_set (src2, "caps", caps, NULL);
+    gst_caps_unref (caps);
+  }
+  gst_bin_add (GST_BIN (p.pipe), src2);
+  req = gst_element_request_pad_simple (p.agg, "sink_%u");
+  fail_unless_equals_string (GST_PAD_NAME (req), "sink_2");
+  srcpad = gst_element_get_static_pad (src2, "src");
+  fail_unless_equals_int (gst_pad_link (srcpad, req), GST_PAD_LINK_OK);
+  gst_object_unref (srcpad);
+  fail_unless (gst_element_sync_state_with_parent (src2));
+  for (guint j = 3; j < 6; j++) {
+    GstFlowReturn ret;
+    GstBuffer *b = numbered (2, j, 30);
+
+    g_signal_emit_by_name (src2, "push-buffer", b, &ret);
+    gst_buffer_unref (b);
+    for (guint k = 0; k < 2; k++)
+      aggpipe_push (&p, k, numbered (k, j, 30));
+  }
+  for (guint j = 3; j < 6; j++) {
+    fail_unless (pull_values (&p, 3, v, NULL), "3-pad output %u", j);
+    fail_unless_equals_int (v[0], j);
+    fail_unless_equals_int (v[1], 1000 + j);
+    fail_unless_equals_int (v[2], 2000 + j);
+  }
+
+  /* release it: two rows again */
+  srcpad = gst_element_get_static_pad (src2, "src");
+  gst_pad_unlink (srcpad, req);
+  gst_object_unref (srcpad);
+  gst_element_release_request_pad (p.agg, req);
+  gst_object_unref (req);
+  gst_element_set_state (src2, GST_STATE_NULL);
+  gst_bin_remove (GST_BIN (p.pipe), src2);
+  for (guint k = 0; k < 2; k++) {
+    for (guint j = 6; j < 8; j++)
+      aggpipe_push (&p, k, numbered (k, j, 30));
+    aggpipe_eos (&p, k);
+  }
+  for (guint j = 6; j < 8; j++) {
+    fail_unless (pull_values (&p, 2, v, NULL), "2-pad output %u", j);
+    fail_unless_equals_int (v[0], j);
+    fail_unless_equals_int (v[1], 1000 + j);
+  }
+  fail_unless (aggpipe_wait (&p) == NULL);
+  aggpipe_free (&p);
+}
+
+GST_END_TEST;
+
+static Suite *
+tnagg_suite (void)
+{
+  Suite *s = suite_create ("tnagg");
+  TCase *tc = tcase_create ("general");
+
+  tcase_set_timeout (tc, 60);
+  suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_equal_rate_one_to_one);
+  tcase_add_loop_test (tc, test_30_and_7_fps, 0, 2);
+  tcase_add_test (tc, test_eos_either_pad);
+  tcase_add_test (tc, test_latest_empty_pad);
+  tcase_add_test (tc, test_live);
+  tcase_add_test (tc, test_flushing_seek);
+  tcase_add_test (tc, test_caps_change);
+  tcase_add_test (tc, test_pads_while_playing);
+  return s;
+}
+
+GST_CHECK_MAIN (tnagg);
