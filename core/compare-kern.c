@@ -38,7 +38,8 @@
     } else {                                                                   \
       FT p = (FT) (t)->rtol * ay;                                              \
       CMP_KEEP (p);                                                            \
-      ok = same || d <= (FT) (t)->atol + p;                                    \
+      /* NumPy: infinities are close only to themselves */                     \
+      ok = same || (isfinite (x) && isfinite (y) && d <= (FT) (t)->atol + p);  \
     }                                                                          \
     ok = ok || ((t)->equal_nan && xn && yn);                                   \
     (o)->bad = !ok;                                                            \

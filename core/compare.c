@@ -224,7 +224,7 @@ tn_compare_format (char *buf, size_t cap, const tn_cmp_result *r,
     const tn_view *v, const tn_cmp_tol *t)
 {
   char first[TN_MAX_RANK * 22 + 8], worst[TN_MAX_RANK * 22 + 8];
-  char va[40], ve[40], ab[40], wa[40], bound[96];
+  char va[40], ve[40], ab[40], wa[40], rel[40], bound[96];
   const bool is_float = tn_dtype_kind (v->dtype) == TN_KIND_FLOAT;
 
   if (is_float && t->max_ulp >= 0)
@@ -241,17 +241,24 @@ tn_compare_format (char *buf, size_t cap, const tn_cmp_result *r,
   tn_compare_format_value (ve, sizeof ve, r->first_expected, v->dtype);
   tn_compare_format_value (ab, sizeof ab, r->first_abs, v->dtype);
   tn_compare_format_value (wa, sizeof wa, r->max_abs, v->dtype);
+  /* three digits, Python's names for nan and inf (inf / inf is nan) */
+  if (isnan (r->first_rel))
+    snprintf (rel, sizeof rel, "nan");
+  else if (isinf (r->first_rel))
+    snprintf (rel, sizeof rel, "inf");
+  else
+    snprintf (rel, sizeof rel, "%.3g", r->first_rel);
   if (is_float && t->max_ulp >= 0)
     snprintf (buf, cap,
         "%lld of %lld items differ %s; first at %s: %s against %s "
-        "(abs %s, rel %.3g, ulp %llu); worst ulp %llu, worst abs %s at %s",
-        (long long) r->bad, (long long) r->items, bound, first, va, ve, ab,
-        r->first_rel, (unsigned long long) r->first_ulp,
-        (unsigned long long) r->max_ulp, wa, worst);
+        "(abs %s, rel %s, ulp %llu); worst ulp %llu, worst abs %s at %s",
+        (long long) r->bad, (long long) r->items, bound, first, va, ve, ab, rel,
+        (unsigned long long) r->first_ulp, (unsigned long long) r->max_ulp, wa,
+        worst);
   else
     snprintf (buf, cap,
         "%lld of %lld items differ %s; first at %s: %s against %s "
-        "(abs %s, rel %.3g); worst abs %s at %s",
-        (long long) r->bad, (long long) r->items, bound, first, va, ve, ab,
-        r->first_rel, wa, worst);
+        "(abs %s, rel %s); worst abs %s at %s",
+        (long long) r->bad, (long long) r->items, bound, first, va, ve, ab, rel,
+        wa, worst);
 }

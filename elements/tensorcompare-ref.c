@@ -392,11 +392,13 @@ expected_pop (
             "that pts to compare with",
             GST_TIME_ARGS (GST_BUFFER_PTS (x->buf)));
 
+        GstClockTime xpts = GST_BUFFER_PTS (x->buf);
+
         g_queue_pop_head (&self->queue);
         g_cond_broadcast (&self->cond);
         g_mutex_unlock (&self->lock);
         expected_free (x);
-        if (!report (self, index, GST_BUFFER_PTS (x->buf), text)) {
+        if (!report (self, index, xpts, text)) {
           *why = NULL;
           return NULL;
         }

@@ -56,7 +56,14 @@ step8 (acc8 *acc, __m256 x, __m256 y, __m256 rtol, __m256 atol, __m256i mulp,
     __m256 p = _mm256_mul_ps (rtol, ay);
 
     __asm__("" : "+x"(p)); /* no FMA: NumPy rounds the product */
-    ok = _mm256_cmp_ps (d, _mm256_add_ps (atol, p), _CMP_LE_OQ);
+    const __m256 inf = _mm256_set1_ps (__builtin_inff ());
+    /* NumPy: infinities are close only to themselves */
+    const __m256 fin = _mm256_and_ps (
+        _mm256_cmp_ps (_mm256_and_ps (x, absmask), inf, _CMP_LT_OQ),
+        _mm256_cmp_ps (ay, inf, _CMP_LT_OQ));
+
+    ok = _mm256_and_ps (
+        fin, _mm256_cmp_ps (d, _mm256_add_ps (atol, p), _CMP_LE_OQ));
   }
   ok = _mm256_or_ps (ok, same);
   if (equal_nan)
