@@ -7,3 +7,10 @@ fi
 if [ -d "$GST_TENSOR_BUILD/elements" ]; then
   export GST_PLUGIN_PATH="$GST_TENSOR_BUILD/elements${GST_PLUGIN_PATH:+:$GST_PLUGIN_PATH}"
 fi
+# The Python package (python/gsttensor) and the GstTn typelib it loads,
+# from the source and build trees (meson devenv -C BUILD sets the same).
+if [ -f "$GST_TENSOR_BUILD/gst-libs/gst/tensor/GstTn-1.0.typelib" ]; then
+  export PYTHONPATH="$top/python${PYTHONPATH:+:$PYTHONPATH}"
+  export GI_TYPELIB_PATH="$GST_TENSOR_BUILD/gst-libs/gst/tensor${GI_TYPELIB_PATH:+:$GI_TYPELIB_PATH}"
+  export LD_LIBRARY_PATH="$GST_TENSOR_BUILD/gst-libs/gst/tensor${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+fi

@@ -177,6 +177,13 @@ GstBuffer *
 gst_tn_buffer_wrap (const GstTnInfo *info, gpointer data, gsize size,
     gpointer notify_arg, GDestroyNotify notify)
 {
+  return gst_tn_buffer_wrap_full (info, 0, data, size, notify_arg, notify);
+}
+
+GstBuffer *
+gst_tn_buffer_wrap_full (const GstTnInfo *info, GstMemoryFlags flags,
+    gpointer data, gsize size, gpointer notify_arg, GDestroyNotify notify)
+{
   GstBuffer *buf;
   gsize nbytes;
   gchar *desc;
@@ -211,7 +218,7 @@ gst_tn_buffer_wrap (const GstTnInfo *info, gpointer data, gsize size,
     return buf;
   }
   return gst_buffer_new_wrapped_full (
-      0, data, size, 0, nbytes, notify_arg, notify);
+      flags, data, size, 0, nbytes, notify_arg, notify);
 }
 
 static GstBuffer *

@@ -74,7 +74,9 @@ void gst_tn_buffer_unmap (GstTnMap *m);
  *   last reference to the memory goes
  *
  * Wraps memory the application owns as a dense tensor buffer, no copy.
- * (@notify_arg is not a closure argument: a binding passes a callable
+ * The memory is writable: an element that writes in place writes into
+ * it (gst_tn_buffer_wrap_full() with %GST_MEMORY_FLAG_READONLY prevents
+ * that).  (@notify_arg is not a closure argument: a binding passes a callable
  * that holds what it keeps alive, and %NULL.)
  *
  * Returns: (transfer full) (nullable): the buffer, or %NULL (and @notify
@@ -83,6 +85,27 @@ void gst_tn_buffer_unmap (GstTnMap *m);
 GST_TENSOR_API
 GstBuffer *gst_tn_buffer_wrap (const GstTnInfo *info, gpointer data, gsize size,
     gpointer notify_arg, GDestroyNotify notify);
+/**
+ * gst_tn_buffer_wrap_full:
+ * @info: the tensor the memory holds
+ * @flags: of the memory: %GST_MEMORY_FLAG_READONLY lets no element write
+ *   into it (one that writes in place copies first)
+ * @data: (type gpointer): the first byte of the tensor
+ * @size: bytes at @data
+ * @notify_arg: (nullable): for @notify
+ * @notify: (nullable) (scope async): called with @notify_arg when the
+ *   last reference to the memory goes
+ *
+ * gst_tn_buffer_wrap() with memory @flags.  The Python package wraps
+ * arrays read-only, so that a pipeline never changes the application's
+ * array.
+ *
+ * Returns: (transfer full) (nullable): the buffer, or %NULL (and @notify
+ * is not called) if @size is less than @info needs
+ */
+GST_TENSOR_API
+GstBuffer *gst_tn_buffer_wrap_full (const GstTnInfo *info, GstMemoryFlags flags,
+    gpointer data, gsize size, gpointer notify_arg, GDestroyNotify notify);
 
 /**
  * gst_tn_buffer_is_writable:

@@ -127,3 +127,23 @@ gst_tn_buffer_add_layout_meta (
     m->strides[i] = i < rank ? strides[i] : 0;
   return m;
 }
+
+static GstPadProbeReturn
+accept_views_probe (GstPad *pad, GstPadProbeInfo *info, gpointer user_data)
+{
+  GstQuery *q = GST_PAD_PROBE_INFO_QUERY (info);
+
+  if (GST_QUERY_TYPE (q) == GST_QUERY_ALLOCATION
+      && !gst_query_find_allocation_meta (q, GST_TN_LAYOUT_META_API_TYPE, NULL))
+    gst_query_add_allocation_meta (q, GST_TN_LAYOUT_META_API_TYPE, NULL);
+  return GST_PAD_PROBE_OK;
+}
+
+gulong
+gst_tn_pad_accept_views (GstPad *pad)
+{
+  g_return_val_if_fail (GST_IS_PAD (pad), 0);
+  g_return_val_if_fail (GST_PAD_IS_SINK (pad), 0);
+  return gst_pad_add_probe (
+      pad, GST_PAD_PROBE_TYPE_QUERY_DOWNSTREAM, accept_views_probe, NULL, NULL);
+}

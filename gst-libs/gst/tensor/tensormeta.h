@@ -75,6 +75,23 @@ GstTnLayoutMeta *gst_tn_buffer_add_layout_meta (
 GST_TENSOR_API
 GstTnLayoutMeta *gst_tn_buffer_get_layout_meta (GstBuffer *buffer);
 
+/**
+ * gst_tn_pad_accept_views:
+ * @pad: the sink pad of an application sink (appsink, or a fakesink
+ *   whose handoff reads the meta)
+ *
+ * Says, for an application that reads the layout meta (the Python
+ * package's to_numpy does), that @pad takes strided views: adds a probe
+ * that answers every ALLOCATION query reaching @pad with the meta's API,
+ * as an element that reads the meta does in propose_allocation.  A
+ * probe in C, because a binding's own probe holds a second reference to
+ * the query, which leaves it not writable.
+ *
+ * Returns: the probe id, for gst_pad_remove_probe(); 0 if none was added
+ */
+GST_TENSOR_API
+gulong gst_tn_pad_accept_views (GstPad *pad);
+
 G_END_DECLS
 
 #endif
