@@ -35,6 +35,8 @@ typedef enum {
 gboolean gst_tn_agg_is_gap (GstBuffer *buf);
 /* buf's start in running time of pad's segment (NONE without a PTS). */
 GstClockTime gst_tn_agg_running_time (GstAggregatorPad *pad, GstBuffer *buf);
+/* The negotiated output's size in bytes. */
+gsize gst_tn_agg_out_size (GstTnAggregator *self);
 /* Drops pad->held. */
 void gst_tn_agg_pad_clear_held (GstTnAggregatorPad *pad);
 /* Makes pad->held the buffer that serves the sink_0 buffer spanning

@@ -294,88 +294,11 @@ pad_names (GstTnAggregator *self)
   return g_string_free (s, FALSE);
 }
 
-/* ---- helpers for subclasses ---- */
-
-void
-gst_tn_aggregator_class_add_pad_templates (
-    GstTnAggregatorClass *klass, GstCaps *sink_caps, GstCaps *src_caps)
+/* The output's size, for gst_tn_aggregator_alloc_output (tnagg-buffers.c). */
+gsize
+gst_tn_agg_out_size (GstTnAggregator *self)
 {
-  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
-  GstCaps *any = gst_caps_from_string (GST_TN_CAPS_ANY);
-
-  gst_element_class_add_pad_template (element_class,
-      gst_pad_template_new_with_gtype ("sink_%u", GST_PAD_SINK, GST_PAD_REQUEST,
-          sink_caps ? sink_caps : any, GST_TYPE_TN_AGGREGATOR_PAD));
-  gst_element_class_add_pad_template (element_class,
-      gst_pad_template_new_with_gtype ("src", GST_PAD_SRC, GST_PAD_ALWAYS,
-          src_caps ? src_caps : any, GST_TYPE_AGGREGATOR_PAD));
-  gst_caps_unref (any);
-}
-
-GstFlowReturn
-gst_tn_aggregator_alloc_output (GstTnAggregator *self, GstBuffer **out)
-{
-  GstTnAggregatorPrivate *priv = PRIV (self);
-  GstBufferPool *pool = gst_tn_pool_activate (GST_OBJECT (self),
-      gst_aggregator_get_buffer_pool (GST_AGGREGATOR (self)));
-  GstFlowReturn ret = GST_FLOW_OK;
-
-  *out = NULL;
-  if (pool) {
-    ret = gst_buffer_pool_acquire_buffer (pool, out, NULL);
-    gst_object_unref (pool);
-    if (ret != GST_FLOW_OK)
-      return ret;
-  } else {
-    GstAllocator *alloc = gst_tn_allocator_get ();
-
-    *out = gst_buffer_new_allocate (alloc, MAX (priv->out_size, 1), NULL);
-    gst_object_unref (alloc);
-  }
-  gst_buffer_set_size (*out, priv->out_size);
-  return ret;
-}
-
-GstBuffer *
-gst_tn_aggregator_take_in_place (
-    GstTnAggregator *self, GstTnAggInput *in, const GstTnInfo *out_info)
-{
-  GstBuffer *buf = in->buffer;
-  gsize size;
-
-  if (in->index != 0 || !buf || !gst_buffer_is_writable (buf)
-      || gst_tn_buffer_get_layout_meta (buf)
-      || in->info.dtype != out_info->dtype || in->info.rank != out_info->rank
-      || memcmp (
-          in->info.dims, out_info->dims, sizeof (gint64) * out_info->rank)
-      || !gst_tn_info_size (out_info, &size)
-      || gst_buffer_get_size (buf) != size)
-    return NULL;
-  for (guint i = 0; i < gst_buffer_n_memory (buf); i++) {
-    GstMemory *mem = gst_buffer_peek_memory (buf, i);
-
-    if (!gst_memory_is_writable (mem)
-        || GST_MEMORY_FLAG_IS_SET (mem, GST_MEMORY_FLAG_READONLY))
-      return NULL;
-  }
-  in->buffer = NULL;
-  return buf;
-}
-
-gboolean
-gst_tn_aggregator_map_input (GstTnAggregator *self, const GstTnAggInput *in,
-    GstTnMap *m, GstMapFlags flags)
-{
-  GError *err = NULL;
-
-  if (gst_tn_buffer_map (m, in->buffer, &in->info, flags, &err))
-    return TRUE;
-  GST_ELEMENT_ERROR (self, STREAM, FORMAT,
-      ("%s: the buffer on %s does not hold its tensor: %s",
-          GST_OBJECT_NAME (self), in->name, err->message),
-      (NULL));
-  g_error_free (err);
-  return FALSE;
+  return PRIV (self)->out_size;
 }
 
 GstTnAggregatorSync
@@ -545,6 +468,22 @@ gst_tn_aggregator_update_src_caps (
     }
   in = inputs_get (self, n);
   if (!klass->negotiate (self, n, in, &out, &err)) {
+    /* A pad with nothing queued may be about to change its caps too (two
+     * streams switching together, one of them late: live): its next
+     * buffer decides.  Without a live source GstAggregator negotiates
+     * only once every pad has a buffer or has ended. */
+    for (guint i = 0; i < n; i++) {
+      GstAggregatorPad *ap = GST_AGGREGATOR_PAD (priv->pads[i]);
+
+      if (!gst_aggregator_pad_has_buffer (ap)
+          && !gst_aggregator_pad_is_eos (ap)) {
+        GST_DEBUG_OBJECT (self, "%s; waiting for %s's next buffer",
+            err ? err->message : "", GST_PAD_NAME (ap));
+        g_clear_error (&err);
+        flow = GST_AGGREGATOR_FLOW_NEED_DATA;
+        goto done;
+      }
+    }
     GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
         ("%s: %s", GST_OBJECT_NAME (self),
             err ? err->message : "the inputs do not combine"),
