@@ -391,7 +391,11 @@ tn_combine_dims (const tn_combine *p)
 bool
 tn_combine_in_place_ok (const tn_combine *p)
 {
-  return p->cls != CB_WHERE && p->ops[0].mode == CB_FULL
+  /* One item (rank 0, extents of 1) walks as a scalar: it is read before
+   * the output is written. */
+  return p->cls != CB_WHERE
+         && (p->ops[0].mode == CB_FULL
+             || (p->ops[0].mode == CB_SCALAR && p->n <= 1))
          && p->ops[0].offset == 0 && p->ops[0].dt == p->out;
 }
 

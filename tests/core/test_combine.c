@@ -229,6 +229,14 @@ test_bcast (void)
       g_assert_cmpint (tn_combine_out_dtype (p), ==, want.dtype);
       tn_combine_run (p, got, bases, 1);
       compare (what, got, want.data, (gsize) want.count, want.dtype, 0);
+      if (tn_combine_in_place_ok (p)) {
+        /* Into operand 0's storage (rank 0 too: <> + <>). */
+        memcpy (got, in[0].data, want.size);
+        bases[0] = got;
+        tn_combine_run (p, got, bases, 1);
+        compare (what, got, want.data, (gsize) want.count, want.dtype, 0);
+        bases[0] = in[0].data;
+      }
       g_free (what);
       g_free (got);
       tn_combine_free (p);

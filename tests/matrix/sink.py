@@ -70,6 +70,38 @@
              'issue': 'issue 11.1'},
   },
   {
+    # tensorcombine reads views (the layout meta) and writes a dense
+    # output: a view added to itself (both pads from one tee, so neither
+    # buffer may be written in place) into the sinks that read dense
+    # tensors only
+    'axes': [
+      [
+        {'id': 'permute', 'src': 'tensorsrc pattern=arange num-buffers=2 ! tensor/x-raw,type=int16,dims=<2,3,4> ! tensorview name=@V@ ops=permute:2:0:1',
+         'x': 'np.arange(24, dtype=np.int16).reshape(2, 3, 4).transpose(2, 0, 1)', 'nbuf': '2'},
+        {'id': 'slice', 'src': 'tensorsrc pattern=arange num-buffers=2 ! tensor/x-raw,type=int32,dims=<3,7> ! tensorview name=@V@ ops=slice:1:1:7:2',
+         'x': 'np.arange(21, dtype=np.int32).reshape(3, 7)[:, 1:7:2]', 'nbuf': '2'},
+        {'id': 'broadcast', 'src': 'tensorsrc pattern=arange num-buffers=2 ! tensor/x-raw,type=float64,dims=<3,1> ! tensorview name=@V@ ops=broadcast:2:3:4',
+         'x': 'np.broadcast_to(np.arange(3, dtype=np.float64).reshape(3, 1), (2, 3, 4))', 'nbuf': '2'},
+        {'id': 'rgb-padded', 'src': 'filesrc location=@DIR@/rgb5x3.raw ! rawvideoparse format=rgb width=5 height=3 framerate=1/1 ! tensorconvert name=@V@',
+         'x': 'np.arange(45, dtype=np.uint8).reshape(3, 5, 3)', 'nbuf': '2'},
+      ],
+      [
+        {'id': 'add-self', 'mid': '! tee name=t t. ! queue ! c.sink_0 t. ! queue ! c.sink_1 tensorcombine name=c op=add'},
+      ],
+      [
+        {'id': 'filesink', 'launch': '{src} {mid} ! filesink location=@OUT@'},
+        {'id': 'gdppay', 'launch': '{src} {mid} ! gdppay ! filesink location=@OUT@.gdp',
+         'then': 'filesrc location=@OUT@.gdp ! gdpdepay ! filesink location=@OUT@',
+         'needs': ['gdppay', 'gdpdepay']},
+        {'id': 'appsink', 'py': '{src} {mid} ! appsink name=@SINK@'},
+      ],
+    ],
+    # no batch: the tee and the element are named, once per pipeline
+    'case': {'name': 'tensorcombine.{id0}.{id2}',
+             'expect': 'ok', 'array': 'np.stack([{x} + {x}] * {nbuf})',
+             'issue': 'issue 14: tensorcombine reads views, writes dense'},
+  },
+  {
     # the positive side: a consumer that reads the meta after the same
     # passthroughs; nothing copied (tensorop ops=add:0 reads dense tensors
     # only, so it is left out)

@@ -29,6 +29,11 @@ where) and the result combine_bK_out.npy: rank 0 on either side, a zero
 extent, a broadcast on the middle axis, <N,1> with <1,M>, float16 with a
 tile, a scalar first operand of a non-commuting op and of a comparison,
 where with a broadcast condition.
+
+Folds over three pads (tests/elements/tensorcombine.c): combine_fold_K.npy
+with combine_fold_sub_out.npy, (a - b) - c in float32, and
+combine_ifold_K.npy with combine_ifold_min_out.npy, min (min (a, b), c)
+in int16; sink_0 (<4>) is smaller than the output (<2, 3, 4>).
 """
 
 import os
@@ -196,10 +201,27 @@ def bcast_cases():
             fh.write("%d %s %d\n" % (k, op, len(ops)))
 
 
+def fold_cases():
+    """Three pads folded left to right, sink_0 smaller than the output:
+    (a - b) - c in float32 and min (min (a, b), c) in int16."""
+    f = "float32"
+    a, b, c = ramp((4,), f, 0.5, 1.5), ramp((3, 1), f, -1, 0.25), \
+        ramp((2, 1, 1), f, 3, -7)
+    for j, o in enumerate([a, b, c]):
+        save("combine_fold_%d.npy" % j, o)
+    save("combine_fold_sub_out.npy", (a - b) - c)
+    ia, ib, ic = (np.array(v, dtype=np.int16) for v in
+                  ([5, -3, 7, 0], [[2], [9], [-4]], [[[1]], [[-8]]]))
+    for j, o in enumerate([ia, ib, ic]):
+        save("combine_ifold_%d.npy" % j, o)
+    save("combine_ifold_min_out.npy", np.minimum(np.minimum(ia, ib), ic))
+
+
 def main():
     for d in ["bool"] + INTS + FLOATS:
         write_dtype(d)
     bcast_cases()
+    fold_cases()
 
 
 if __name__ == "__main__":
