@@ -354,3 +354,79 @@ gst_tensor_convert_tensor_to_audio (
     *outbuf = gst_tensor_convert_copy_view (self, inbuf, &v, aligned);
   return *outbuf ? GST_FLOW_OK : GST_FLOW_ERROR;
 }
+
+/* NNStreamer's static tensors: each in a memory of its own, the buffer
+ * itself when there is one.  The tensor is passed on by reference unless
+ * its first item lies at an address its items cannot be loaded from. */
+GstFlowReturn
+gst_tensor_convert_nns_to_tensor (
+    GstTensorConvert *self, GstBuffer *inbuf, GstBuffer **outbuf)
+{
+  gsize isz = tn_dtype_size (self->tinfo.dtype), size;
+  guint n = gst_buffer_n_memory (inbuf);
+  GstBuffer *one;
+
+  if (self->nns_count == 1) {
+    size = gst_buffer_get_size (inbuf);
+    if (size != self->tbytes)
+      return gst_tensor_convert_error (self,
+          g_strdup_printf ("A buffer of %" G_GSIZE_FORMAT " bytes came; "
+                           "NNStreamer's single tensor needs %" G_GSIZE_FORMAT
+                           ".",
+              size, self->tbytes));
+    one = inbuf;
+  } else {
+    GstMemory *mem;
+
+    if (n != MIN (self->nns_count, GST_TENSOR_CONVERT_NNS_MEMORY_MAX))
+      return gst_tensor_convert_error (
+          self, g_strdup_printf ("A buffer of %u memories came with caps of %u "
+                                 "tensors; NNStreamer puts each tensor in a "
+                                 "memory of its own.",
+                    n, self->nns_count));
+    mem = gst_buffer_peek_memory (inbuf, (guint) self->nns_index);
+    size = gst_memory_get_sizes (mem, NULL, NULL);
+    if (size != self->tbytes)
+      return gst_tensor_convert_error (self,
+          g_strdup_printf ("Tensor %d of the buffer holds %" G_GSIZE_FORMAT
+                           " bytes; its caps need %" G_GSIZE_FORMAT ".",
+              self->nns_index, size, self->tbytes));
+    one = gst_buffer_new ();
+    gst_buffer_append_memory (one, gst_memory_ref (mem));
+    gst_buffer_copy_into (
+        one, inbuf, GST_BUFFER_COPY_FLAGS | GST_BUFFER_COPY_TIMESTAMPS, 0, -1);
+  }
+  if (gst_tensor_convert_aligned_at (one, 0, isz))
+    *outbuf = pass_on (
+        inbuf, one, 0, self->tbytes, gst_tensor_convert_tensor_tag, TRUE);
+  else
+    *outbuf = gst_tensor_convert_copy_view (self, one, &self->tview, FALSE);
+  if (one != inbuf)
+    gst_buffer_unref (one);
+  return *outbuf ? GST_FLOW_OK : GST_FLOW_ERROR;
+}
+
+/* NNStreamer reads a tensor from memory 0 of its buffer, densely: a view,
+ * or a tensor over more than one memory, is copied once. */
+GstFlowReturn
+gst_tensor_convert_tensor_to_nns (
+    GstTensorConvert *self, GstBuffer *inbuf, GstBuffer **outbuf)
+{
+  gsize isz = tn_dtype_size (self->tinfo.dtype), offset, skip;
+  GstFlowReturn ret;
+  guint idx, len;
+  tn_view v;
+
+  if ((ret = gst_tensor_convert_view (self, inbuf, &v)) != GST_FLOW_OK)
+    return ret;
+  offset = (gsize) v.offset * isz;
+  if (tn_view_dense (&v)
+      && gst_buffer_find_memory (inbuf, offset, self->tbytes, &idx, &len, &skip)
+      && len == 1)
+    *outbuf = pass_on (inbuf, inbuf, offset, self->tbytes,
+        gst_tensor_convert_tensor_tag, TRUE);
+  else
+    *outbuf = gst_tensor_convert_copy_view (
+        self, inbuf, &v, gst_tensor_convert_aligned_at (inbuf, offset, isz));
+  return *outbuf ? GST_FLOW_OK : GST_FLOW_ERROR;
+}

@@ -35,6 +35,21 @@
  * into the default video layout.  A tensor that fits no media format fails
  * negotiation with a message that says what would fit.
  *
+ * NNStreamer: its `other/tensors,format=static` and `other/tensor` caps
+ * (NNStreamer 2.x) become `tensor/x-raw` and back, the buffer passed on by
+ * reference.  Its dimension strings list extents innermost first:
+ * `dimensions=3:640:480:1` is `dims=<1, 480, 640, 3>`.  Since NNStreamer
+ * counts outer extents of 1 as absent, every spelling of the same bytes
+ * negotiates (`<480, 640, 3>` too, and `3:640:480` for `<480, 640, 3>`),
+ * the tensor's own first.  Of several tensors in a buffer (one memory
+ * each), #GstTensorConvert:tensor-index takes one.  Types are the same
+ * names (int8 ... float64, float16); bool and bfloat16 tensors, extents
+ * of 0, and the flexible and sparse formats (which carry their shapes in
+ * each buffer) have no mapping and fail negotiation in words.  A tensor
+ * becomes NNStreamer caps when downstream asks for them (a capsfilter
+ * `other/tensors`, an NNStreamer element), never by default.  A view is
+ * copied once: NNStreamer reads dense tensors only.
+ *
  * ## Defaults
  *
  * Where the caps on both sides leave the format open, tensorconvert picks:
@@ -97,6 +112,13 @@
  *     ! tensorop ops=mul:0.5 ! tensorconvert ! wavenc \
  *     ! filesink location=half.wav
  * ]|
+ * A test frame as NNStreamer's `other/tensors` (dimensions 3:64:48), and
+ * back into a tensor <48, 64, 3>, printed:
+ * |[
+ * gst-launch-1.0 videotestsrc num-buffers=1 ! video/x-raw,width=64,height=48 \
+ *     ! tensorconvert ! tensorconvert ! other/tensors ! tensorconvert \
+ *     ! tensordebug ! fakesink
+ * ]|
  */
 
 #ifdef HAVE_CONFIG_H
@@ -122,21 +144,30 @@ GST_DEBUG_CATEGORY (gst_tensor_convert_debug);
   "channels=(int)[ 1, MAX ]; " GST_TN_MEDIA_TYPE                               \
   ", type=(string)" GST_TN_MEDIA_TYPES ", dims-order=(string)row-major, "      \
   "framerate=(fraction)[ 0/1, MAX ]"
+/* NNStreamer's, for any tensor: flexible and sparse are there to be
+ * refused in words (accept_caps) rather than by a template. */
+#define NNS_CAPS                                                               \
+  "; " GST_TENSOR_CONVERT_NNS_TENSORS ", format=(string){ static, flexible, "  \
+  "sparse }, framerate=(fraction)[ 0/1, MAX ]; " GST_TENSOR_CONVERT_NNS_TENSOR \
+  ", framerate=(fraction)[ 0/1, MAX ]; " GST_TN_MEDIA_TYPE                     \
+  ", framerate=(fraction)[ 0/1, MAX ]"
 
 enum {
   PROP_0,
   PROP_GRAY_CHANNEL_AXIS,
   PROP_FRAMES,
+  PROP_TENSOR_INDEX,
   PROP_BYTES_COPIED,
 };
 
 #define DEFAULT_GRAY_CHANNEL_AXIS FALSE
 #define DEFAULT_FRAMES 1024
+#define DEFAULT_TENSOR_INDEX -1
 
 static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE (
-    "sink", GST_PAD_SINK, GST_PAD_ALWAYS, GST_STATIC_CAPS (ALL_CAPS));
+    "sink", GST_PAD_SINK, GST_PAD_ALWAYS, GST_STATIC_CAPS (ALL_CAPS NNS_CAPS));
 static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE (
-    "src", GST_PAD_SRC, GST_PAD_ALWAYS, GST_STATIC_CAPS (ALL_CAPS));
+    "src", GST_PAD_SRC, GST_PAD_ALWAYS, GST_STATIC_CAPS (ALL_CAPS NNS_CAPS));
 
 G_DEFINE_TYPE (GstTensorConvert, gst_tensor_convert, GST_TYPE_BASE_TRANSFORM);
 GST_ELEMENT_REGISTER_DEFINE (
@@ -166,18 +197,23 @@ gst_tensor_convert_transform_caps (GstBaseTransform *trans,
   GstTensorConvert *self = GST_TENSOR_CONVERT (trans);
   GstCaps *out = gst_caps_new_empty ();
   gboolean gray_axis;
-  gint frames;
+  gint frames, index;
 
   GST_OBJECT_LOCK (self);
   gray_axis = self->gray_channel_axis;
   frames = self->frames;
+  index = self->tensor_index;
   GST_OBJECT_UNLOCK (self);
 
   for (guint i = 0; i < gst_caps_get_size (caps); i++) {
     GstCaps *one = gst_caps_copy_nth (caps, i), *part;
+    const GstStructure *st = gst_caps_get_structure (one, 0);
 
-    if (!gst_structure_has_name (
-            gst_caps_get_structure (one, 0), GST_TN_MEDIA_TYPE)) {
+    /* tensor-index picks from NNStreamer caps on the sink pad. */
+    if (gst_tensor_convert_is_nns (st)) {
+      part = gst_tensor_convert_caps_from_nns (
+          st, direction == GST_PAD_SINK ? index : -1);
+    } else if (!gst_structure_has_name (st, GST_TN_MEDIA_TYPE)) {
       /* Audio caps on the source pad leave the frames open. */
       part = gst_tn_caps_from_media_caps (one,
           gray_axis ? GST_TN_MEDIA_CHANNEL_AXIS : GST_TN_MEDIA_NONE,
@@ -191,13 +227,19 @@ gst_tensor_convert_transform_caps (GstBaseTransform *trans,
       if (gst_caps_is_empty (part) && direction == GST_PAD_SINK) {
         GstCaps *any = gst_static_pad_template_get_caps (&src_template);
 
-        for (guint k = 0; k < gst_caps_get_size (any); k++)
-          if (!gst_structure_has_name (
-                  gst_caps_get_structure (any, k), GST_TN_MEDIA_TYPE))
-            gst_caps_append_structure (
-                part, gst_structure_copy (gst_caps_get_structure (any, k)));
+        for (guint k = 0; k < gst_caps_get_size (any); k++) {
+          const GstStructure *t = gst_caps_get_structure (any, k);
+
+          /* Media only: NNStreamer's caps follow, for this tensor. */
+          if (!gst_structure_has_name (t, GST_TN_MEDIA_TYPE)
+              && !gst_tensor_convert_is_nns (t))
+            gst_caps_append_structure (part, gst_structure_copy (t));
+        }
         gst_caps_unref (any);
       }
+      /* After the media formats: they are the default. */
+      part = gst_caps_merge (part, gst_tensor_convert_caps_to_nns (st,
+                                       direction == GST_PAD_SRC ? index : -1));
     }
     gst_caps_unref (one);
     out = gst_caps_merge (out, part);
@@ -284,6 +326,11 @@ gst_tensor_convert_accept_caps (
   gchar *desc;
   gboolean ok;
 
+  if (direction == GST_PAD_SINK && gst_caps_is_fixed (caps)
+      && gst_tensor_convert_is_nns (gst_caps_get_structure (caps, 0)))
+    return gst_tensor_convert_nns_acceptable (self, caps)
+           && GST_BASE_TRANSFORM_CLASS (gst_tensor_convert_parent_class)
+                  ->accept_caps (trans, direction, caps);
   if (direction != GST_PAD_SINK || !gst_caps_is_fixed (caps)
       || !gst_structure_has_name (
           gst_caps_get_structure (caps, 0), GST_TN_MEDIA_TYPE))
@@ -306,6 +353,16 @@ gst_tensor_convert_accept_caps (
   }
   media = gst_tn_media_caps_from_caps (caps, 0, &err);
   desc = gst_tn_info_to_string (&info);
+  if (err != NULL) {
+    GError *nns_err = NULL;
+
+    if (gst_tensor_convert_downstream_nns (self, caps, &nns_err))
+      g_clear_error (&err);
+    else if (nns_err != NULL) {
+      g_clear_error (&err);
+      g_propagate_error (&err, nns_err);
+    }
+  }
   if (err != NULL) {
     if (gst_tn_caps_refusal_is_new (&self->refused, caps))
       GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, ("%s", err->message),
@@ -360,7 +417,12 @@ gst_tensor_convert_set_caps (
              != 0)
     self->tbytes = G_MAXSIZE;
   /* Both sides must be the same items; the framerates are the caps'. */
-  if (g_str_equal (in, "video/x-raw") || g_str_equal (out, "video/x-raw")) {
+  if (gst_tensor_convert_is_nns (gst_caps_get_structure (media, 0))) {
+    ok = gst_tensor_convert_nns_match (self, media, media == incaps, &err);
+    mapped = self->tinfo;
+    self->mode = media == incaps ? MODE_NNS_TO_TENSOR : MODE_TENSOR_TO_NNS;
+  } else if (g_str_equal (in, "video/x-raw")
+             || g_str_equal (out, "video/x-raw")) {
     ok = gst_video_info_from_caps (&self->vinfo, media)
          && gst_tn_info_from_video_info (&mapped, &self->vinfo, 0,
              self->tinfo.rank == 3 ? GST_TN_MEDIA_CHANNEL_AXIS
@@ -382,7 +444,10 @@ gst_tensor_convert_set_caps (
     gchar *a = gst_caps_to_string (incaps), *b = gst_caps_to_string (outcaps);
 
     GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
-        ("Caps %s and %s do not describe the same frames.", a, b), (NULL));
+        ("Caps %s and %s do not describe the same frames%s%s", a, b,
+            err ? ": " : ".", err ? err->message : ""),
+        (NULL));
+    g_clear_error (&err);
     g_free (a);
     g_free (b);
     self->mode = MODE_NONE;
@@ -447,7 +512,8 @@ gst_tensor_convert_decide_allocation (GstBaseTransform *trans, GstQuery *query)
       self->downstream_layout_meta, self->downstream_video_meta);
 
   /* The pool serves only the copies of padded or strided frames. */
-  if (self->mode == MODE_VIDEO_TO_TENSOR)
+  if (self->mode == MODE_VIDEO_TO_TENSOR || self->mode == MODE_NNS_TO_TENSOR
+      || self->mode == MODE_TENSOR_TO_NNS)
     gst_tn_info_size (&self->tinfo, &size);
   else if (self->mode == MODE_TENSOR_TO_VIDEO)
     size = GST_VIDEO_INFO_SIZE (&self->vinfo);
@@ -502,6 +568,10 @@ gst_tensor_convert_prepare_output_buffer (
     return gst_tensor_convert_tensor_to_video (self, inbuf, outbuf);
   case MODE_TENSOR_TO_AUDIO:
     return gst_tensor_convert_tensor_to_audio (self, inbuf, outbuf);
+  case MODE_NNS_TO_TENSOR:
+    return gst_tensor_convert_nns_to_tensor (self, inbuf, outbuf);
+  case MODE_TENSOR_TO_NNS:
+    return gst_tensor_convert_tensor_to_nns (self, inbuf, outbuf);
   default:
     GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
         ("A buffer came before the caps were negotiated."), (NULL));
@@ -665,11 +735,21 @@ static gboolean
 gst_tensor_convert_start (GstBaseTransform *trans)
 {
   GstTensorConvert *self = GST_TENSOR_CONVERT (trans);
-  gint frames;
+  gint frames, index;
 
   GST_OBJECT_LOCK (self);
   frames = self->frames;
+  index = self->tensor_index;
   GST_OBJECT_UNLOCK (self);
+  if (index < -1) {
+    gchar *text = g_strdup_printf ("%d", index);
+    gboolean ok = gst_tn_element_property_error (GST_ELEMENT (self),
+        "tensor-index", text,
+        "expected -1 (the only tensor) or the index of one, 0 or more");
+
+    g_free (text);
+    return ok;
+  }
   if (frames < 1) {
     gchar *text = g_strdup_printf ("%d", frames);
     gboolean ok = gst_tn_element_property_error (GST_ELEMENT (self), "frames",
@@ -710,6 +790,9 @@ gst_tensor_convert_set_property (
   case PROP_FRAMES:
     self->frames = g_value_get_int (value);
     break;
+  case PROP_TENSOR_INDEX:
+    self->tensor_index = g_value_get_int (value);
+    break;
   default:
     G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     break;
@@ -730,6 +813,9 @@ gst_tensor_convert_get_property (
     break;
   case PROP_FRAMES:
     g_value_set_int (value, self->frames);
+    break;
+  case PROP_TENSOR_INDEX:
+    g_value_set_int (value, self->tensor_index);
     break;
   case PROP_BYTES_COPIED:
     g_value_set_uint64 (value, self->bytes_copied);
@@ -795,6 +881,24 @@ gst_tensor_convert_class_init (GstTensorConvertClass *klass)
               | GST_PARAM_MUTABLE_READY));
 
   /**
+   * GstTensorConvert:tensor-index:
+   *
+   * Which tensor of NNStreamer's `other/tensors` becomes the output when
+   * they carry several: 0 to num_tensors - 1 (at most 14 when there are
+   * more than 16, NNStreamer packs the rest into one memory).  -1, the
+   * default, takes the only one and refuses caps of more.  Below -1 is an
+   * error when the element starts; out of range, a negotiation error that
+   * names num_tensors.  Unused for other input.
+   */
+  g_object_class_install_property (gobject_class, PROP_TENSOR_INDEX,
+      g_param_spec_int ("tensor-index", "Tensor index",
+          "NNStreamer input: which of its tensors to take, 0 or more; -1 "
+          "takes the only one",
+          G_MININT, G_MAXINT, DEFAULT_TENSOR_INDEX,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS
+              | GST_PARAM_MUTABLE_READY));
+
+  /**
    * GstTensorConvert:bytes-copied:
    *
    * Bytes copied so far (padded rows for a dense-only reader, strided
@@ -811,8 +915,8 @@ gst_tensor_convert_class_init (GstTensorConvertClass *klass)
   gst_element_class_add_static_pad_template (element_class, &src_template);
   gst_element_class_set_static_metadata (element_class,
       "Tensor media converter", "Filter/Converter/Video/Audio/Tensor",
-      "Converts raw video and audio to tensors and back, without copying "
-      "where the layouts allow",
+      "Converts raw video and audio, and NNStreamer's tensors, to tensors "
+      "and back, without copying where the layouts allow",
       "gst-tensor developers");
 
   parent_submit_input_buffer = trans_class->submit_input_buffer;
@@ -851,6 +955,7 @@ gst_tensor_convert_init (GstTensorConvert *self)
 {
   self->gray_channel_axis = DEFAULT_GRAY_CHANNEL_AXIS;
   self->frames = DEFAULT_FRAMES;
+  self->tensor_index = DEFAULT_TENSOR_INDEX;
   self->adapter = gst_adapter_new ();
   self->base_pts = GST_CLOCK_TIME_NONE;
 }

@@ -25,7 +25,15 @@ typedef enum {
   MODE_AUDIO_TO_TENSOR,
   MODE_TENSOR_TO_VIDEO,
   MODE_TENSOR_TO_AUDIO,
+  MODE_NNS_TO_TENSOR,
+  MODE_TENSOR_TO_NNS,
 } Mode;
+
+/* NNStreamer's media types, and NNS_TENSOR_MEMORY_MAX: the memories of
+ * a buffer, one per tensor, the last holding the rest past it. */
+#define GST_TENSOR_CONVERT_NNS_TENSOR "other/tensor"
+#define GST_TENSOR_CONVERT_NNS_TENSORS "other/tensors"
+#define GST_TENSOR_CONVERT_NNS_MEMORY_MAX 16
 
 struct _GstTensorConvert {
   GstBaseTransform parent;
@@ -33,6 +41,7 @@ struct _GstTensorConvert {
   /* properties, under the object lock */
   gboolean gray_channel_axis;
   gint frames;
+  gint tensor_index;
   guint64 bytes_copied;
 
   /* streaming thread */
@@ -43,6 +52,8 @@ struct _GstTensorConvert {
   gsize tbytes;       /* dense size of tinfo */
   tn_view tview;      /* dense view of tinfo */
   gint tensor_frames; /* frames per tensor in audio-to-tensor mode */
+  guint nns_count;    /* NNStreamer's num_tensors, NNS modes */
+  gint nns_index;     /* which of them is the tensor */
   gboolean downstream_layout_meta;
   gboolean downstream_video_meta;
   GstAdapter *adapter;
@@ -78,6 +89,44 @@ GstFlowReturn gst_tensor_convert_tensor_to_video (
     GstTensorConvert *self, GstBuffer *inbuf, GstBuffer **outbuf);
 GstFlowReturn gst_tensor_convert_tensor_to_audio (
     GstTensorConvert *self, GstBuffer *inbuf, GstBuffer **outbuf);
+GstFlowReturn gst_tensor_convert_nns_to_tensor (
+    GstTensorConvert *self, GstBuffer *inbuf, GstBuffer **outbuf);
+GstFlowReturn gst_tensor_convert_tensor_to_nns (
+    GstTensorConvert *self, GstBuffer *inbuf, GstBuffer **outbuf);
+
+/* In tensorconvert-nns.c, NNStreamer's caps.  Whether s is other/tensor
+ * or other/tensors. */
+gboolean gst_tensor_convert_is_nns (const GstStructure *s);
+/* Tensor index (-1: the only one) of fixed NNStreamer caps s as info,
+ * count its num_tensors; FALSE with a GST_CORE_ERROR_NEGOTIATION error
+ * that names what came and what would do. */
+gboolean gst_tensor_convert_nns_info (const GstStructure *s, gint index,
+    GstTnInfo *info, guint *count, GError **err);
+/* Whether NNStreamer has caps for a tensor of info (its types, no extent
+ * of 0); FALSE with an error that says so. */
+gboolean gst_tensor_convert_nns_check (const GstTnInfo *info, GError **err);
+/* tensor/x-raw for an NNStreamer structure fixed or not, taking tensor
+ * index (-1: the only one): each spelling of its dims, its own first. */
+GstCaps *gst_tensor_convert_caps_from_nns (const GstStructure *s, gint index);
+/* NNStreamer caps for a tensor/x-raw structure fixed or not, upstream of
+ * an element taking tensor index (-1: the only one), other/tensors
+ * first, each spelling of the dims, its own first. */
+GstCaps *gst_tensor_convert_caps_to_nns (const GstStructure *s, gint index);
+/* In set_caps: whether the NNStreamer caps nns (on the sink pad when
+ * nns_in) hold self->tinfo; sets nns_count and nns_index. */
+/* In accept_caps: whether tensor-index picks a tensor of fixed
+ * NNStreamer caps; if not, an element error (once for the same caps). */
+gboolean gst_tensor_convert_nns_acceptable (
+    GstTensorConvert *self, GstCaps *caps);
+/* Whether downstream asks for NNStreamer caps of the tensor of fixed caps
+ * by name (not ANY): a tensor that fits no media format becomes
+ * other/tensors only then, so that before a sink of any caps it stays an
+ * error.  When downstream asks for them and the tensor has none (bool,
+ * an extent of 0), err says why. */
+gboolean gst_tensor_convert_downstream_nns (
+    GstTensorConvert *self, GstCaps *caps, GError **err);
+gboolean gst_tensor_convert_nns_match (
+    GstTensorConvert *self, GstCaps *nns, gboolean nns_in, GError **err);
 
 G_END_DECLS
 

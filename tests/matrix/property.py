@@ -43,6 +43,7 @@
         {'id': 'combine-op-range', 'l': 'tensorsrc num-buffers=1 ! tensor/x-raw,type=float32,dims=<2,3> ! c.sink_0 tensorsrc num-buffers=1 ! tensor/x-raw,type=float32,dims=<2,3> ! c.sink_1 tensorcombine name=c op=18 ! fakesink', 'w': ['tensorcombine', 'op', '18']},
         {'id': 'combine-op-case', 'l': 'tensorsrc num-buffers=1 ! tensor/x-raw,type=float32,dims=<2,3> ! c.sink_0 tensorsrc num-buffers=1 ! tensor/x-raw,type=float32,dims=<2,3> ! c.sink_1 tensorcombine name=c op=ADD ! fakesink', 'w': ['tensorcombine', 'op', 'ADD']},
         {'id': 'npydec-framerate-text', 'l': 'filesrc location=@DIR@/w34.npy ! npydec framerate=abc ! fakesink', 'w': ['npydec', 'framerate', 'abc']},
+        {'id': 'tensor-index-range', 'l': 'tensorsrc num-buffers=1 ! tensor/x-raw,type=float32,dims=<2,3> ! tensorconvert tensor-index=-2 ! fakesink', 'w': ['tensorconvert0', 'tensor-index', '-2']},
       ],
     ],
     'case': {'name': 'parse.{id0}', 'launch': '{l}', 'expect': 'error', 'words': '{w}',
