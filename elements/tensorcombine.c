@@ -153,22 +153,6 @@ gst_tensor_combine_op_get_type (void)
   return type;
 }
 
-static void set_error (GError **err, const gchar *fmt, ...)
-    G_GNUC_PRINTF (2, 3);
-
-static void
-set_error (GError **err, const gchar *fmt, ...)
-{
-  va_list ap;
-  gchar *msg;
-
-  va_start (ap, fmt);
-  msg = g_strdup_vprintf (fmt, ap);
-  va_end (ap);
-  g_set_error_literal (err, GST_CORE_ERROR, GST_CORE_ERROR_NEGOTIATION, msg);
-  g_free (msg);
-}
-
 /* How wide a type is for the cast suggestion: item size first, then
  * float over signed over unsigned over bool at one size. */
 static gint
@@ -198,7 +182,7 @@ check_types (tn_combine_op op, guint n, const GstTnAggInput *in, GError **err)
     wide = narrow == a ? b : a;
     sa = gst_tn_info_to_string (&a->info);
     sb = gst_tn_info_to_string (&b->info);
-    set_error (err,
+    gst_tn_negotiation_error (err,
         "%s has %s but %s has %s: tensorcombine op=%s needs one type on "
         "those pads and converts nothing; put tensorop ops=cast:%s before "
         "%s (the narrower type)",
@@ -227,12 +211,13 @@ gst_tensor_combine_negotiate (GstTnAggregator *agg, guint n,
   op = self->op_used = self->op;
   GST_OBJECT_UNLOCK (self);
   if (n > TN_COMBINE_MAX_INPUTS) {
-    set_error (err, "tensorcombine takes at most %d pads, not %u",
-        TN_COMBINE_MAX_INPUTS, n);
+    gst_tn_negotiation_error (err,
+        "tensorcombine takes at most %d pads, not %u", TN_COMBINE_MAX_INPUTS,
+        n);
     return FALSE;
   }
   if (!tn_combine_folds (op) && n != (guint) tn_combine_arity (op)) {
-    set_error (err,
+    gst_tn_negotiation_error (err,
         "tensorcombine op=%s takes exactly %d pads (%s), and %u are "
         "linked",
         tn_combine_op_name (op), tn_combine_arity (op),
@@ -258,7 +243,7 @@ gst_tensor_combine_negotiate (GstTnAggregator *agg, guint n,
       g_string_append_printf (s, "%s%s %s", k ? ", " : "", in[k].name, t);
       g_free (t);
     }
-    set_error (err, "tensorcombine op=%s cannot combine %s: %s",
+    gst_tn_negotiation_error (err, "tensorcombine op=%s cannot combine %s: %s",
         tn_combine_op_name (op), s->str, e.msg);
     g_string_free (s, TRUE);
     return FALSE;

@@ -191,3 +191,16 @@ gst_tn_transform_query_any_tensor (GstBaseTransformClass *parent,
   gst_caps_unref (caps);
   return TRUE;
 }
+
+void
+gst_tn_negotiation_error (GError **err, const gchar *fmt, ...)
+{
+  va_list ap;
+  gchar *msg;
+
+  va_start (ap, fmt);
+  msg = g_strdup_vprintf (fmt, ap);
+  va_end (ap);
+  g_set_error_literal (err, GST_CORE_ERROR, GST_CORE_ERROR_NEGOTIATION, msg);
+  g_free (msg);
+}

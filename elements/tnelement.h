@@ -92,6 +92,12 @@ gboolean gst_tn_caps_refusal_is_new (GstCaps **last, GstCaps *caps);
 gboolean gst_tn_transform_query_any_tensor (GstBaseTransformClass *parent,
     GstBaseTransform *trans, GstPadDirection direction, GstQuery *query);
 
+/* Sets *err to GST_CORE_ERROR_NEGOTIATION with the printf-style message:
+ * what an element's negotiation (GstTnAggregatorClass.negotiate) fails
+ * with. */
+void gst_tn_negotiation_error (GError **err, const gchar *fmt, ...)
+    G_GNUC_PRINTF (2, 3);
+
 G_END_DECLS
 
 #endif
