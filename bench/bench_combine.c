@@ -296,6 +296,11 @@ bench_add (BenchPeer *np, long n, int in_place)
     }
     tn[i] = bench_peer_run (np, in_place ? "addin" : "add", n);
   }
+  /* Per-round ratios first: gbs sorts the times. */
+  const double r_es = have_element ? bench_ratio (ts, te, RUNS) : 0;
+  const double r_en
+      = have_element && tn[0] > 0 ? bench_ratio (tn, te, RUNS) : 0;
+
   e = have_element ? gbs (bytes, te, RUNS) : 0;
   co = gbs (bytes, tc, RUNS);
   s = gbs (bytes, ts, RUNS);
@@ -311,6 +316,9 @@ bench_add (BenchPeer *np, long n, int in_place)
             "tensorcombine/NumPy %.2f (target >= 1.0); core/STREAM %.2f, "
             "core/NumPy %.2f\n",
         e / s, e / nn, co / s, co / nn);
+    printf ("  median of per-round ratios: tensorcombine/STREAM %.2f, "
+            "tensorcombine/NumPy %.2f\n",
+        r_es, r_en);
   } else {
     printf ("\n  tensorcombine/STREAM %.2f (target >= 0.90), core/STREAM "
             "%.2f; NumPy not available\n",
@@ -354,6 +362,8 @@ bench_bcast (BenchPeer *np)
     }
     tn[i] = bench_peer_run (np, "bcast", n);
   }
+  const double r_bf = 8.0 / 12.0 * bench_ratio (tf, tb, RUNS);
+
   gb = gbs (8.0 * n, tb, RUNS);
   gf = gbs (12.0 * n, tf, RUNS);
   printf ("add float32 <1080, 1920, 3> + <3> (8 bytes moved per item):\n");
@@ -365,6 +375,7 @@ bench_bcast (BenchPeer *np)
         gb / gbs (8.0 * n, tn, RUNS));
   else
     printf ("\n");
+  printf ("  median of per-round ratios: broadcast/same-shape %.2f\n", r_bf);
   tn_combine_free (pb);
   tn_combine_free (pf);
   free (a);
