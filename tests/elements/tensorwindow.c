@@ -100,6 +100,16 @@ tensor_caps (tn_dtype t, const gint64 *dims, gint rank, gint fps_n)
   return gst_tn_info_to_caps (&info);
 }
 
+/* A CAPS event of caps (which it takes) into h. */
+static gboolean
+push_caps (GstHarness *h, GstCaps *caps)
+{
+  gboolean ok = gst_harness_push_event (h, gst_event_new_caps (caps));
+
+  gst_caps_unref (caps);
+  return ok;
+}
+
 /* Items [from, from + n) of the joined stream in along axis (stack: frame
  * from) as a dense buffer, and its caps. */
 static GstBuffer *
@@ -556,8 +566,7 @@ GST_START_TEST (test_caps_changes)
   fail_unless_equals_int (
       gst_harness_push (h, gst_buffer_new_allocate (NULL, 15, NULL)),
       GST_FLOW_OK);
-  gst_harness_push_event (
-      h, gst_event_new_caps (tensor_caps (TN_UINT8, b, 2, 0)));
+  push_caps (h, tensor_caps (TN_UINT8, b, 2, 0));
   text = tn_pop_text (bus, GST_MESSAGE_ERROR);
   tn_assert_contains (text, "w: the caps changed from uint8 <5, 3> to uint8 "
                             "<5, 4>");
@@ -577,8 +586,7 @@ GST_START_TEST (test_caps_changes)
     fail_unless_equals_int (gst_harness_push (h, in), GST_FLOW_OK);
   }
   fail_unless (gst_harness_try_pull (h) == NULL);
-  fail_unless (gst_harness_push_event (
-      h, gst_event_new_caps (tensor_caps (TN_UINT8, f, 2, 20))));
+  fail_unless (push_caps (h, tensor_caps (TN_UINT8, f, 2, 20)));
   out = gst_harness_try_pull (h);
   fail_unless (out != NULL);
   fail_unless (gst_buffer_map (out, &map, GST_MAP_READ));
@@ -607,8 +615,7 @@ GST_START_TEST (test_caps_changes)
   fail_unless_equals_int (
       gst_harness_push (h, gst_buffer_new_allocate (NULL, 4, NULL)),
       GST_FLOW_OK);
-  fail_unless (gst_harness_push_event (
-      h, gst_event_new_caps (tensor_caps (TN_UINT8, f, 2, 20))));
+  fail_unless (push_caps (h, tensor_caps (TN_UINT8, f, 2, 20)));
   fail_unless (gst_harness_try_pull (h) == NULL);
   text = tn_pop_text (bus, GST_MESSAGE_WARNING);
   tn_assert_contains (text, "at the output caps change: 1 item(s) left");
