@@ -223,10 +223,22 @@ def parse_window(lines, out):
                     "", "", r, "time")
 
 
+def parse_transport(lines, out):
+    """"KIND TENSOR VIDEO RATIO LOST": us a buffer over each transport,
+    tensor caps against video caps of the same bytes."""
+    for l in lines:
+        m = re.match(r"(tcp|rtp|shm)\s+%s\s+%s\s+%s\s+(\d+)" % (NUM, NUM, NUM),
+                     l)
+        if m:
+            rec(out, "transport", "%s <480, 640, 3> uint8" % m.group(1),
+                "same bytes as video/x-raw", m.group(2) + " us",
+                m.group(3) + " us", m.group(4), "time")
+
+
 PARSERS = {"alloc": parse_alloc, "ewise": parse_ewise, "gemm": parse_gemm,
            "materialize": parse_materialize, "matmul": parse_matmul,
            "reduce": parse_reduce, "src": parse_src, "view": parse_view,
-           "window": parse_window}
+           "window": parse_window, "transport": parse_transport}
 
 
 def parse(text):
