@@ -15,35 +15,29 @@ typedef struct {
   __m256i ok;      /* per lane: minus the count of passing items */
   __m256 abs, rel; /* per lane maxima */
   __m256i ulp;     /* per lane unsigned maxima */
+  __m256 gate;     /* rel * (1 - 2^-10) - 2^-126, at least 0 */
 } acc8;
 
-/* Sign-magnitude bits as a signed integer: -0 and +0 are both 0. */
-static inline __m256i
-ordered (__m256 x)
-{
-  const __m256i ix = _mm256_castps_si256 (x);
-  const __m256i s = _mm256_srai_epi32 (ix, 31);
-  const __m256i m = _mm256_and_si256 (ix, _mm256_set1_epi32 (0x7fffffff));
-
-  return _mm256_sub_epi32 (_mm256_xor_si256 (m, s), s);
-}
-
+/* One vector of 8 items.  same: x == y, computed by the caller. */
 static inline void
-step8 (acc8 *acc, __m256 x, __m256 y, __m256 rtol, __m256 atol, __m256i mulp,
-    int ulp_mode, int equal_nan)
+step8 (acc8 *acc, __m256 x, __m256 y, __m256 same, __m256 rtol, __m256 atol,
+    __m256i mulp, int ulp_mode, int equal_nan)
 {
   const __m256 absmask = _mm256_castsi256_ps (_mm256_set1_epi32 (0x7fffffff));
-  const __m256 same = _mm256_cmp_ps (x, y, _CMP_EQ_OQ);
-  const __m256 xn = _mm256_cmp_ps (x, x, _CMP_UNORD_Q);
-  const __m256 yn = _mm256_cmp_ps (y, y, _CMP_UNORD_Q);
-  const __m256 anynan = _mm256_or_ps (xn, yn);
+  const __m256 inf = _mm256_set1_ps (__builtin_inff ());
+  const __m256 anynan = _mm256_cmp_ps (x, y, _CMP_UNORD_Q);
+  const __m256 ax = _mm256_and_ps (x, absmask);
+  const __m256 ay = _mm256_and_ps (y, absmask);
   const __m256 d
       = _mm256_andnot_ps (same, _mm256_and_ps (_mm256_sub_ps (x, y), absmask));
-  const __m256 ay = _mm256_and_ps (y, absmask);
-  const __m256i ox = ordered (x), oy = ordered (y);
-  const __m256i gt = _mm256_cmpgt_epi32 (ox, oy);
-  __m256i u = _mm256_blendv_epi8 (
-      _mm256_sub_epi32 (oy, ox), _mm256_sub_epi32 (ox, oy), gt);
+  /* ulps, sign-magnitude: |mx - my| for equal signs, mx + my for
+   * opposite ones (at most 2^32 - 2, exact in uint32); blendv picks by
+   * the sign bit of x ^ y */
+  const __m256i mx = _mm256_castps_si256 (ax), my = _mm256_castps_si256 (ay);
+  const __m256 opp = _mm256_xor_ps (x, y);
+  __m256i u = _mm256_castps_si256 (_mm256_blendv_ps (
+      _mm256_castsi256_ps (_mm256_abs_epi32 (_mm256_sub_epi32 (mx, my))),
+      _mm256_castsi256_ps (_mm256_add_epi32 (mx, my)), opp));
   __m256 ok;
 
   u = _mm256_andnot_si256 (
@@ -56,22 +50,39 @@ step8 (acc8 *acc, __m256 x, __m256 y, __m256 rtol, __m256 atol, __m256i mulp,
     __m256 p = _mm256_mul_ps (rtol, ay);
 
     __asm__("" : "+x"(p)); /* no FMA: NumPy rounds the product */
-    const __m256 inf = _mm256_set1_ps (__builtin_inff ());
-    /* NumPy: infinities are close only to themselves */
-    const __m256 fin = _mm256_and_ps (
-        _mm256_cmp_ps (_mm256_and_ps (x, absmask), inf, _CMP_LT_OQ),
-        _mm256_cmp_ps (ay, inf, _CMP_LT_OQ));
-
-    ok = _mm256_and_ps (
-        fin, _mm256_cmp_ps (d, _mm256_add_ps (atol, p), _CMP_LE_OQ));
+    /* NumPy: infinities are close only to themselves.  A NaN x leaves
+     * max its second operand, and d is NaN then anyway. */
+    ok = _mm256_and_ps (_mm256_cmp_ps (_mm256_max_ps (ax, ay), inf, _CMP_LT_OQ),
+        _mm256_cmp_ps (d, _mm256_add_ps (atol, p), _CMP_LE_OQ));
   }
   ok = _mm256_or_ps (ok, same);
   if (equal_nan)
-    ok = _mm256_or_ps (ok, _mm256_and_ps (xn, yn));
+    ok = _mm256_or_ps (ok, _mm256_and_ps (_mm256_cmp_ps (x, x, _CMP_UNORD_Q),
+                               _mm256_cmp_ps (y, y, _CMP_UNORD_Q)));
   acc->ok = _mm256_add_epi32 (acc->ok, _mm256_castps_si256 (ok));
   /* maxps keeps its second operand when the first is NaN */
   acc->abs = _mm256_max_ps (d, acc->abs);
-  acc->rel = _mm256_max_ps (_mm256_div_ps (d, ay), acc->rel);
+  /* The largest d / ay without a division per item: rcpps gives the
+   * quotient to 2^-11, so an item can raise a lane's maximum only where
+   * that estimate reaches acc->gate (the maximum less 2^-10 of it); those
+   * vectors, rare once the maxima settle, divide exactly.  An ay whose
+   * reciprocal rcpps may flush (>= 2^126) always divides. */
+  {
+    const __m256 est = _mm256_mul_ps (d, _mm256_rcp_ps (ay));
+    const __m256 go = _mm256_or_ps (_mm256_cmp_ps (est, acc->gate, _CMP_GE_OQ),
+        _mm256_cmp_ps (ay, _mm256_set1_ps (0x1p126f), _CMP_GE_OQ));
+
+    if (_mm256_movemask_ps (go)) {
+      acc->rel = _mm256_max_ps (_mm256_div_ps (d, ay), acc->rel);
+      /* less 2^-126: where the maximum is subnormal, the estimate's
+       * error is no longer relative; there every item divides */
+      acc->gate = _mm256_max_ps (
+          _mm256_sub_ps (
+              _mm256_mul_ps (acc->rel, _mm256_set1_ps (1.0f - 0x1p-10f)),
+              _mm256_set1_ps (0x1p-126f)),
+          _mm256_setzero_ps ());
+    }
+  }
   acc->ulp = _mm256_max_epu32 (u, acc->ulp);
 }
 
@@ -88,7 +99,7 @@ run_float32_avx2 (const void *a, int64_t sa, const void *e, int64_t se,
                                                  ? UINT32_MAX
                                                  : (uint64_t) t->max_ulp));
   acc8 c0 = { _mm256_setzero_si256 (), _mm256_setzero_ps (),
-    _mm256_setzero_ps (), _mm256_setzero_si256 () };
+    _mm256_setzero_ps (), _mm256_setzero_si256 (), _mm256_setzero_ps () };
   acc8 c1 = c0;
   float fa[8], fr[8];
   uint32_t u[8];
@@ -101,14 +112,27 @@ run_float32_avx2 (const void *a, int64_t sa, const void *e, int64_t se,
     return;
   }
   for (; i + 16 <= n; i += 16) {
-    step8 (&c0, _mm256_loadu_ps (pa + i), _mm256_loadu_ps (pe + i), rtol, atol,
-        mulp, ulp_mode, equal_nan);
-    step8 (&c1, _mm256_loadu_ps (pa + i + 8), _mm256_loadu_ps (pe + i + 8),
-        rtol, atol, mulp, ulp_mode, equal_nan);
+    const __m256 x0 = _mm256_loadu_ps (pa + i), y0 = _mm256_loadu_ps (pe + i);
+    const __m256 x1 = _mm256_loadu_ps (pa + i + 8);
+    const __m256 y1 = _mm256_loadu_ps (pe + i + 8);
+    const __m256 s0 = _mm256_cmp_ps (x0, y0, _CMP_EQ_OQ);
+    const __m256 s1 = _mm256_cmp_ps (x1, y1, _CMP_EQ_OQ);
+
+    /* 16 equal items (a bit-exact golden): each passes with no error,
+     * which changes no maximum */
+    if (_mm256_movemask_ps (_mm256_and_ps (s0, s1)) == 0xff) {
+      c0.ok = _mm256_sub_epi32 (c0.ok, _mm256_set1_epi32 (2));
+      continue;
+    }
+    step8 (&c0, x0, y0, s0, rtol, atol, mulp, ulp_mode, equal_nan);
+    step8 (&c1, x1, y1, s1, rtol, atol, mulp, ulp_mode, equal_nan);
   }
-  for (; i + 8 <= n; i += 8)
-    step8 (&c0, _mm256_loadu_ps (pa + i), _mm256_loadu_ps (pe + i), rtol, atol,
-        mulp, ulp_mode, equal_nan);
+  for (; i + 8 <= n; i += 8) {
+    const __m256 x0 = _mm256_loadu_ps (pa + i), y0 = _mm256_loadu_ps (pe + i);
+
+    step8 (&c0, x0, y0, _mm256_cmp_ps (x0, y0, _CMP_EQ_OQ), rtol, atol, mulp,
+        ulp_mode, equal_nan);
+  }
   c0.ok = _mm256_add_epi32 (c0.ok, c1.ok);
   c0.abs = _mm256_max_ps (c1.abs, c0.abs);
   c0.rel = _mm256_max_ps (c1.rel, c0.rel);

@@ -35,6 +35,9 @@ static const struct {
 #ifdef CHECKASM_HAVE_NORMALIZE
   { "normalize", checkasm_check_normalize },
 #endif
+#ifdef CHECKASM_HAVE_COMPARE
+  { "compare", checkasm_check_compare },
+#endif
   { NULL, NULL },
 };
 

@@ -158,5 +158,6 @@ void checkasm_check_random (void);
 void checkasm_check_reduce (void);
 void checkasm_check_ewise (void);
 void checkasm_check_normalize (void);
+void checkasm_check_compare (void);
 
 #endif
