@@ -19,11 +19,11 @@
  * gives three `<H,W>` planes.
  *
  * The src pads `src_0`, `src_1`, ... are sometimes pads, created when the
- * first caps arrive, followed by no-more-pads.  A caps change in the middle
- * of the stream sends each pad its new caps when the number of parts stays
- * the same; a change that would change the number of parts (an extent the
- * sections no longer divide, or other parts for the indices) is an element
- * error that gives both counts, since downstream is linked pad by pad.
+ * first caps arrive, followed by no-more-pads.  Their number is the
+ * properties' (N sections, or one more than the split points), never the
+ * caps', so a caps change in the middle of the stream keeps the pads and
+ * sends each its new caps (a part of `indices` may become empty); caps
+ * whose extent the sections do not divide are refused with an error.
  *
  * ## Copies
  *
@@ -295,9 +295,10 @@ gst_tensor_split_query_meta (GstTensorSplit *self, Part *p)
   GstCaps *caps = gst_tn_info_to_caps (&p->info);
   GstQuery *q = gst_query_new_allocation (caps, FALSE);
 
-  p->meta_ok = gst_pad_peer_query (p->pad, q)
-               && gst_query_find_allocation_meta (
-                   q, GST_TN_LAYOUT_META_API_TYPE, NULL);
+  /* as GstBaseTransform reads it: what the query holds afterwards */
+  gst_pad_peer_query (p->pad, q);
+  p->meta_ok
+      = gst_query_find_allocation_meta (q, GST_TN_LAYOUT_META_API_TYPE, NULL);
   GST_DEBUG_OBJECT (p->pad, "downstream reads the layout meta: %d", p->meta_ok);
   gst_query_unref (q);
   gst_caps_unref (caps);
@@ -415,17 +416,9 @@ gst_tensor_split_set_caps (GstTensorSplit *self, GstCaps *caps)
     g_free (why);
     return FALSE;
   }
-  if (self->parts->len > 0 && (gint) self->parts->len != n) {
-    gchar *desc = gst_tn_info_to_string (&in);
-
-    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
-        ("%s: new caps %s would split into %d parts, but the stream has %u "
-         "src pads; the number of parts cannot change in a stream.",
-            GST_OBJECT_NAME (self), desc, n, self->parts->len),
-        ("caps %" GST_PTR_FORMAT, caps));
-    g_free (desc);
-    return FALSE;
-  }
+  /* the properties fix the number of parts, and they cannot change
+   * while the element runs */
+  g_assert (self->parts->len == 0 || (gint) self->parts->len == n);
   if (!gst_tn_info_size (&in, &self->in_size)) {
     GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
         ("Tensors of %" GST_PTR_FORMAT " do not fit in memory.", caps), (NULL));

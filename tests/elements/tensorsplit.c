@@ -1,0 +1,399 @@
+/* tensorsplit in a pipeline appsrc ! tensorsplit ! appsink per src pad:
+ * sections and indices on every axis of a <4,6,6> tensor, squeeze, and
+ * every part's bytes against the part of np.split (the part shapes of the
+ * index lists below are np.split's, as printed by NumPy 1.24; the items are
+ * the input's by index), for an appsink that reads only dense tensors and
+ * for one that advertises the layout meta (a pad probe, as an application
+ * does): the data pointers show the zero-copy promise (sub-ranges along
+ * axis 0 always; views otherwise, with the meta), bytes-copied the copies.
+ * Plus caps errors (extent not divided, axis out of range, squeeze of
+ * parts longer than 1), property
+ * errors, and a caps change in mid-stream. */
+#include <gst/app/gstappsink.h>
+#include <gst/app/gstappsrc.h>
+
+#include "tests/common/tncheck.h"
+
+#define D0 4
+#define D1 6
+#define D2 6
+#define N (D0 * D1 * D2)
+
+typedef struct {
+  GstElement *pipe, *src, *split;
+  GPtrArray *sinks;
+  gboolean meta;
+  GstBus *bus;
+} Split;
+
+static GstPadProbeReturn
+add_meta (GstPad *pad, GstPadProbeInfo *info, gpointer data)
+{
+  GstQuery *q = GST_PAD_PROBE_INFO_QUERY (info);
+
+  if (GST_QUERY_TYPE (q) == GST_QUERY_ALLOCATION)
+    gst_query_add_allocation_meta (q, GST_TN_LAYOUT_META_API_TYPE, NULL);
+  return GST_PAD_PROBE_OK;
+}
+
+static void
+pad_added (GstElement *e, GstPad *pad, gpointer data)
+{
+  Split *s = data;
+  GstElement *sink = gst_element_factory_make ("appsink", NULL);
+  GstPad *sp = gst_element_get_static_pad (sink, "sink");
+
+  /* no preroll: the parts come one after the other on one thread */
+  g_object_set (sink, "sync", FALSE, "async", FALSE, NULL);
+  if (s->meta)
+    gst_pad_add_probe (sp,
+        GST_PAD_PROBE_TYPE_QUERY_DOWNSTREAM | GST_PAD_PROBE_TYPE_PUSH, add_meta,
+        NULL, NULL);
+  gst_bin_add (GST_BIN (s->pipe), sink);
+  gst_element_sync_state_with_parent (sink);
+  fail_unless_equals_int (gst_pad_link (pad, sp), GST_PAD_LINK_OK);
+  gst_object_unref (sp);
+  g_ptr_array_add (s->sinks, sink);
+}
+
+/* The pipeline with tensorsplit's properties "name", "value", ...;
+ * playing. */
+static void
+split_new (Split *s, gboolean meta, const gchar *caps, ...)
+{
+  va_list ap;
+  const gchar *name;
+
+  memset (s, 0, sizeof *s);
+  s->meta = meta;
+  s->sinks = g_ptr_array_new ();
+  s->pipe = gst_pipeline_new (NULL);
+  s->src = gst_element_factory_make ("appsrc", NULL);
+  s->split = gst_element_factory_make ("tensorsplit", NULL);
+  g_object_set (s->src, "format", GST_FORMAT_TIME, NULL);
+  gst_util_set_object_arg (G_OBJECT (s->src), "caps", caps);
+  va_start (ap, caps);
+  while ((name = va_arg (ap, const gchar *)) != NULL)
+    gst_util_set_object_arg (
+        G_OBJECT (s->split), name, va_arg (ap, const gchar *));
+  va_end (ap);
+  gst_bin_add_many (GST_BIN (s->pipe), s->src, s->split, NULL);
+  fail_unless (gst_element_link (s->src, s->split));
+  g_signal_connect (s->split, "pad-added", G_CALLBACK (pad_added), s);
+  s->bus = gst_element_get_bus (s->pipe);
+  gst_element_set_state (s->pipe, GST_STATE_PLAYING);
+}
+
+static void
+split_free (Split *s)
+{
+  gst_element_set_state (s->pipe, GST_STATE_NULL);
+  gst_object_unref (s->bus);
+  gst_object_unref (s->pipe);
+  g_ptr_array_unref (s->sinks);
+}
+
+static GstBuffer *
+arange_buffer (void)
+{
+  float x[N];
+
+  for (int i = 0; i < N; i++)
+    x[i] = (float) i;
+  return gst_buffer_new_memdup (x, sizeof x);
+}
+
+/* Item [i0, i1, i2] of part k (start..start+ext along axis) of the arange
+ * input, as np.split gives it: the input item at the shifted index. */
+static float
+want_item (int axis, int64_t start, int i0, int i1, int i2)
+{
+  int idx[3] = { i0, i1, i2 };
+
+  idx[axis] += (int) start;
+  return (float) ((idx[0] * D1 + idx[1]) * D2 + idx[2]);
+}
+
+/* Pushes one arange buffer and checks the parts of extents ext[] along
+ * axis: their caps dims, bytes and, where promised, that they share the
+ * input's memory. */
+static void
+check_split (gboolean meta, int axis, const char *prop, const char *val,
+    const int *ext, int nparts, gboolean squeeze)
+{
+  Split s;
+  GstBuffer *in = arange_buffer ();
+  GstMapInfo im;
+  int64_t start = 0;
+  guint64 copied;
+  int dims[3] = { D0, D1, D2 };
+
+  split_new (&s, meta, "tensor/x-raw,type=float32,dims=<4,6,6>,framerate=0/1",
+      "axis", g_strdup_printf ("%d", axis), prop, val, "squeeze",
+      squeeze ? "true" : "false", NULL);
+  gst_buffer_map (in, &im, GST_MAP_READ);
+  fail_unless_equals_int (
+      gst_app_src_push_buffer (GST_APP_SRC (s.src), gst_buffer_ref (in)),
+      GST_FLOW_OK);
+  gst_app_src_end_of_stream (GST_APP_SRC (s.src));
+  for (int k = 0; k < nparts; k++) {
+    GstSample *sample;
+    GstBuffer *b;
+    GstTnInfo info;
+    GstTnMap m;
+    GError *err = NULL;
+    int pd[3] = { dims[0], dims[1], dims[2] }, c = 0;
+    GstTnLayoutMeta *lm;
+
+    /* pads appear when the caps come */
+    while (s.sinks->len <= (guint) k)
+      g_usleep (1000);
+    sample = gst_app_sink_pull_sample (g_ptr_array_index (s.sinks, k));
+    fail_unless (sample != NULL, "no part %d", k);
+    b = gst_sample_get_buffer (sample);
+    fail_unless (
+        gst_tn_info_from_caps (&info, gst_sample_get_caps (sample), NULL));
+    pd[axis] = ext[k];
+    fail_unless_equals_int (info.rank, squeeze ? 2 : 3);
+    for (int i = 0, j = 0; i < 3; i++) {
+      if (squeeze && i == axis)
+        continue;
+      fail_unless_equals_int64 (info.dims[j++], pd[i]);
+    }
+    lm = gst_tn_buffer_get_layout_meta (b);
+    fail_unless (gst_tn_buffer_map (&m, b, &info, GST_MAP_READ, &err),
+        "part %d: %s", k, err ? err->message : "");
+    if (ext[k] > 0) {
+      const guint8 *want_ptr = im.data
+                               + start
+                                     * (axis == 0    ? D1 * D2
+                                         : axis == 1 ? D2
+                                                     : 1)
+                                     * 4;
+      gboolean contiguous = axis == 0;
+
+      /* zero-copy: a sub-range always; a view when the sink reads it */
+      if (contiguous || meta)
+        fail_unless (m.data + m.view.offset * 4 == want_ptr,
+            "part %d on axis %d is a copy", k, axis);
+      /* dense (no meta): along axis 0, or the whole extent */
+      fail_unless (
+          (lm != NULL) == (meta && !contiguous && ext[k] != dims[axis]),
+          "part %d: layout meta %p", k, (void *) lm);
+    }
+    for (int i0 = 0; i0 < pd[0]; i0++)
+      for (int i1 = 0; i1 < pd[1]; i1++)
+        for (int i2 = 0; i2 < pd[2]; i2++, c++) {
+          int64_t off = m.view.offset + i0 * m.view.strides[0];
+          float got;
+
+          if (squeeze) {
+            int r[3] = { i0, i1, i2 }, o[2], j = 0;
+
+            for (int i = 0; i < 3; i++)
+              if (i != axis)
+                o[j++] = r[i];
+            off = m.view.offset + o[0] * m.view.strides[0]
+                  + o[1] * m.view.strides[1];
+          } else {
+            off += i1 * m.view.strides[1] + i2 * m.view.strides[2];
+          }
+          memcpy (&got, m.data + off * 4, 4);
+          fail_unless (got == want_item (axis, start, i0, i1, i2),
+              "part %d item %d: %g", k, c, got);
+        }
+    gst_tn_buffer_unmap (&m);
+    gst_sample_unref (sample);
+    start += ext[k];
+  }
+  g_object_get (s.split, "bytes-copied", &copied, NULL);
+  {
+    guint64 want = 0;
+
+    for (int k = 0; k < nparts; k++)
+      if (!meta && axis != 0 && ext[k] != dims[axis])
+        want += (guint64) N / dims[axis] * ext[k] * 4;
+    fail_unless_equals_uint64 (copied, want);
+  }
+  gst_buffer_unmap (in, &im);
+  gst_buffer_unref (in);
+  split_free (&s);
+}
+
+GST_START_TEST (test_sections)
+{
+  static const int s2[] = { 2, 2 }, s3[] = { 2, 2, 2 },
+                   s6[] = { 1, 1, 1, 1, 1, 1 };
+
+  for (int meta = 0; meta < 2; meta++) {
+    check_split (meta, 0, "sections", "2", s2, 2, FALSE);
+    check_split (meta, 1, "sections", "3", s3, 3, FALSE);
+    check_split (meta, 2, "sections", "3", s3, 3, FALSE);
+    check_split (meta, 2, "sections", "6", s6, 6, TRUE);
+    check_split (meta, 1, "sections", "6", s6, 6, TRUE);
+  }
+  tn_check_no_outstanding ();
+}
+GST_END_TEST;
+
+GST_START_TEST (test_indices)
+{
+  /* np.split's part extents on an axis of 6 (and of 4 for axis 0) */
+  static const struct {
+    const char *idx;
+    int n, ext[4];
+  } cases[] = {
+    { "1,4", 3, { 1, 3, 2 } },
+    { "-2", 2, { 4, 2 } },
+    { "2,100", 3, { 2, 4, 0 } },
+    { "0,0,6", 4, { 0, 0, 6, 0 } },
+    { "3", 2, { 3, 3 } },
+  };
+
+  for (int meta = 0; meta < 2; meta++) {
+    for (guint c = 0; c < G_N_ELEMENTS (cases); c++) {
+      check_split (
+          meta, 1, "indices", cases[c].idx, cases[c].ext, cases[c].n, FALSE);
+      check_split (
+          meta, 2, "indices", cases[c].idx, cases[c].ext, cases[c].n, FALSE);
+    }
+    {
+      static const int e0[] = { 1, 3 }, e1[] = { 1, 2, 1 };
+
+      check_split (meta, 0, "indices", "1", e0, 2, FALSE);
+      check_split (meta, 0, "indices", "1,-1", e1, 3, FALSE);
+    }
+  }
+  tn_check_no_outstanding ();
+}
+GST_END_TEST;
+
+/* Negotiation fails with the reason in words. */
+static void
+expect_error (const gchar *caps, const gchar *want, ...)
+{
+  va_list ap;
+  const gchar *name;
+  GstElement *pipe = gst_pipeline_new (NULL), *src, *split, *sink;
+  GstBus *bus = gst_element_get_bus (pipe);
+  GstMessage *msg;
+  GError *err = NULL;
+
+  src = gst_element_factory_make ("appsrc", NULL);
+  split = gst_element_factory_make ("tensorsplit", "split");
+  sink = gst_element_factory_make ("fakesink", NULL);
+  gst_util_set_object_arg (G_OBJECT (src), "caps", caps);
+  va_start (ap, want);
+  while ((name = va_arg (ap, const gchar *)) != NULL)
+    gst_util_set_object_arg (
+        G_OBJECT (split), name, va_arg (ap, const gchar *));
+  va_end (ap);
+  gst_bin_add_many (GST_BIN (pipe), src, split, sink, NULL);
+  gst_element_link (src, split);
+  gst_element_set_state (pipe, GST_STATE_PLAYING);
+  gst_app_src_push_buffer (GST_APP_SRC (src), arange_buffer ());
+  msg = gst_bus_timed_pop_filtered (bus, 5 * GST_SECOND, GST_MESSAGE_ERROR);
+  fail_unless (msg != NULL, "no error for '%s'", want);
+  gst_message_parse_error (msg, &err, NULL);
+  fail_unless (strstr (err->message, want) != NULL, "'%s' lacks '%s'",
+      err->message, want);
+  g_error_free (err);
+  gst_message_unref (msg);
+  gst_element_set_state (pipe, GST_STATE_NULL);
+  gst_object_unref (bus);
+  gst_object_unref (pipe);
+}
+
+GST_START_TEST (test_errors)
+{
+  const gchar *caps = "tensor/x-raw,type=float32,dims=<4,6,6>";
+
+  expect_error (caps,
+      "split: sections=4 does not divide axis 1 of float32 <4, 6, 6> "
+      "tensors, whose extent is 6.",
+      "axis", "1", "sections", "4", NULL);
+  expect_error (caps,
+      "split: axis=3 is out of range for float32 <4, 6, 6> tensors.", "axis",
+      "3", "sections", "2", NULL);
+  expect_error (caps,
+      "split: squeeze=true drops axis 2 only when every part has extent 1, "
+      "and part 0 of float32 <4, 6, 6> tensors has 2.",
+      "axis", "-1", "sections", "3", "squeeze", "true", NULL);
+  expect_error (caps,
+      "split: indices=\"1\" cannot be used: sections=2 is set as well; set "
+      "one of sections and indices.",
+      "sections", "2", "indices", "1", NULL);
+  expect_error (caps,
+      "split: sections=\"0\" cannot be used: neither sections nor indices is "
+      "set",
+      NULL);
+  expect_error (caps,
+      "split: indices=\"1,x\" cannot be used: entry 2 ('x') is not an "
+      "integer",
+      "indices", "1,x", NULL);
+  tn_check_no_outstanding ();
+}
+GST_END_TEST;
+
+/* New caps: new caps on the same pads (the number of parts is the
+ * properties'); caps the sections do not divide: an error. */
+GST_START_TEST (test_caps_change)
+{
+  Split s;
+  GstSample *sample;
+  GstMessage *msg;
+  GError *err = NULL;
+  GstCaps *caps;
+  GstTnInfo info;
+
+  split_new (&s, FALSE, "tensor/x-raw,type=float32,dims=<4,6,6>", "sections",
+      "2", NULL);
+  gst_app_src_push_buffer (GST_APP_SRC (s.src), arange_buffer ());
+  while (s.sinks->len < 2)
+    g_usleep (1000);
+  sample = gst_app_sink_pull_sample (g_ptr_array_index (s.sinks, 1));
+  gst_sample_unref (sample);
+  caps = gst_caps_from_string ("tensor/x-raw,type=float32,dims=<2,72>");
+  gst_app_src_set_caps (GST_APP_SRC (s.src), caps);
+  gst_caps_unref (caps);
+  gst_app_src_push_buffer (GST_APP_SRC (s.src), arange_buffer ());
+  sample = gst_app_sink_pull_sample (g_ptr_array_index (s.sinks, 1));
+  fail_unless (
+      gst_tn_info_from_caps (&info, gst_sample_get_caps (sample), NULL));
+  fail_unless_equals_int64 (info.dims[0], 1);
+  fail_unless_equals_int64 (info.dims[1], 72);
+  gst_sample_unref (sample);
+  caps = gst_caps_from_string ("tensor/x-raw,type=float32,dims=<3,48>");
+  gst_app_src_set_caps (GST_APP_SRC (s.src), caps);
+  gst_caps_unref (caps);
+  gst_app_src_push_buffer (GST_APP_SRC (s.src), arange_buffer ());
+  msg = gst_bus_timed_pop_filtered (s.bus, 5 * GST_SECOND, GST_MESSAGE_ERROR);
+  fail_unless (msg != NULL);
+  gst_message_parse_error (msg, &err, NULL);
+  fail_unless (
+      strstr (err->message, "sections=2 does not divide axis 0") != NULL, "%s",
+      err->message);
+  g_clear_error (&err);
+  gst_message_unref (msg);
+  split_free (&s);
+
+  tn_check_no_outstanding ();
+}
+GST_END_TEST;
+
+static Suite *
+tensorsplit_suite (void)
+{
+  Suite *s = suite_create ("tensorsplit");
+  TCase *tc = tcase_create ("general");
+
+  tcase_set_timeout (tc, 120);
+  suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_sections);
+  tcase_add_test (tc, test_indices);
+  tcase_add_test (tc, test_errors);
+  tcase_add_test (tc, test_caps_change);
+  return s;
+}
+
+GST_CHECK_MAIN (tensorsplit);
