@@ -110,6 +110,8 @@ enum {
   PROP_KEEPDIMS,
   PROP_DDOF,
   PROP_N_THREADS,
+  PROP_POST_MESSAGES,
+  PROP_MAX_MESSAGE_ITEMS,
 };
 
 struct _GstTensorReduce {
@@ -123,6 +125,8 @@ struct _GstTensorReduce {
   gboolean keepdims;
   gint ddof;
   guint n_threads;
+  gboolean post_messages;
+  guint max_message_items;
 
   /* streaming thread: what set_caps settled */
   gboolean configured;
@@ -607,6 +611,19 @@ gst_tensor_reduce_prepare_output_buffer (
       ->prepare_output_buffer (trans, inbuf, outbuf);
 }
 
+/* post-messages: the result on the bus, timed as level's messages. */
+static void
+gst_tensor_reduce_post (
+    GstTensorReduce *self, GstBuffer *in, gconstpointer out, guint max_items)
+{
+  GEnumValue *op = g_enum_get_value (
+      g_type_class_peek (GST_TYPE_TENSOR_REDUCE_OP), self->cur_op);
+
+  gst_tn_post_tensor_message (GST_ELEMENT (self), "tensorreduce",
+      &self->out_info, out, max_items, &GST_BASE_TRANSFORM (self)->segment, in,
+      "op", G_TYPE_STRING, op ? op->value_nick : "", NULL);
+}
+
 static GstFlowReturn
 gst_tensor_reduce_transform (
     GstBaseTransform *trans, GstBuffer *inbuf, GstBuffer *outbuf)
@@ -615,7 +632,7 @@ gst_tensor_reduce_transform (
   GstMapInfo dst = GST_MAP_INFO_INIT;
   GError *err = NULL;
   GstTnMap src;
-  gint64 ddof;
+  gint64 ddof, post;
   gint nthreads;
   tn_err e;
   int r;
@@ -652,9 +669,12 @@ gst_tensor_reduce_transform (
   GST_OBJECT_LOCK (self);
   ddof = self->ddof;
   nthreads = (gint) self->n_threads;
+  post = self->post_messages ? (gint64) self->max_message_items : -1;
   GST_OBJECT_UNLOCK (self);
   r = tn_reduce (dst.data, src.data, &src.view, self->cur_op, self->mask, ddof,
       nthreads, &e);
+  if (r == 0 && post >= 0)
+    gst_tensor_reduce_post (self, inbuf, dst.data, (guint) post);
   gst_buffer_unmap (outbuf, &dst);
   gst_tn_buffer_unmap (&src);
   if (r < 0) {
@@ -775,6 +795,16 @@ gst_tensor_reduce_set_property (
     self->n_threads = g_value_get_uint (value);
     GST_OBJECT_UNLOCK (self);
     break;
+  case PROP_POST_MESSAGES:
+    GST_OBJECT_LOCK (self);
+    self->post_messages = g_value_get_boolean (value);
+    GST_OBJECT_UNLOCK (self);
+    break;
+  case PROP_MAX_MESSAGE_ITEMS:
+    GST_OBJECT_LOCK (self);
+    self->max_message_items = g_value_get_uint (value);
+    GST_OBJECT_UNLOCK (self);
+    break;
   default:
     G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     break;
@@ -803,6 +833,12 @@ gst_tensor_reduce_get_property (
     break;
   case PROP_N_THREADS:
     g_value_set_uint (value, self->n_threads);
+    break;
+  case PROP_POST_MESSAGES:
+    g_value_set_boolean (value, self->post_messages);
+    break;
+  case PROP_MAX_MESSAGE_ITEMS:
+    g_value_set_uint (value, self->max_message_items);
     break;
   default:
     G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -898,6 +934,29 @@ gst_tensor_reduce_class_init (GstTensorReduceClass *klass)
   g_object_class_install_property (
       gobject_class, PROP_N_THREADS, gst_tn_param_spec_n_threads ());
 
+  /**
+   * GstTensorReduce:post-messages:
+   *
+   * Posts every result as an element message "tensorreduce", as level
+   * posts RMS: op, type, dims, items, values (GstValueArray, row-major;
+   * up to max-message-items items), timestamp, stream-time, running-time,
+   * duration.  Default FALSE.
+   */
+  g_object_class_install_property (gobject_class, PROP_POST_MESSAGES,
+      g_param_spec_boolean ("post-messages", "Post messages",
+          "Post every result as an element message \"tensorreduce\"", FALSE,
+          flags));
+  /**
+   * GstTensorReduce:max-message-items:
+   *
+   * The largest result whose values the message carries (larger ones
+   * carry type and dims only).  0 to 65536; default 64.
+   */
+  g_object_class_install_property (gobject_class, PROP_MAX_MESSAGE_ITEMS,
+      g_param_spec_uint ("max-message-items", "Max message items",
+          "The largest result whose values the message carries", 0, 65536, 64,
+          flags));
+
   gst_element_class_add_static_pad_template (element_class, &sink_template);
   gst_element_class_add_static_pad_template (element_class, &src_template);
   gst_element_class_set_static_metadata (element_class, "Tensor reduce",
@@ -936,4 +995,5 @@ gst_tensor_reduce_init (GstTensorReduce *self)
   self->keepdims = DEFAULT_KEEPDIMS;
   self->ddof = DEFAULT_DDOF;
   self->n_threads = GST_TN_N_THREADS_DEFAULT;
+  self->max_message_items = 64;
 }

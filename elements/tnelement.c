@@ -3,7 +3,11 @@
  */
 #include "tnelement.h"
 
+#include <string.h>
+
 #include <gst/tensor/tensorinfo.h>
+
+#include "core/half.h"
 
 gboolean
 gst_tn_element_is_running (GstElement *element)
@@ -203,4 +207,118 @@ gst_tn_negotiation_error (GError **err, const gchar *fmt, ...)
   va_end (ap);
   g_set_error_literal (err, GST_CORE_ERROR, GST_CORE_ERROR_NEGOTIATION, msg);
   g_free (msg);
+}
+
+/* One item as a GValue of the widest GLib type of its kind. */
+static void
+tn_item_value (GValue *v, tn_dtype t, const guint8 *p)
+{
+  switch (tn_dtype_kind (t)) {
+  case TN_KIND_BOOL:
+    g_value_init (v, G_TYPE_BOOLEAN);
+    g_value_set_boolean (v, *p != 0);
+    break;
+  case TN_KIND_INT: {
+    gint64 x = 0;
+
+    if (t == TN_INT8)
+      x = *(const gint8 *) p;
+    else if (t == TN_INT16)
+      x = *(const gint16 *) p;
+    else if (t == TN_INT32)
+      x = *(const gint32 *) p;
+    else
+      x = *(const gint64 *) p;
+    g_value_init (v, G_TYPE_INT64);
+    g_value_set_int64 (v, x);
+    break;
+  }
+  case TN_KIND_UINT: {
+    guint64 x = 0;
+
+    if (t == TN_UINT8)
+      x = *p;
+    else if (t == TN_UINT16)
+      x = *(const guint16 *) p;
+    else if (t == TN_UINT32)
+      x = *(const guint32 *) p;
+    else
+      x = *(const guint64 *) p;
+    g_value_init (v, G_TYPE_UINT64);
+    g_value_set_uint64 (v, x);
+    break;
+  }
+  default: {
+    double x;
+
+    if (t == TN_FLOAT16)
+      x = tn_f16_to_f32 (*(const guint16 *) p);
+    else if (t == TN_BFLOAT16)
+      x = tn_bf16_to_f32 (*(const guint16 *) p);
+    else if (t == TN_FLOAT32)
+      x = *(const float *) p;
+    else
+      x = *(const double *) p;
+    g_value_init (v, G_TYPE_DOUBLE);
+    g_value_set_double (v, x);
+    break;
+  }
+  }
+}
+
+GstStructure *
+gst_tn_tensor_structure_new (const gchar *name, const GstTnInfo *info,
+    gconstpointer data, guint max_items)
+{
+  const gsize isz = tn_dtype_size (info->dtype);
+  gint64 n = 1;
+  GstStructure *s;
+  GValue dims = G_VALUE_INIT, v = G_VALUE_INIT;
+
+  g_value_init (&dims, GST_TYPE_ARRAY);
+  for (gint i = 0; i < info->rank; i++) {
+    g_value_init (&v, G_TYPE_INT);
+    g_value_set_int (&v, (gint) info->dims[i]);
+    gst_value_array_append_and_take_value (&dims, &v);
+    memset (&v, 0, sizeof v);
+    n *= info->dims[i];
+  }
+  s = gst_structure_new (name, "type", G_TYPE_STRING,
+      tn_dtype_name (info->dtype), "items", G_TYPE_INT64, n, NULL);
+  gst_structure_take_value (s, "dims", &dims);
+  if (n <= (gint64) max_items) {
+    GValue values = G_VALUE_INIT;
+
+    g_value_init (&values, GST_TYPE_ARRAY);
+    for (gint64 i = 0; i < n; i++) {
+      tn_item_value (&v, info->dtype, (const guint8 *) data + i * isz);
+      gst_value_array_append_and_take_value (&values, &v);
+      memset (&v, 0, sizeof v);
+    }
+    gst_structure_take_value (s, "values", &values);
+  }
+  return s;
+}
+
+void
+gst_tn_post_tensor_message (GstElement *element, const gchar *name,
+    const GstTnInfo *info, gconstpointer data, guint max_items,
+    const GstSegment *seg, GstBuffer *in, const gchar *first_field, ...)
+{
+  GstStructure *s = gst_tn_tensor_structure_new (name, info, data, max_items);
+  GstClockTime ts = GST_BUFFER_PTS (in);
+  va_list ap;
+
+  va_start (ap, first_field);
+  if (first_field)
+    gst_structure_set_valist (s, first_field, ap);
+  va_end (ap);
+  gst_structure_set (s, "timestamp", G_TYPE_UINT64, (guint64) ts, "stream-time",
+      G_TYPE_UINT64,
+      (guint64) gst_segment_to_stream_time (seg, GST_FORMAT_TIME, ts),
+      "running-time", G_TYPE_UINT64,
+      (guint64) gst_segment_to_running_time (seg, GST_FORMAT_TIME, ts),
+      "duration", G_TYPE_UINT64, (guint64) GST_BUFFER_DURATION (in), NULL);
+  gst_element_post_message (
+      element, gst_message_new_element (GST_OBJECT (element), s));
 }

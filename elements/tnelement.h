@@ -4,6 +4,7 @@
 
 #include <gst/gst.h>
 #include <gst/base/gstbasetransform.h>
+#include <gst/tensor/tensorinfo.h>
 
 G_BEGIN_DECLS
 
@@ -97,6 +98,23 @@ gboolean gst_tn_transform_query_any_tensor (GstBaseTransformClass *parent,
  * with. */
 void gst_tn_negotiation_error (GError **err, const gchar *fmt, ...)
     G_GNUC_PRINTF (2, 3);
+
+/* A structure named name that describes the dense tensor of info at
+ * data, for element messages: type (string), dims (GstValueArray of int,
+ * outermost first), items (gint64) and, when it has at most max_items
+ * items, values (GstValueArray in row-major order: gdouble for floats,
+ * gint64 for signed and guint64 for unsigned integers, gboolean for
+ * bool). */
+GstStructure *gst_tn_tensor_structure_new (const gchar *name,
+    const GstTnInfo *info, gconstpointer data, guint max_items);
+/* Posts that structure for the result of input buffer in, with the
+ * fields first_field, ... (as gst_structure_set) and, as level's
+ * messages, timestamp (in's PTS), stream-time and running-time (of seg)
+ * and duration, all guint64. */
+void gst_tn_post_tensor_message (GstElement *element, const gchar *name,
+    const GstTnInfo *info, gconstpointer data, guint max_items,
+    const GstSegment *seg, GstBuffer *in, const gchar *first_field,
+    ...) G_GNUC_NULL_TERMINATED;
 
 G_END_DECLS
 

@@ -1033,6 +1033,89 @@ GST_START_TEST (test_zero_size_and_rank0)
 
 GST_END_TEST;
 
+/* post-messages=true: each result on the bus with its values (up to
+ * max-message-items), type, dims and time; the values are NumPy's
+ * np.arange(6).reshape(2, 3).sum(axis=1) = [3, 12] and .argmax(axis=1)
+ * = [2, 2], worked out by hand. */
+GST_START_TEST (test_post_messages)
+{
+  static const float x[6] = { 0, 1, 2, 3, 4, 5 };
+  gchar *caps = tensor_caps ("float32", "<2, 3>");
+  const GstStructure *s;
+  const GValue *v;
+  GstMessage *m;
+  GstBuffer *b;
+  Red r;
+
+  red_new (&r, caps, "axes", "1", "post-messages", "true", NULL);
+  b = gst_buffer_new_memdup (x, sizeof x);
+  GST_BUFFER_PTS (b) = 2 * GST_SECOND;
+  GST_BUFFER_DURATION (b) = GST_SECOND;
+  gst_buffer_unref (gst_harness_push_and_pull (r.h, b));
+  m = gst_bus_pop_filtered (r.bus, GST_MESSAGE_ELEMENT);
+  fail_unless (m != NULL);
+  s = gst_message_get_structure (m);
+  fail_unless (gst_structure_has_name (s, "tensorreduce"));
+  fail_unless_equals_string (gst_structure_get_string (s, "op"), "sum");
+  fail_unless_equals_string (gst_structure_get_string (s, "type"), "float32");
+  v = gst_structure_get_value (s, "dims");
+  fail_unless_equals_int (gst_value_array_get_size (v), 1);
+  fail_unless_equals_int (
+      g_value_get_int (gst_value_array_get_value (v, 0)), 2);
+  v = gst_structure_get_value (s, "values");
+  fail_unless (v != NULL);
+  fail_unless_equals_int (gst_value_array_get_size (v), 2);
+  fail_unless_equals_float (
+      g_value_get_double (gst_value_array_get_value (v, 0)), 3.0);
+  fail_unless_equals_float (
+      g_value_get_double (gst_value_array_get_value (v, 1)), 12.0);
+  {
+    guint64 ts, dur;
+    gint64 items;
+
+    fail_unless (gst_structure_get_uint64 (s, "timestamp", &ts));
+    fail_unless (gst_structure_get_uint64 (s, "duration", &dur));
+    fail_unless (gst_structure_get_int64 (s, "items", &items));
+    fail_unless_equals_uint64 (ts, 2 * GST_SECOND);
+    fail_unless_equals_uint64 (dur, GST_SECOND);
+    fail_unless_equals_int64 (items, 2);
+  }
+  gst_message_unref (m);
+
+  /* argmax gives int64 values; one item allowed: no values at all */
+  g_object_set (r.e, "max-message-items", 1, NULL);
+  gst_util_set_object_arg (G_OBJECT (r.e), "op", "argmax");
+  gst_buffer_unref (
+      gst_harness_push_and_pull (r.h, gst_buffer_new_memdup (x, sizeof x)));
+  m = gst_bus_pop_filtered (r.bus, GST_MESSAGE_ELEMENT);
+  fail_unless (m != NULL);
+  s = gst_message_get_structure (m);
+  fail_unless_equals_string (gst_structure_get_string (s, "type"), "int64");
+  fail_if (gst_structure_has_field (s, "values"));
+  gst_message_unref (m);
+  g_object_set (r.e, "max-message-items", 2, NULL);
+  gst_buffer_unref (
+      gst_harness_push_and_pull (r.h, gst_buffer_new_memdup (x, sizeof x)));
+  m = gst_bus_pop_filtered (r.bus, GST_MESSAGE_ELEMENT);
+  v = gst_structure_get_value (gst_message_get_structure (m), "values");
+  fail_unless (v != NULL && gst_value_array_get_size (v) == 2);
+  fail_unless_equals_int64 (
+      g_value_get_int64 (gst_value_array_get_value (v, 0)), 2);
+  fail_unless_equals_int64 (
+      g_value_get_int64 (gst_value_array_get_value (v, 1)), 2);
+  gst_message_unref (m);
+
+  /* off: nothing posted */
+  g_object_set (r.e, "post-messages", FALSE, NULL);
+  gst_buffer_unref (
+      gst_harness_push_and_pull (r.h, gst_buffer_new_memdup (x, sizeof x)));
+  fail_unless (gst_bus_pop_filtered (r.bus, GST_MESSAGE_ELEMENT) == NULL);
+  red_free (&r);
+  g_free (caps);
+}
+
+GST_END_TEST;
+
 static Suite *
 tensorreduce_suite (void)
 {
@@ -1057,6 +1140,7 @@ tensorreduce_suite (void)
   tcase_add_test (tc, test_sink_caps_query);
   tcase_add_test (tc, test_renegotiate);
   tcase_add_test (tc, test_zero_size_and_rank0);
+  tcase_add_test (tc, test_post_messages);
   return s;
 }
 
