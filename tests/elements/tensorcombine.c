@@ -95,7 +95,9 @@ static const gchar *const arith[]
 static const gchar *const rel[] = { "eq", "ne", "lt", "le", "gt", "ge" };
 static const gchar *const bit[] = { "and", "or", "xor" };
 
-/* _i: the dtype.  Every op on x and y (dense, then strided). */
+/* _i: the dtype.  Every op on x and y, dense; strided too for one dtype
+ * of each kind (the views are read by the same core, whatever the type:
+ * this keeps the test at seconds under ASan). */
 GST_START_TEST (test_golden)
 {
   const tn_dtype t = (tn_dtype) __i__;
@@ -130,7 +132,10 @@ GST_START_TEST (test_golden)
     }
     g_free (name);
     for (guint op = 0; op < nops; op++) {
-      for (gint strided = 0; strided < 2; strided++) {
+      const gboolean views = t == TN_BOOL || t == TN_UINT8 || t == TN_INT16
+                             || t == TN_FLOAT16 || t == TN_FLOAT64;
+
+      for (gint strided = 0; strided < (views ? 2 : 1); strided++) {
         gchar *agg = g_strdup_printf ("tensorcombine op=%s", ops[op]);
         gchar *what = g_strdup_printf (
             "%s on %s%s", agg, d, strided ? " (strided)" : "");
