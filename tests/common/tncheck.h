@@ -79,6 +79,39 @@ tn_pop_text (GstBus *bus, GstMessageType type)
   return text;
 }
 
+/* A bus of its own for element e, to pop its messages from
+ * (tn_pop_text); tn_bus_unwatch drops it. */
+static inline GstBus *
+tn_bus_watch (GstElement *e)
+{
+  GstBus *bus = gst_bus_new ();
+
+  gst_element_set_bus (e, bus);
+  return bus;
+}
+
+static inline void
+tn_bus_unwatch (GstElement *e, GstBus *bus)
+{
+  gst_bus_set_flushing (bus, TRUE);
+  gst_element_set_bus (e, NULL);
+  gst_object_unref (bus);
+}
+
+/* Address of the first byte of memory m: the same address downstream
+ * means the bytes were passed on, not copied. */
+static inline const guint8 *
+tn_memory_address (GstMemory *m)
+{
+  GstMapInfo map;
+  const guint8 *p;
+
+  fail_unless (gst_memory_map (m, &map, GST_MAP_READ));
+  p = map.data;
+  gst_memory_unmap (m, &map);
+  return p;
+}
+
 #define tn_assert_contains(text, needle)                                       \
   G_STMT_START                                                                 \
   {                                                                            \

@@ -46,23 +46,6 @@ static const gchar *const nns_mux
       "framerate=(fraction)30/1, dimensions=(string)\"3:64:48:1\\,3:64:48:1\", "
       "types=(string)\"uint8\\,float32\"";
 
-static GstBus *
-watch (GstElement *e)
-{
-  GstBus *bus = gst_bus_new ();
-
-  gst_element_set_bus (e, bus);
-  return bus;
-}
-
-static void
-unwatch (GstElement *e, GstBus *bus)
-{
-  gst_bus_set_flushing (bus, TRUE);
-  gst_element_set_bus (e, NULL);
-  gst_object_unref (bus);
-}
-
 static GstMemory *
 pattern_memory (gsize size, guint seed)
 {
@@ -76,18 +59,6 @@ pattern_memory (gsize size, guint seed)
     map.data[i] = (guint8) (i * 37 + 11 + seed);
   gst_memory_unmap (m, &map);
   return m;
-}
-
-static const guint8 *
-memory_address (GstMemory *m)
-{
-  GstMapInfo map;
-  const guint8 *p;
-
-  fail_unless (gst_memory_map (m, &map, GST_MAP_READ));
-  p = map.data;
-  gst_memory_unmap (m, &map);
-  return p;
 }
 
 static GstHarness *
@@ -175,8 +146,8 @@ GST_START_TEST (test_from_nnstreamer)
     fail_unless (out != NULL, "case %u", i);
     assert_caps (h, cases[i].want);
     fail_unless_equals_int (gst_buffer_n_memory (out), 1);
-    fail_unless (memory_address (gst_buffer_peek_memory (out, 0))
-                     == memory_address (mems[pick]),
+    fail_unless (tn_memory_address (gst_buffer_peek_memory (out, 0))
+                     == tn_memory_address (mems[pick]),
         "case %u: tensor %d was copied", i, pick);
     fail_unless_equals_uint64 (GST_BUFFER_PTS (out), 5 * GST_SECOND);
     gst_buffer_map (out, &a, GST_MAP_READ);
@@ -244,8 +215,8 @@ GST_START_TEST (test_to_nnstreamer)
     fail_unless (out != NULL, "case %u", i);
     assert_caps (h, cases[i].want);
     fail_unless_equals_int (gst_buffer_n_memory (out), 1);
-    fail_unless (
-        memory_address (gst_buffer_peek_memory (out, 0)) == memory_address (m),
+    fail_unless (tn_memory_address (gst_buffer_peek_memory (out, 0))
+                     == tn_memory_address (m),
         "case %u: copied", i);
     fail_unless_equals_uint64 (gst_buffer_get_size (out), cases[i].size);
     fail_unless_equals_uint64 (bytes_copied (h->element), 0);
@@ -275,7 +246,7 @@ run_one (const gchar *launch, gsize n, GstCaps **caps, const guint8 **addr)
       p != NULL && err == NULL, "%s: %s", launch, err ? err->message : "?");
   src = gst_bin_get_by_name (GST_BIN (p), "in");
   sink = gst_bin_get_by_name (GST_BIN (p), "out");
-  *addr = memory_address (m);
+  *addr = tn_memory_address (m);
   gst_buffer_append_memory (in, m);
   gst_element_set_state (p, GST_STATE_PLAYING);
   fail_unless_equals_int (
@@ -342,7 +313,7 @@ GST_START_TEST (test_capsfilters)
     fail_unless (gst_caps_is_equal (caps, want), "%s: caps %s, expected %s",
         launch, gst_caps_to_string (caps), cases[i].want);
     fail_unless_equals_int (gst_buffer_n_memory (out), 1);
-    fail_unless (memory_address (gst_buffer_peek_memory (out, 0)) == addr,
+    fail_unless (tn_memory_address (gst_buffer_peek_memory (out, 0)) == addr,
         "%s copied", launch);
     fail_unless_equals_uint64 (gst_buffer_get_size (out), cases[i].n);
     gst_buffer_unref (out);
@@ -418,7 +389,7 @@ static gchar *
 caps_error (gint index, const gchar *caps, const gchar *downstream)
 {
   GstHarness *h = conv_harness (index);
-  GstBus *bus = watch (h->element);
+  GstBus *bus = tn_bus_watch (h->element);
   GstCaps *c = gst_caps_from_string (caps);
   GstSegment seg;
   gchar *text;
@@ -435,7 +406,7 @@ caps_error (gint index, const gchar *caps, const gchar *downstream)
       gst_harness_push (h, gst_buffer_new ()), GST_FLOW_NOT_NEGOTIATED);
   text = tn_pop_text (bus, GST_MESSAGE_ERROR);
   fail_unless (text != NULL, "no error for %s", caps);
-  unwatch (h->element, bus);
+  tn_bus_unwatch (h->element, bus);
   gst_harness_teardown (h);
   return text;
 }
@@ -514,7 +485,7 @@ GST_END_TEST;
 GST_START_TEST (test_tensor_index_property)
 {
   GstElement *e = gst_element_factory_make ("tensorconvert", NULL);
-  GstBus *bus = watch (e);
+  GstBus *bus = tn_bus_watch (e);
   gchar *text;
   gint v;
 
@@ -529,7 +500,7 @@ GST_START_TEST (test_tensor_index_property)
   tn_assert_contains (text, "0 or more");
   g_free (text);
   gst_element_set_state (e, GST_STATE_NULL);
-  unwatch (e, bus);
+  tn_bus_unwatch (e, bus);
   gst_object_unref (e);
 }
 
@@ -539,7 +510,7 @@ GST_END_TEST;
 GST_START_TEST (test_buffer_mismatch)
 {
   GstHarness *h = conv_harness (1);
-  GstBus *bus = watch (h->element);
+  GstBus *bus = tn_bus_watch (h->element);
   GstBuffer *in = gst_buffer_new ();
   gchar *text;
 
@@ -557,7 +528,7 @@ GST_START_TEST (test_buffer_mismatch)
   text = tn_pop_text (bus, GST_MESSAGE_ERROR);
   tn_assert_contains (text, "1 memories came with caps of 2 tensors");
   g_free (text);
-  unwatch (h->element, bus);
+  tn_bus_unwatch (h->element, bus);
   gst_harness_teardown (h);
   tn_check_no_outstanding ();
 }
