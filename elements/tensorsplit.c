@@ -39,7 +39,8 @@
  *
  * Flow returns are combined over the src pads (GstFlowCombiner): the
  * stream stops when a pad errors, or when every pad is not linked or
- * flushing.
+ * flushing.  A pad that is not linked gets no part at all (so nothing is
+ * copied for it).
  *
  * ## Example launch lines
  * |[
@@ -556,6 +557,12 @@ gst_tensor_split_chain (GstPad *pad, GstObject *parent, GstBuffer *buf)
     GstBuffer *out;
     GstFlowReturn r;
 
+    if (!gst_pad_is_linked (p->pad)) {
+      /* nothing to make, nothing to copy, for a part nobody reads */
+      ret = gst_flow_combiner_update_pad_flow (
+          self->combiner, p->pad, GST_FLOW_NOT_LINKED);
+      continue;
+    }
     if (gst_pad_check_reconfigure (p->pad) && !p->dense)
       gst_tensor_split_query_meta (self, p);
     out = gst_tensor_split_part (self, in, p);

@@ -34,6 +34,10 @@
          'y': 'np.stack([x, x])'},
         {'id': 'tensorwindow', 'el': 'tensorwindow size=2', 'n': 'tensorwindow0',
          'y': 'np.concatenate([x, x]).reshape(3, 2, 4)'},
+        {'id': 'tensornormalize', 'el': 'tensornormalize op=minmax axes=0', 'n': 'tensornormalize0',
+         'y': 'np.stack([(x - x.min(0)) / (x.max(0) - x.min(0))] * 2)'},
+        {'id': 'tensorsplit', 'el': 'tensorsplit indices=1', 'n': 'tensorsplit0',
+         'y': 'np.stack([x[0:1], x[0:1]])'},
       ],
       [  # caps that must work
         {'id': 'minimal', 'caps': 'tensor/x-raw,type=float32,dims=<3,4>'},
@@ -61,6 +65,8 @@
         {'id': 'npyenc', 'el': 'npyenc', 'n': 'npyenc0'},
         {'id': 'tensorconvert', 'el': 'tensorconvert', 'n': 'tensorconvert0'},
         {'id': 'tensorwindow', 'el': 'tensorwindow size=2', 'n': 'tensorwindow0'},
+        {'id': 'tensornormalize', 'el': 'tensornormalize', 'n': 'tensornormalize0'},
+        {'id': 'tensorsplit', 'el': 'tensorsplit sections=1', 'n': 'tensorsplit0'},
       ],
       [  # caps that are wrong, and the word the refusal must name
         {'id': 'bad-type', 'caps': 'tensor/x-raw,type=float33,dims=<3,4>', 'w': 'float33'},

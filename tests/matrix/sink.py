@@ -43,6 +43,12 @@
          'x': '(lambda a: np.stack([a[:, s:s + 2] for s in (0, 2, 4)] * 2))(np.arange(48, dtype=np.int16).reshape(2, 6, 4))', 'nbuf': '1', 'acc': 'np.int64'},
         {'id': 'window-ring', 'src': 'tensorsrc pattern=arange num-buffers=3 ! tensor/x-raw,type=float32,dims=<2,3,4> ! tensorwindow name=@V@ axis=1 size=4 hop=2',
          'x': '(lambda a: np.stack([a[:, s:s + 4] for s in (0, 2, 4)]))(np.concatenate([np.arange(24, dtype=np.float32).reshape(2, 3, 4)] * 3, axis=1))', 'nbuf': '1', 'acc': 'np.float32'},
+        # tensorsplit along axis 1 and the last axis: the parts are strided
+        # views of the input (src_1 and src_2 taken; the others unlinked)
+        {'id': 'split-axis1', 'src': 'tensorsrc pattern=arange num-buffers=2 ! tensor/x-raw,type=int16,dims=<2,6,4> ! tensorsplit name=@V@ axis=1 indices=2,5 @V@.src_1',
+         'x': 'np.split(np.arange(48, dtype=np.int16).reshape(2, 6, 4), [2, 5], axis=1)[1]', 'nbuf': '2', 'acc': 'np.int64'},
+        {'id': 'split-plane', 'src': 'tensorsrc pattern=arange num-buffers=2 ! tensor/x-raw,type=float32,dims=<3,4,3> ! tensorsplit name=@V@ axis=-1 sections=3 squeeze=true @V@.src_2',
+         'x': 'np.arange(36, dtype=np.float32).reshape(3, 4, 3)[:, :, 2]', 'nbuf': '2', 'acc': 'np.float32'},
       ],
       [  # what may stand between
         {'id': 'none', 'mid': ''},
@@ -121,6 +127,12 @@
          'x': 'np.arange(12, dtype=np.int16).reshape(4, 3)[0:4:2][:, None]', 'nbuf': '2', 'acc': 'np.int64'},
         {'id': 'rgb-padded', 'src': 'filesrc location=@DIR@/rgb5x3.raw ! rawvideoparse format=rgb width=5 height=3 framerate=1/1 ! tensorconvert name=@V@',
          'x': 'np.arange(45, dtype=np.uint8).reshape(3, 5, 3)', 'nbuf': '2', 'acc': 'np.uint64'},
+        # tensorsplit along axis 1 and the last axis: the parts are strided
+        # views of the input (src_1 and src_2 taken; the others unlinked)
+        {'id': 'split-axis1', 'src': 'tensorsrc pattern=arange num-buffers=2 ! tensor/x-raw,type=int16,dims=<2,6,4> ! tensorsplit name=@V@ axis=1 indices=2,5 @V@.src_1',
+         'x': 'np.split(np.arange(48, dtype=np.int16).reshape(2, 6, 4), [2, 5], axis=1)[1]', 'nbuf': '2', 'acc': 'np.int64'},
+        {'id': 'split-plane', 'src': 'tensorsrc pattern=arange num-buffers=2 ! tensor/x-raw,type=float32,dims=<3,4,3> ! tensorsplit name=@V@ axis=-1 sections=3 squeeze=true @V@.src_2',
+         'x': 'np.arange(36, dtype=np.float32).reshape(3, 4, 3)[:, :, 2]', 'nbuf': '2', 'acc': 'np.float32'},
       ],
       [
         {'id': 'none', 'mid': ''},
