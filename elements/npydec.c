@@ -67,8 +67,18 @@
  *
  * ## Seeking
  *
- * Not supported yet: npydec refuses every seek event (the seek returns
- * FALSE), posts no error or warning, and the stream goes on where it was.
+ * With split=true npydec answers the DURATION query (in buffers, the
+ * DEFAULT format, and in TIME when #GstNpyDec:framerate is set) for a
+ * stream of one array whose upstream says how many bytes it has (filesrc),
+ * the POSITION query (the next buffer's index or PTS), the SEEKING query,
+ * and flushing seeks at rate 1 in DEFAULT (buffer index along axis 0) or,
+ * with a framerate, TIME (the buffer that holds the time): it seeks
+ * upstream to byte 0, reads the stream again and pushes from the start
+ * index on, the first buffer flagged DISCONT after a segment that starts
+ * at its PTS; a stop position ends the stream there.  Buffers keep their
+ * index and PTS.  Any other seek (split=false, another rate or format, no
+ * FLUSH flag, or an upstream that cannot seek in bytes, such as
+ * multifilesrc) is refused: the seek returns FALSE and the stream goes on.
  *
  * ## Example launch lines
  *
@@ -121,14 +131,10 @@
 #include <gst/base/gstadapter.h>
 #include <gst/tensor/gsttensor.h>
 
-#include "elements.h"
-#include "tnelement.h"
+#include "npydec.h"
 
-GST_DEBUG_CATEGORY_STATIC (gst_npy_dec_debug);
+GST_DEBUG_CATEGORY (gst_npy_dec_debug);
 #define GST_CAT_DEFAULT gst_npy_dec_debug
-
-#define GST_TYPE_NPY_DEC (gst_npy_dec_get_type ())
-G_DECLARE_FINAL_TYPE (GstNpyDec, gst_npy_dec, GST, NPY_DEC, GstElement)
 
 /* The header is at most a few hundred bytes in practice; mapping this much
  * of the adapter at a time lets the parser see a whole header in one go
@@ -146,32 +152,6 @@ G_DECLARE_FINAL_TYPE (GstNpyDec, gst_npy_dec, GST, NPY_DEC, GstElement)
 #define NPY_DEC_ERROR(self, domain, code, fmt, ...)                            \
   GST_ELEMENT_ERROR (self, domain, code,                                       \
       ("%s: " fmt, GST_OBJECT_NAME (self), __VA_ARGS__), (NULL))
-
-struct _GstNpyDec {
-  GstElement parent;
-
-  GstPad *sinkpad;
-  GstPad *srcpad;
-  GstAdapter *adapter;
-
-  /* properties, under the object lock */
-  gint fps_n;
-  gint fps_d;
-  gboolean split;
-
-  /* streaming state, reset per stream */
-  gsize need; /* bytes the header parser asked for */
-  gboolean have_header;
-  tn_npy hdr;
-  gboolean failed;       /* an error was posted: drop the rest */
-  gboolean need_segment; /* before the next buffer */
-  guint64 arrays;        /* arrays emitted so far in this stream */
-  guint64 index;         /* buffers emitted so far: offset and PTS */
-  guint64 array_start;   /* stream byte where the current array starts */
-  /* whether downstream reads the layout meta, asked once per caps */
-  gboolean meta_known;
-  gboolean meta;
-};
 
 enum {
   PROP_0,
@@ -204,6 +184,12 @@ gst_npy_dec_reset (GstNpyDec *self)
   self->array_start = 0;
   self->meta_known = FALSE;
   memset (&self->hdr, 0, sizeof self->hdr);
+  self->have_first = FALSE;
+  self->skip_to = 0;
+  self->stop_at = -1;
+  self->stopped = FALSE;
+  self->discont = FALSE;
+  self->seqnum = 0;
 }
 
 /* Makes buf one memory whose data is aligned for its items and, when swap
@@ -294,7 +280,7 @@ gst_npy_dec_downstream_has_meta (GstNpyDec *self, GstCaps *caps)
   return self->meta;
 }
 
-static void
+void
 gst_npy_dec_stamp (GstBuffer *buf, guint64 index, gint fps_n, gint fps_d)
 {
   GST_BUFFER_OFFSET (buf) = index;
@@ -467,10 +453,7 @@ gst_npy_dec_emit (GstNpyDec *self)
   self->need = 1;
 
   if (self->need_segment) {
-    GstSegment seg;
-
-    gst_segment_init (&seg, GST_FORMAT_TIME);
-    gst_pad_push_event (self->srcpad, gst_event_new_segment (&seg));
+    gst_npy_dec_push_segment (self);
     self->need_segment = FALSE;
   }
 
@@ -499,9 +482,25 @@ gst_npy_dec_emit (GstNpyDec *self)
 
   /* A flush or an error downstream stops the loop at the next push. */
   for (i = 0; i < h.dims[0] && ret == GST_FLOW_OK; i++) {
-    GstBuffer *sub = gst_npy_dec_sub_buffer (buf, &v, i);
+    GstBuffer *sub;
 
+    /* a seek: what lies before its start is not pushed, and its stop
+     * ends the stream */
+    if (self->index < self->skip_to) {
+      self->index++;
+      continue;
+    }
+    if (self->stop_at >= 0 && self->index >= (guint64) self->stop_at) {
+      self->stopped = TRUE;
+      ret = GST_FLOW_EOS;
+      break;
+    }
+    sub = gst_npy_dec_sub_buffer (buf, &v, i);
     gst_npy_dec_stamp (sub, self->index++, fps_n, fps_d);
+    if (self->discont) {
+      GST_BUFFER_FLAG_SET (sub, GST_BUFFER_FLAG_DISCONT);
+      self->discont = FALSE;
+    }
     ret = gst_pad_push (self->srcpad, sub);
   }
   gst_buffer_unref (buf);
@@ -626,6 +625,11 @@ gst_npy_dec_parse_header (GstNpyDec *self)
       self->hdr.data_offset, self->hdr.big_endian ? ", big-endian" : "",
       self->hdr.fortran ? ", Fortran order" : "");
   self->have_header = TRUE;
+  if (self->arrays == 0 && self->hdr.rank > 0) {
+    self->first_n = (guint64) self->hdr.dims[0];
+    self->first_bytes = self->hdr.data_offset + self->hdr.data_size;
+    self->have_first = TRUE;
+  }
   gst_adapter_flush (self->adapter, self->hdr.data_offset);
   return GST_FLOW_OK;
 }
@@ -669,7 +673,7 @@ gst_npy_dec_finish (GstNpyDec *self, gboolean at_eos)
   gsize avail = gst_adapter_available (self->adapter);
   gchar *where;
 
-  if (self->failed)
+  if (self->failed || self->stopped)
     return;
   if (self->have_header) {
     where = gst_npy_dec_where (self);
@@ -717,6 +721,7 @@ gst_npy_dec_sink_event (GstPad *pad, GstObject *parent, GstEvent *event)
   case GST_EVENT_FLUSH_STOP:
     /* A flush discards on purpose: no error. */
     gst_npy_dec_reset (self);
+    gst_npy_dec_seek_flushed (self);
     break;
   case GST_EVENT_EOS:
     gst_npy_dec_finish (self, TRUE);
@@ -730,20 +735,6 @@ gst_npy_dec_sink_event (GstPad *pad, GstObject *parent, GstEvent *event)
     break;
   default:
     break;
-  }
-  return gst_pad_event_default (pad, parent, event);
-}
-
-/* No seeking yet: the data would restart in the middle of an array.
- * Refused here, whatever upstream could do, so that the documented
- * behaviour does not depend on the source. */
-static gboolean
-gst_npy_dec_src_event (GstPad *pad, GstObject *parent, GstEvent *event)
-{
-  if (GST_EVENT_TYPE (event) == GST_EVENT_SEEK) {
-    GST_INFO_OBJECT (parent, "refusing a seek: npydec does not seek yet");
-    gst_event_unref (event);
-    return FALSE;
   }
   return gst_pad_event_default (pad, parent, event);
 }
@@ -891,6 +882,8 @@ gst_npy_dec_init (GstNpyDec *self)
   gst_pad_use_fixed_caps (self->srcpad);
   gst_pad_set_event_function (
       self->srcpad, GST_DEBUG_FUNCPTR (gst_npy_dec_src_event));
+  gst_pad_set_query_function (
+      self->srcpad, GST_DEBUG_FUNCPTR (gst_npy_dec_src_query));
   gst_element_add_pad (GST_ELEMENT (self), self->srcpad);
 
   self->adapter = gst_adapter_new ();

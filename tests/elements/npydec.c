@@ -1844,52 +1844,167 @@ GST_END_TEST;
 
 /* ---- Seeking, properties, documented launch lines --------------------- */
 
-/* No seeking yet, as documented: a TIME seek returns FALSE, posts
- * nothing, and the stream goes on to its end. */
-GST_START_TEST (test_seek_refused)
+/* The pipeline of npyelem_split.npy (int32 <4, 2, 3>, items -12..11)
+ * through npydec split=true framerate=30/1 (or without split), PAUSED,
+ * with a recorder on npydec's source pad. */
+typedef struct {
+  GstElement *p, *dec;
+  GstBus *bus;
+  Rec r;
+} SeekRig;
+
+static void
+seek_rig_start (SeekRig *s, gboolean split)
 {
   gchar *path = tn_test_data ("npyelem_split.npy");
   gchar *launch = g_strdup_printf ("filesrc location=\"%s\" ! npydec "
-                                   "split=true framerate=30/1 ! fakesink "
+                                   "name=d split=%s framerate=30/1 ! fakesink "
                                    "sync=false",
-      path);
-  GstElement *p = gst_parse_launch (launch, NULL);
-  GstBus *bus = gst_element_get_bus (p);
-  GstIterator *it
-      = gst_bin_iterate_all_by_element_factory_name (GST_BIN (p), "npydec");
-  GValue v = G_VALUE_INIT;
-  GstMessage *msg;
-  Rec r;
+      path, split ? "true" : "false");
 
-  rec_init (&r);
-  fail_unless_equals_int (gst_iterator_next (it, &v), GST_ITERATOR_OK);
-  rec_attach (&r, g_value_get_object (&v));
-  g_value_unset (&v);
-  gst_iterator_free (it);
+  s->p = gst_parse_launch (launch, NULL);
+  fail_unless (s->p != NULL);
+  s->bus = gst_element_get_bus (s->p);
+  s->dec = gst_bin_get_by_name (GST_BIN (s->p), "d");
+  rec_init (&s->r);
+  rec_attach (&s->r, s->dec);
   fail_unless_equals_int (
-      gst_element_set_state (p, GST_STATE_PAUSED), GST_STATE_CHANGE_ASYNC);
+      gst_element_set_state (s->p, GST_STATE_PAUSED), GST_STATE_CHANGE_ASYNC);
   fail_unless_equals_int (
-      gst_element_get_state (p, NULL, NULL, GST_CLOCK_TIME_NONE),
+      gst_element_get_state (s->p, NULL, NULL, GST_CLOCK_TIME_NONE),
       GST_STATE_CHANGE_SUCCESS);
-  fail_if (gst_element_seek_simple (
-      p, GST_FORMAT_TIME, GST_SEEK_FLAG_FLUSH, GST_SECOND / 15));
-  gst_element_set_state (p, GST_STATE_PLAYING);
-  msg = gst_bus_timed_pop_filtered (bus, 30 * GST_SECOND,
+  g_free (launch);
+  g_free (path);
+}
+
+static void
+seek_rig_forget (SeekRig *s)
+{
+  g_mutex_lock (&s->r.lock);
+  g_string_truncate (s->r.order, 0);
+  g_ptr_array_set_size (s->r.bufs, 0);
+  g_mutex_unlock (&s->r.lock);
+}
+
+/* Plays to EOS; then the recorder holds what came after the seek. */
+static void
+seek_rig_play (SeekRig *s)
+{
+  GstMessage *msg;
+
+  fail_unless_equals_int (
+      gst_element_get_state (s->p, NULL, NULL, GST_CLOCK_TIME_NONE),
+      GST_STATE_CHANGE_SUCCESS);
+  gst_element_set_state (s->p, GST_STATE_PLAYING);
+  msg = gst_bus_timed_pop_filtered (s->bus, 30 * GST_SECOND,
       GST_MESSAGE_EOS | GST_MESSAGE_ERROR | GST_MESSAGE_WARNING);
   fail_unless (msg != NULL);
   fail_unless_equals_int (GST_MESSAGE_TYPE (msg), GST_MESSAGE_EOS);
   gst_message_unref (msg);
-  /* The four sub-tensors, from the first, once each. */
-  fail_unless_equals_string (r.order->str, "csbbbb");
-  fail_unless_equals_uint64 (
-      GST_BUFFER_PTS ((GstBuffer *) g_ptr_array_index (r.bufs, 0)), 0);
-  gst_element_set_state (p, GST_STATE_NULL);
-  rec_clear (&r);
-  gst_object_unref (bus);
-  gst_object_unref (p);
-  g_free (launch);
-  g_free (path);
+}
+
+static void
+seek_rig_stop (SeekRig *s)
+{
+  gst_element_set_state (s->p, GST_STATE_NULL);
+  rec_clear (&s->r);
+  gst_object_unref (s->dec);
+  gst_object_unref (s->bus);
+  gst_object_unref (s->p);
   tn_check_no_outstanding ();
+}
+
+/* Buffer k of the recorder is sub-tensor i: offset, PTS i/30 s, the six
+ * items 6 i - 12 .. 6 i - 7. */
+static void
+assert_sub (SeekRig *s, guint k, gint i)
+{
+  GstBuffer *b = g_ptr_array_index (s->r.bufs, k);
+  gint32 want[6];
+  GstMapInfo map;
+
+  for (gint j = 0; j < 6; j++)
+    want[j] = 6 * i + j - 12;
+  fail_unless_equals_uint64 (GST_BUFFER_OFFSET (b), i);
+  fail_unless_equals_uint64 (
+      GST_BUFFER_PTS (b), gst_util_uint64_scale (i, GST_SECOND, 30));
+  fail_unless (gst_buffer_map (b, &map, GST_MAP_READ));
+  fail_unless_equals_int (map.size, sizeof want);
+  fail_unless (memcmp (map.data, want, sizeof want) == 0);
+  gst_buffer_unmap (b, &map);
+}
+
+/* split=true: duration and position in buffers and in time; a flushing
+ * seek by index and one by time with a stop; what npydec refuses. */
+GST_START_TEST (test_seek)
+{
+  GstQuery *q;
+  gint64 v, lo, hi;
+  gboolean seekable;
+  GstFormat fmt;
+  SeekRig s;
+
+  seek_rig_start (&s, TRUE);
+  fail_unless (gst_element_query_duration (s.p, GST_FORMAT_DEFAULT, &v));
+  fail_unless_equals_int64 (v, 4);
+  fail_unless (gst_element_query_duration (s.p, GST_FORMAT_TIME, &v));
+  fail_unless_equals_int64 (v, gst_util_uint64_scale (4, GST_SECOND, 30));
+  q = gst_query_new_seeking (GST_FORMAT_DEFAULT);
+  fail_unless (gst_element_query (s.dec, q));
+  gst_query_parse_seeking (q, &fmt, &seekable, &lo, &hi);
+  fail_unless (seekable);
+  fail_unless_equals_int64 (lo, 0);
+  fail_unless_equals_int64 (hi, 4);
+  gst_query_unref (q);
+
+  /* by index: sub-tensors 2 and 3, the first flagged DISCONT */
+  seek_rig_forget (&s);
+  fail_unless (gst_element_seek (s.p, 1.0, GST_FORMAT_DEFAULT,
+      GST_SEEK_FLAG_FLUSH, GST_SEEK_TYPE_SET, 2, GST_SEEK_TYPE_NONE, -1));
+  seek_rig_play (&s);
+  fail_unless_equals_string (s.r.order->str, "sbb");
+  assert_sub (&s, 0, 2);
+  assert_sub (&s, 1, 3);
+  fail_unless (GST_BUFFER_FLAG_IS_SET (
+      g_ptr_array_index (s.r.bufs, 0), GST_BUFFER_FLAG_DISCONT));
+  fail_unless (gst_element_query_position (s.dec, GST_FORMAT_DEFAULT, &v));
+  fail_unless_equals_int64 (v, 4);
+
+  /* by time, from the PTS of 1 to that of 3: sub-tensors 1 and 2 */
+  gst_element_set_state (s.p, GST_STATE_PAUSED);
+  seek_rig_forget (&s);
+  fail_unless (gst_element_seek (s.p, 1.0, GST_FORMAT_TIME, GST_SEEK_FLAG_FLUSH,
+      GST_SEEK_TYPE_SET, gst_util_uint64_scale (1, GST_SECOND, 30),
+      GST_SEEK_TYPE_SET, gst_util_uint64_scale (3, GST_SECOND, 30)));
+  seek_rig_play (&s);
+  fail_unless_equals_string (s.r.order->str, "sbb");
+  assert_sub (&s, 0, 1);
+  assert_sub (&s, 1, 2);
+
+  /* refused: another format, no flush, another rate */
+  fail_if (gst_element_seek (s.dec, 1.0, GST_FORMAT_BYTES, GST_SEEK_FLAG_FLUSH,
+      GST_SEEK_TYPE_SET, 0, GST_SEEK_TYPE_NONE, -1));
+  fail_if (gst_element_seek (s.dec, 1.0, GST_FORMAT_DEFAULT, GST_SEEK_FLAG_NONE,
+      GST_SEEK_TYPE_SET, 1, GST_SEEK_TYPE_NONE, -1));
+  fail_if (gst_element_seek (s.dec, 2.0, GST_FORMAT_DEFAULT,
+      GST_SEEK_FLAG_FLUSH, GST_SEEK_TYPE_SET, 1, GST_SEEK_TYPE_NONE, -1));
+  seek_rig_stop (&s);
+}
+
+GST_END_TEST;
+
+/* Without split, as documented: a seek returns FALSE, posts nothing, and
+ * the stream goes on to its end, its one buffer once. */
+GST_START_TEST (test_seek_refused)
+{
+  SeekRig s;
+
+  seek_rig_start (&s, FALSE);
+  fail_if (gst_element_seek_simple (
+      s.p, GST_FORMAT_TIME, GST_SEEK_FLAG_FLUSH, GST_SECOND / 15));
+  seek_rig_play (&s);
+  fail_unless_equals_string (s.r.order->str, "csb");
+  seek_rig_stop (&s);
 }
 
 GST_END_TEST;
@@ -2127,6 +2242,7 @@ npydec_suite (void)
   tcase_add_test (tc, test_stream_start_inside_array);
   tcase_add_test (tc, test_huge_extents);
   tcase_add_test (tc, test_split_empty_bound);
+  tcase_add_test (tc, test_seek);
   tcase_add_test (tc, test_seek_refused);
   tcase_add_test (tc, test_properties_running);
   tcase_add_test (tc, test_doc_launch_lines);
