@@ -8,10 +8,10 @@
 # build-bench/bench-results.json and build-bench/ratios.svg at the end.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# The peers: OpenBLAS for GEMM, NumPy for elementwise math and reductions;
-# matplotlib for the plot.
+# The peers: OpenBLAS for GEMM, NumPy for elementwise math and reductions,
+# SciPy for softmax; matplotlib for the plot.
 scripts/deps.sh libopenblas-dev libopenblas0-pthread python3-numpy \
-  python3-matplotlib
+  python3-scipy python3-matplotlib
 scripts/build.sh build-bench --buildtype=release -Dtests=false -Dbench=true
 export GST_PLUGIN_PATH=$PWD/build-bench/elements
 export GST_REGISTRY_1_0=$PWD/build-bench/registry.bin
