@@ -31,6 +31,14 @@
  * than 2^63 bytes, or a buffer before any caps is an element error with the
  * numbers.
  *
+ * ## stack=true
+ *
+ * The whole stream becomes one .npy of dims <n, dims...>, n the count of
+ * buffers, as `numpy.save ("x.npy", numpy.stack (frames))` writes it.
+ * The data goes out as it comes and the header is written again at EOS
+ * at byte 0, which needs a sink that seeks (filesink); anything else is
+ * an element error at the first buffer (last example below).
+ *
  * ## Example launch lines
  *
  * Three files out-00000.npy..out-00002.npy, each a float32 array of dims
@@ -55,6 +63,12 @@
  * |[
  * gst-launch-1.0 filesrc location=frames.npy ! npydec split=true \
  *     ! npyenc ! multifilesink location=frame-%05d.npy
+ * ]|
+ * Five frames of float32 2x3 holding 0..5, as one array of dims 5x2x3:
+ * |[
+ * gst-launch-1.0 tensorsrc pattern=arange num-buffers=5 \
+ *     ! "tensor/x-raw,type=float32,dims=<2,3>" ! npyenc stack=true \
+ *     ! filesink location=stack.npy
  * ]|
  */
 
@@ -96,6 +110,18 @@ struct _GstNpyEnc {
   /* The caps refused last: a source sends them again before every buffer
    * it tries, and one refusal is one error. */
   GstCaps *refused;
+
+  /* stack=true (property under the object lock): the stream so far */
+  gboolean stack;
+  gboolean stacking;    /* the placeholder header went out */
+  GstTnInfo stack_info; /* the tensor of every buffer */
+  guint64 stacked;      /* buffers written */
+  gsize header_len;     /* of the placeholder, which the final one fills */
+};
+
+enum {
+  PROP_0,
+  PROP_STACK,
 };
 
 static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE (
@@ -149,6 +175,130 @@ gst_npy_enc_clear (GstNpyEnc *self)
   }
 }
 
+/* Same dtype and dims (the framerate does not reach the file). */
+static gboolean
+gst_npy_enc_same_tensor (const GstTnInfo *a, const GstTnInfo *b)
+{
+  return a->dtype == b->dtype && a->rank == b->rank
+         && memcmp (a->dims, b->dims, sizeof (gint64) * (gsize) a->rank) == 0;
+}
+
+/* stack=true: the header of the whole recording, <n, dims...>, padded
+ * to exactly len bytes (0 for the length it has without padding; a
+ * header rewritten at byte 0 must keep the placeholder's length).  NULL
+ * when it does not fit. */
+static GstMemory *
+gst_npy_enc_stack_header (const GstTnInfo *info, gint64 n, gsize len)
+{
+  char buf[NPY_ENC_HEADER_CAP];
+  int64_t dims[TN_MAX_RANK];
+  tn_dtype t = info->dtype == TN_BFLOAT16 ? TN_FLOAT32 : info->dtype;
+  size_t got;
+  GstMemory *mem;
+  GstMapInfo map;
+
+  if (info->rank >= TN_MAX_RANK)
+    return NULL;
+  dims[0] = n;
+  memcpy (dims + 1, info->dims, sizeof (int64_t) * (size_t) info->rank);
+  got = tn_npy_header (buf, sizeof buf, t, dims, info->rank + 1);
+  /* format 1.0: magic (6), version (2), header length (2, LE), the
+   * dict, spaces, a newline; more spaces read the same */
+  if (got == 0 || buf[6] != 1 || (len && (got > len || len > 65535 + 10)))
+    return NULL;
+  if (len > got) {
+    gsize end = got - 1;
+
+    while (end > 10 && buf[end - 1] == ' ')
+      end--;
+    memset (buf + end, ' ', len - 1 - end);
+    buf[len - 1] = '\n';
+    buf[8] = (char) ((len - 10) & 0xff);
+    buf[9] = (char) ((len - 10) >> 8);
+    got = len;
+  }
+  mem = gst_npy_enc_alloc (got);
+  gst_memory_map (mem, &map, GST_MAP_WRITE);
+  memcpy (map.data, buf, got);
+  gst_memory_unmap (mem, &map);
+  return mem;
+}
+
+/* The first buffer of a stack: downstream must be able to seek back to
+ * byte 0 at EOS; then the placeholder header, sized for the largest
+ * count of buffers whose data could be written at all (half of what
+ * fits in 2^63 bytes, which tn_npy_header accepts with room). */
+static gboolean
+gst_npy_enc_stack_start (GstNpyEnc *self)
+{
+  GstQuery *q = gst_query_new_seeking (GST_FORMAT_BYTES);
+  gboolean seekable = FALSE;
+  gsize row = 0;
+  GstMemory *hdr;
+  GstBuffer *b;
+
+  if (gst_pad_peer_query (self->srcpad, q))
+    gst_query_parse_seeking (q, NULL, &seekable, NULL, NULL);
+  gst_query_unref (q);
+  if (!seekable) {
+    GstPad *peer = gst_pad_get_peer (self->srcpad);
+
+    NPY_ENC_ERROR (self, RESOURCE, SEEK,
+        "stack=true writes one .npy whose header, written last, gives the "
+        "count of buffers at byte 0, and downstream (%s) cannot seek back "
+        "there; write to filesink, or use stack=false (one array per "
+        "buffer).",
+        peer ? GST_OBJECT_NAME (GST_OBJECT_PARENT (peer)) : "nothing");
+    if (peer)
+      gst_object_unref (peer);
+    return FALSE;
+  }
+  gst_tn_info_size (&self->info, &row);
+  if (self->info.dtype == TN_BFLOAT16)
+    row *= 2;
+  hdr = gst_npy_enc_stack_header (
+      &self->info, (row ? G_MAXINT64 / (gint64) row : G_MAXINT64) / 2, 0);
+  if (hdr == NULL) {
+    NPY_ENC_ERROR (self, STREAM, ENCODE,
+        "stack=true cannot write a header for tensors of rank %d: a .npy "
+        "holds up to %d axes, and the stack adds one.",
+        self->info.rank, TN_MAX_RANK);
+    return FALSE;
+  }
+  self->header_len = hdr->size;
+  self->stack_info = self->info;
+  self->stacking = TRUE;
+  self->stacked = 0;
+  b = gst_buffer_new ();
+  gst_buffer_append_memory (b, hdr);
+  return gst_pad_push (self->srcpad, b) == GST_FLOW_OK;
+}
+
+/* At EOS: the real header over the placeholder, through a BYTES segment
+ * from 0 (filesink seeks there). */
+static gboolean
+gst_npy_enc_stack_finish (GstNpyEnc *self)
+{
+  GstMemory *hdr = gst_npy_enc_stack_header (
+      &self->stack_info, (gint64) self->stacked, self->header_len);
+  GstSegment seg;
+  GstBuffer *b;
+
+  self->stacking = FALSE;
+  if (hdr == NULL) {
+    NPY_ENC_ERROR (self, STREAM, ENCODE,
+        "the header of %" G_GUINT64_FORMAT " stacked buffers does not fit "
+        "the %" G_GSIZE_FORMAT " bytes kept for it.",
+        self->stacked, self->header_len);
+    return FALSE;
+  }
+  gst_segment_init (&seg, GST_FORMAT_BYTES);
+  gst_pad_push_event (self->srcpad, gst_event_new_segment (&seg));
+  b = gst_buffer_new ();
+  gst_buffer_append_memory (b, hdr);
+  return gst_pad_push (self->srcpad, b) == GST_FLOW_OK;
+}
+
 static GstFlowReturn
 gst_npy_enc_chain (GstPad *pad, GstObject *parent, GstBuffer *in)
 {
@@ -157,6 +307,7 @@ gst_npy_enc_chain (GstPad *pad, GstObject *parent, GstBuffer *in)
   GError *err = NULL;
   GstBuffer *dense, *out;
   gsize need = 0, size;
+  gboolean stack;
   guint i, n;
 
   if (!self->have_info) {
@@ -201,8 +352,33 @@ gst_npy_enc_chain (GstPad *pad, GstObject *parent, GstBuffer *in)
     return GST_FLOW_ERROR;
   }
 
+  GST_OBJECT_LOCK (self);
+  stack = self->stack;
+  GST_OBJECT_UNLOCK (self);
+  if (stack && !self->stacking && !gst_npy_enc_stack_start (self)) {
+    gst_buffer_unref (dense);
+    gst_buffer_unref (in);
+    return GST_FLOW_ERROR;
+  }
+  if (stack && !gst_npy_enc_same_tensor (&self->info, &self->stack_info)) {
+    gchar *a = gst_tn_info_to_string (&self->stack_info);
+    gchar *b = gst_tn_info_to_string (&self->info);
+
+    NPY_ENC_ERROR (self, STREAM, FORMAT,
+        "stack=true stacks tensors of one dtype and dims: buffer "
+        "%" G_GUINT64_FORMAT " is %s, the ones before were %s.",
+        self->stacked, b, a);
+    g_free (a);
+    g_free (b);
+    gst_buffer_unref (dense);
+    gst_buffer_unref (in);
+    return GST_FLOW_ERROR;
+  }
   out = gst_buffer_new ();
-  gst_buffer_append_memory (out, gst_memory_ref (self->header));
+  if (stack)
+    self->stacked++;
+  else
+    gst_buffer_append_memory (out, gst_memory_ref (self->header));
   if (info->dtype == TN_BFLOAT16) {
     gsize count = need / 2;
 
@@ -276,6 +452,11 @@ gst_npy_enc_sink_event (GstPad *pad, GstObject *parent, GstEvent *event)
 {
   GstNpyEnc *self = GST_NPY_ENC (parent);
 
+  if (GST_EVENT_TYPE (event) == GST_EVENT_EOS && self->stacking
+      && !gst_npy_enc_stack_finish (self)) {
+    gst_event_unref (event);
+    return FALSE;
+  }
   if (GST_EVENT_TYPE (event) == GST_EVENT_CAPS) {
     GstCaps *caps;
     gboolean ok;
@@ -311,6 +492,7 @@ gst_npy_enc_change_state (GstElement *element, GstStateChange transition)
   ret = GST_ELEMENT_CLASS (gst_npy_enc_parent_class)
             ->change_state (element, transition);
   if (transition == GST_STATE_CHANGE_PAUSED_TO_READY) {
+    self->stacking = FALSE;
     gst_npy_enc_clear (self);
     gst_caps_replace (&self->refused, NULL);
   }
@@ -326,6 +508,39 @@ gst_npy_enc_finalize (GObject *object)
 }
 
 static void
+gst_npy_enc_set_property (
+    GObject *object, guint prop_id, const GValue *value, GParamSpec *pspec)
+{
+  GstNpyEnc *self = GST_NPY_ENC (object);
+
+  if (prop_id != PROP_STACK) {
+    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    return;
+  }
+  /* one file or a file per buffer: a whole stream's choice */
+  if (!gst_tn_element_property_settable (GST_ELEMENT (self), pspec, value))
+    return;
+  GST_OBJECT_LOCK (self);
+  self->stack = g_value_get_boolean (value);
+  GST_OBJECT_UNLOCK (self);
+}
+
+static void
+gst_npy_enc_get_property (
+    GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+{
+  GstNpyEnc *self = GST_NPY_ENC (object);
+
+  if (prop_id != PROP_STACK) {
+    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    return;
+  }
+  GST_OBJECT_LOCK (self);
+  g_value_set_boolean (value, self->stack);
+  GST_OBJECT_UNLOCK (self);
+}
+
+static void
 gst_npy_enc_class_init (GstNpyEncClass *klass)
 {
   GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
@@ -335,6 +550,28 @@ gst_npy_enc_class_init (GstNpyEncClass *klass)
       gst_npy_enc_debug, "npyenc", 0, "NumPy .npy encoder");
 
   gobject_class->finalize = gst_npy_enc_finalize;
+  gobject_class->set_property = gst_npy_enc_set_property;
+  gobject_class->get_property = gst_npy_enc_get_property;
+
+  /**
+   * GstNpyEnc:stack:
+   *
+   * Writes the whole stream as one .npy whose axis 0 counts the buffers
+   * (what numpy.save of np.stack of them gives), instead of one array per
+   * buffer.  Each buffer's data goes out as it comes; the header goes
+   * first as a placeholder and again at EOS, at byte 0 (a BYTES segment),
+   * so the stream is never held in memory: downstream must seek
+   * (filesink), else an element error at the first buffer.  Every buffer
+   * must have the same dtype and dims.  Default FALSE; set in NULL or
+   * READY.
+   */
+  g_object_class_install_property (gobject_class, PROP_STACK,
+      g_param_spec_boolean ("stack", "Stack",
+          "Write the stream as one .npy whose axis 0 counts the buffers "
+          "(needs a sink that seeks, such as filesink)",
+          FALSE,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS
+              | GST_PARAM_MUTABLE_READY));
   element_class->change_state = gst_npy_enc_change_state;
 
   gst_element_class_add_static_pad_template (element_class, &sink_template);

@@ -869,7 +869,7 @@ GST_START_TEST (test_doc_launch_lines)
   gchar *cwd = g_get_current_dir ();
   gint i;
 
-  fail_unless_equals_int (g_strv_length (cmds), 4);
+  fail_unless_equals_int (g_strv_length (cmds), 5);
   fail_unless (g_chdir (dir) == 0);
 
   doc_run (cmds[0]);
@@ -896,6 +896,24 @@ GST_START_TEST (test_doc_launch_lines)
     g_free (f);
   }
   fail_if (g_file_test ("frame-00004.npy", G_FILE_TEST_EXISTS));
+
+  /* stack=true: dims <5, 2, 3>, 0..5 five times over */
+  doc_run (cmds[4]);
+  {
+    gchar *path = g_build_filename (dir, "stack.npy", NULL);
+    Npy a;
+
+    npy_read (&a, path);
+    fail_unless_equals_string (a.descr, "<f4");
+    fail_unless_equals_int (a.rank, 3);
+    fail_unless_equals_int64 (a.dims[0], 5);
+    fail_unless_equals_int64 (a.dims[1], 2);
+    fail_unless_equals_int64 (a.dims[2], 3);
+    for (i = 0; i < 30; i++)
+      fail_unless_equals_float (((const float *) a.data)[i], (float) (i % 6));
+    npy_clear (&a);
+    g_free (path);
+  }
 
   tn_tmp_dir_leave (dir, cwd);
   g_strfreev (cmds);
@@ -945,6 +963,52 @@ GST_START_TEST (test_refusal_once)
 
 GST_END_TEST;
 
+/* stack=true: three files of float32 <2, 3> (tests/data/gen/gen_compare.py,
+ * 10 k + arange(6)) become one file, byte for byte what numpy.save of
+ * np.stack of them wrote (seq_stack.npy); a sink that cannot seek is an
+ * error that says so. */
+GST_START_TEST (test_stack)
+{
+  gchar *dir = g_dir_make_tmp ("npyenc-XXXXXX", NULL);
+  gchar *pattern = tn_test_data ("../compare/seq_%05d.npy");
+  gchar *out = g_build_filename (dir, "stack.npy", NULL);
+  gchar *launch, *text;
+  guint8 *npy;
+  gsize len;
+
+  fail_unless (dir != NULL);
+  launch = g_strdup_printf ("multifilesrc location=\"%s\" stop-index=2 "
+                            "caps=application/x-npy ! npydec ! npyenc "
+                            "stack=true ! filesink location=\"%s\"",
+      pattern, out);
+  text = run_pipeline (launch, NULL);
+  fail_unless (text == NULL, "%s: %s", launch, text);
+  tn_load_data ("../compare/seq_stack.npy", &npy, &len);
+  fail_unless (file_equals (out, npy, len), "%s differs from NumPy's", out);
+  g_free (npy);
+  g_free (launch);
+
+  launch = g_strdup_printf ("multifilesrc location=\"%s\" stop-index=2 "
+                            "caps=application/x-npy ! npydec ! npyenc "
+                            "name=enc stack=true ! fakesink name=sink",
+      pattern);
+  text = run_pipeline (launch, NULL);
+  tn_assert_contains (text, "enc: stack=true");
+  tn_assert_contains (text, "downstream (sink) cannot seek");
+  tn_assert_contains (text, "cannot seek");
+  g_free (text);
+  g_free (launch);
+
+  g_unlink (out);
+  g_rmdir (dir);
+  g_free (out);
+  g_free (pattern);
+  g_free (dir);
+  tn_check_no_outstanding ();
+}
+
+GST_END_TEST;
+
 static Suite *
 npyenc_suite (void)
 {
@@ -972,6 +1036,7 @@ npyenc_suite (void)
   tcase_add_test (tc, test_minimal_caps);
   tcase_add_test (tc, test_doc_launch_lines);
   tcase_add_test (tc, test_refusal_once);
+  tcase_add_test (tc, test_stack);
   return s;
 }
 
