@@ -36,7 +36,10 @@ static const gchar *const caps_of[2] = {
   "video/x-raw,format=RGB,width=640,height=480,framerate=30/1,"
   "pixel-aspect-ratio=1/1,interlace-mode=progressive",
 };
-static const gchar *const kinds[] = { "tcp", "rtp", "shm" };
+/* rtp: rtpgstpay's default mtu, 1400 (about 660 packets a buffer, what a
+ * 1500-byte Ethernet frame takes); rtp60k: mtu 60000 (16 packets, for
+ * loopback or jumbo frames: IP fragments them on a real link). */
+static const gchar *const kinds[] = { "tcp", "rtp", "rtp60k", "shm" };
 
 typedef struct {
   GstElement *send, *recv, *src;
@@ -142,7 +145,7 @@ link_open (Link *l, const gchar *kind, const gchar *caps, const gchar *dir)
     wait_for (snk, "num-handles");
     gst_object_unref (snk);
     gst_element_set_state (l->send, GST_STATE_PLAYING);
-  } else if (g_str_equal (kind, "rtp")) {
+  } else if (g_str_has_prefix (kind, "rtp")) {
     guint port = free_udp_port ();
 
     r = g_strdup_printf (

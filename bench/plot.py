@@ -227,7 +227,7 @@ def parse_transport(lines, out):
     """"KIND TENSOR VIDEO RATIO LOST": us a buffer over each transport,
     tensor caps against video caps of the same bytes."""
     for l in lines:
-        m = re.match(r"(tcp|rtp|shm)\s+%s\s+%s\s+%s\s+(\d+)" % (NUM, NUM, NUM),
+        m = re.match(r"(tcp|rtp|rtp60k|shm)\s+%s\s+%s\s+%s\s+(\d+)" % (NUM, NUM, NUM),
                      l)
         if m:
             rec(out, "transport", "%s <480, 640, 3> uint8" % m.group(1),
