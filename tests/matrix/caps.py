@@ -16,6 +16,43 @@
 },
 'product': [
   {
+    # NNStreamer's caps into tensorconvert (docs/caps.md, "NNStreamer
+    # caps"): minimal, and as NNStreamer 2.7.0 writes them; x, <3, 4>, is
+    # 4:3 there.  Lists of several tensors are separated by '.', which
+    # NNStreamer reads as it reads ',' and needs no quoting here.
+    'axes': [
+      [{'id': 'tensorconvert'}],
+      [
+        {'id': 'nns-tensors-minimal', 'caps': 'other/tensors,format=static,num_tensors=1,types=float32,dimensions=(string)4:3'},
+        {'id': 'nns-tensor-minimal', 'caps': 'other/tensor,type=float32,dimension=(string)4:3'},
+        {'id': 'nns-tensors-full', 'caps': 'other/tensors,format=(string)static,num_tensors=(int)1,framerate=(fraction)30/1,dimensions=(string)4:3:1:1,types=(string)float32'},
+      ],
+    ],
+    'case': {'name': 'tensorconvert.{id1}',
+             'py': 'appsrc caps={caps} format=time ! tensorconvert ! tensor/x-raw,dims=<3,4> ! appsink name=@SINK@',
+             'pyargs': ['--feed', '@DIR@/x.raw', '--repeat', '2'],
+             'expect': 'ok',
+             'array': 'np.stack([np.arange(12, dtype=np.float32).reshape(3, 4)] * 2)',
+             'issue': 'issue 17: NNStreamer caps, minimal or full, map to tensor/x-raw'},
+  },
+  {
+    'axes': [
+      [{'id': 'tensorconvert'}],
+      [
+        {'id': 'nns-flexible', 'caps': 'other/tensors,format=flexible,framerate=0/1', 'w': 'format=flexible'},
+        {'id': 'nns-sparse', 'caps': 'other/tensors,format=sparse,framerate=0/1', 'w': 'format=sparse'},
+        {'id': 'nns-two-tensors', 'caps': 'other/tensors,format=static,num_tensors=2,types=float32.float32,dimensions=(string)4:3.4:3', 'w': 'tensor-index'},
+        {'id': 'nns-bad-type', 'caps': 'other/tensor,type=float33,dimension=(string)4:3', 'w': 'float33'},
+        {'id': 'nns-zero-extent', 'caps': 'other/tensor,type=float32,dimension=(string)4:0:3', 'w': '4:0:3'},
+      ],
+    ],
+    'case': {'name': 'tensorconvert.{id1}',
+             'py': 'appsrc caps={caps} format=time ! tensorconvert ! appsink name=@SINK@',
+             'pyargs': ['--feed', '@DIR@/x.raw'],
+             'expect': 'error', 'words': ['tensorconvert0', '{w}'],
+             'issue': 'issue 17: NNStreamer caps that do not map are refused in words'},
+  },
+  {
     'axes': [
       [  # the elements, with what they make of two buffers of x
         {'id': 'tensordebug', 'el': 'tensordebug output=log', 'n': 'tensordebug0',
