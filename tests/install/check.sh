@@ -25,6 +25,23 @@ cc -Wall -Werror -o "$dest/app" "$src/tests/install/app.c" \
   $(pkg-config --cflags --libs gst-tensor-1.0)
 LD_LIBRARY_PATH=$root "$dest/app"
 
+# The first example (tests/examples/c), built the same way, against the
+# installed plugin.
+cc -Wall -Werror -o "$dest/example" "$src/tests/examples/c/appsrc_tensorop.c" \
+  $(pkg-config --cflags --libs gst-tensor-1.0 gstreamer-app-1.0)
+LD_LIBRARY_PATH=$root GST_PLUGIN_PATH_1_0=$root/gstreamer-1.0 \
+  GST_REGISTRY_1_0=$dest/registry.bin "$dest/example"
+
+# The installed Python package and typelib, when introspection is built.
+if [ -f "$root/girepository-1.0/GstTn-1.0.typelib" ]; then
+  pkgdir=$(find "$dest" -path '*/gsttensor/__init__.py' | head -n 1)
+  [ -n "$pkgdir" ] || { echo "gsttensor is not installed" >&2; exit 1; }
+  LD_LIBRARY_PATH=$root GI_TYPELIB_PATH=$root/girepository-1.0 \
+    PYTHONPATH=$(dirname "$(dirname "$pkgdir")") \
+    GST_PLUGIN_PATH_1_0=$root/gstreamer-1.0 GST_REGISTRY_1_0=$dest/registry.bin \
+    /usr/bin/python3 "$src/tests/examples/python/appsrc_numpy.py"
+fi
+
 # The installed plugin, found through its install directory alone.
 LD_LIBRARY_PATH=$root GST_PLUGIN_PATH_1_0=$root/gstreamer-1.0 \
   GST_REGISTRY_1_0=$dest/registry.bin gst-inspect-1.0 tensorsrc >/dev/null

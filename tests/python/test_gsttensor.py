@@ -260,7 +260,7 @@ def test_pipeline_tensorop():
 
 
 def test_pipeline_view_into_tensorop():
-    # tensorop reads the layout meta: a transposed array goes in as a view
+    # a transposed array goes in as a view; tensorop makes it dense itself
     a = np.arange(12, dtype=np.float32).reshape(3, 4)
     samples = run("tensorop ops=neg", [a.T])
     np.testing.assert_array_equal(gsttensor.to_numpy(samples[0]), -a.T)
