@@ -85,8 +85,9 @@ gst_tensor_concat_class_init (GstTensorConcatClass *klass)
    *
    * The axis the tensors are joined along (negative counts from the
    * end).  For inputs of rank r it must be in [-r, r-1]; another value
-   * fails negotiation with a message that gives the range.  Default 0.
-   * Settable in NULL and READY.
+   * fails negotiation with a message that gives the range (one outside
+   * [-8, 7], an axis of no tensor, fails when the element starts).
+   * Default 0.  Settable in NULL and READY.
    */
   gst_tn_concat_class_install_axis (concat_class,
       "The axis the tensors are joined along, negative from the end (inputs "

@@ -84,8 +84,9 @@ gst_tensor_stack_class_init (GstTensorStackClass *klass)
    * The new axis, in the output: 0 puts the pads outermost, -1 innermost
    * (negative counts from the end of the output's axes).  For inputs of
    * rank r it must be in [-(r+1), r]; another value fails negotiation
-   * with a message that gives the range.  Default 0.  Settable in NULL
-   * and READY.
+   * with a message that gives the range (one outside [-8, 7], an axis of
+   * no tensor, fails when the element starts).  Default 0.  Settable in
+   * NULL and READY.
    */
   gst_tn_concat_class_install_axis (concat_class,
       "The new axis in the output, negative from the end (inputs of rank "

@@ -239,15 +239,42 @@ gst_tn_concat_class_install_axis (GstTnConcatClass *klass, const gchar *blurb)
   gobject_class->set_property = gst_tn_concat_set_property;
   gobject_class->get_property = gst_tn_concat_get_property;
   g_object_class_install_property (gobject_class, PROP_AXIS,
-      g_param_spec_int ("axis", "Axis", blurb, -TN_MAX_RANK, TN_MAX_RANK - 1, 0,
+      g_param_spec_int ("axis", "Axis", blurb, G_MININT, G_MAXINT, 0,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS
               | GST_PARAM_MUTABLE_READY));
+}
+
+/* Any int is stored (a pspec range would make gst-launch-1.0 warn and go
+ * on with the default); one that is no axis of any tensor is an error
+ * here, and one that does not fit the inputs' rank in negotiate. */
+static gboolean
+gst_tn_concat_start (GstAggregator *agg)
+{
+  gint axis;
+
+  GST_OBJECT_LOCK (agg);
+  axis = PRIV (agg)->axis;
+  GST_OBJECT_UNLOCK (agg);
+  if (axis < -TN_MAX_RANK || axis >= TN_MAX_RANK) {
+    gchar *text = g_strdup_printf ("%d", axis);
+    gchar *why = g_strdup_printf ("tensors have at most %d axes, so an axis "
+                                  "is in [%d, %d]",
+        TN_MAX_RANK, -TN_MAX_RANK, TN_MAX_RANK - 1);
+
+    gst_tn_element_property_error (GST_ELEMENT (agg), "axis", text, why);
+    g_free (text);
+    g_free (why);
+    return FALSE;
+  }
+  return GST_AGGREGATOR_CLASS (gst_tn_concat_parent_class)->start (agg);
 }
 
 static void
 gst_tn_concat_class_init (GstTnConcatClass *klass)
 {
   GstTnAggregatorClass *tn_class = GST_TN_AGGREGATOR_CLASS (klass);
+
+  GST_AGGREGATOR_CLASS (klass)->start = GST_DEBUG_FUNCPTR (gst_tn_concat_start);
 
   tn_class->negotiate = GST_DEBUG_FUNCPTR (gst_tn_concat_negotiate);
   tn_class->combine = GST_DEBUG_FUNCPTR (gst_tn_concat_combine);

@@ -22,9 +22,11 @@ struct _GstTnConcatClass {
   gboolean new_axis;
 };
 
-/* For class_init: installs the property "axis" (an int, default 0, in
- * [-8, 7], negative counting from the end; settable in NULL and READY)
- * with the subclass's blurb. */
+/* For class_init: installs the property "axis" (an int, default 0,
+ * negative counting from the end; settable in NULL and READY) with the
+ * subclass's blurb.  A value outside [-8, 7] is an element error when the
+ * element starts, one that does not fit the inputs' rank a negotiation
+ * error. */
 void gst_tn_concat_class_install_axis (
     GstTnConcatClass *klass, const gchar *blurb);
 

@@ -151,5 +151,48 @@
              'expect': 'error', 'words': ['tensorsrc0', '{w}'],
              'issue': 'issue 11.3: which element refused what and why'},
   },
+  {
+    # tensorstack and tensorconcat: two pads from one tee of the appsrc
+    # (not batched: the pipelines name their tee and element)
+    'axes': [
+      [
+        {'id': 'tensorstack', 'n': 'tensorstack0', 'el': 'tee name=t ! queue ! tensorstack0.sink_0 t. ! queue ! tensorstack0.sink_1 tensorstack name=tensorstack0',
+         'y': 'np.stack([np.stack([x, x])] * 2)'},
+        {'id': 'tensorconcat', 'n': 'tensorconcat0', 'el': 'tee name=t ! queue ! tensorconcat0.sink_0 t. ! queue ! tensorconcat0.sink_1 tensorconcat name=tensorconcat0 axis=1',
+         'y': 'np.stack([np.concatenate([x, x], 1)] * 2)'},
+      ],
+      [  # caps that must work
+        {'id': 'minimal', 'caps': 'tensor/x-raw,type=float32,dims=<3,4>'},
+        {'id': 'dims-order', 'caps': 'tensor/x-raw,type=float32,dims=<3,4>,dims-order=row-major'},
+        {'id': 'framerate', 'caps': 'tensor/x-raw,type=float32,dims=<3,4>,framerate=30/1'},
+        {'id': 'both', 'caps': 'tensor/x-raw,type=float32,dims=<3,4>,dims-order=row-major,framerate=30/1'},
+      ],
+    ],
+    'case': {'name': '{id0}.{id1}',
+             'py': 'appsrc caps={caps} format=time ! {el} ! appsink name=@SINK@',
+             'pyargs': ['--feed', '@DIR@/x.raw', '--repeat', '2'],
+             'expect': 'ok',
+             'array': "(lambda x: {y})(np.arange(12, dtype=np.float32).reshape(3, 4))",
+             'issue': 'issue 11.3 / 14: every optional field has a default'},
+  },
+  {
+    'axes': [
+      [
+        {'id': 'tensorstack', 'n': 'tensorstack0', 'el': 'tee name=t ! queue ! tensorstack0.sink_0 t. ! queue ! tensorstack0.sink_1 tensorstack name=tensorstack0'},
+        {'id': 'tensorconcat', 'n': 'tensorconcat0', 'el': 'tee name=t ! queue ! tensorconcat0.sink_0 t. ! queue ! tensorconcat0.sink_1 tensorconcat name=tensorconcat0'},
+      ],
+      [  # caps that are wrong, and the word the refusal must name
+        {'id': 'bad-type', 'caps': 'tensor/x-raw,type=float33,dims=<3,4>', 'w': 'float33'},
+        {'id': 'no-type', 'caps': 'tensor/x-raw,dims=<3,4>', 'w': 'type'},
+        {'id': 'negative-extent', 'caps': 'tensor/x-raw,type=float32,dims=<-3,4>', 'w': '-3'},
+        {'id': 'column-major', 'caps': 'tensor/x-raw,type=float32,dims=<3,4>,dims-order=column-major', 'w': 'column-major'},
+      ],
+    ],
+    'case': {'name': '{id0}.{id1}',
+             'py': 'appsrc caps={caps} format=time ! {el} ! appsink name=@SINK@',
+             'pyargs': ['--feed', '@DIR@/x.raw'],
+             'expect': 'error', 'words': ['{n}', '{w}'],
+             'issue': 'issue 11.3 / 14: which element refused what and why'},
+  },
 ],
 }

@@ -223,5 +223,36 @@
              'expect': 'error', 'words': '{w}',
              'issue': 'issue 15: a tensornormalize or tensorsplit value that cannot be used is an error naming it'},
   },
+  {
+    # tensorstack and tensorconcat (issue 14): typos in every property
+    # (refused by the parser, which names the factory) and an axis the
+    # caps refuse (named by the instance); two float32 <2, 3> pads
+    'axes': [
+      [
+        {'id': 'tensorstack.axis-typo', 'e': 'tensorstack', 'p': 'axis=one', 'w': ['tensorstack', 'axis', 'one']},
+        {'id': 'tensorstack.axis-float', 'e': 'tensorstack', 'p': 'axis=1.5', 'w': ['tensorstack', 'axis', '1.5']},
+        {'id': 'tensorstack.axis-range', 'e': 'tensorstack', 'p': 'axis=9', 'w': ['tensorstack0', 'axis', '"9"', '[-8, 7]']},
+        {'id': 'tensorstack.sync-typo', 'e': 'tensorstack', 'p': 'sync=latset', 'w': ['tensorstack', 'sync', 'latset']},
+        {'id': 'tensorstack.sync-range', 'e': 'tensorstack', 'p': 'sync=2', 'w': ['tensorstack', 'sync', '2']},
+        {'id': 'tensorstack.latency-typo', 'e': 'tensorstack', 'p': 'latency=1ms', 'w': ['tensorstack', 'latency', '1ms']},
+        {'id': 'tensorstack.start-time-selection-typo', 'e': 'tensorstack', 'p': 'start-time-selection=frist', 'w': ['tensorstack', 'start-time-selection', 'frist']},
+        {'id': 'tensorstack.axis-rank', 'e': 'tensorstack', 'p': 'axis=3', 'w': ['tensorstack0', 'axis=3', 'sink_0', 'float32 <2, 3>']},
+        {'id': 'tensorstack.axis-rank-negative', 'e': 'tensorstack', 'p': 'axis=-4', 'w': ['tensorstack0', 'axis=-4', 'sink_0']},
+        {'id': 'tensorconcat.axis-typo', 'e': 'tensorconcat', 'p': 'axis=one', 'w': ['tensorconcat', 'axis', 'one']},
+        {'id': 'tensorconcat.axis-float', 'e': 'tensorconcat', 'p': 'axis=1.5', 'w': ['tensorconcat', 'axis', '1.5']},
+        {'id': 'tensorconcat.axis-range', 'e': 'tensorconcat', 'p': 'axis=9', 'w': ['tensorconcat0', 'axis', '"9"', '[-8, 7]']},
+        {'id': 'tensorconcat.sync-typo', 'e': 'tensorconcat', 'p': 'sync=latset', 'w': ['tensorconcat', 'sync', 'latset']},
+        {'id': 'tensorconcat.sync-range', 'e': 'tensorconcat', 'p': 'sync=2', 'w': ['tensorconcat', 'sync', '2']},
+        {'id': 'tensorconcat.latency-typo', 'e': 'tensorconcat', 'p': 'latency=1ms', 'w': ['tensorconcat', 'latency', '1ms']},
+        {'id': 'tensorconcat.start-time-selection-typo', 'e': 'tensorconcat', 'p': 'start-time-selection=frist', 'w': ['tensorconcat', 'start-time-selection', 'frist']},
+        {'id': 'tensorconcat.axis-rank', 'e': 'tensorconcat', 'p': 'axis=3', 'w': ['tensorconcat0', 'axis=3', 'sink_0', 'float32 <2, 3>']},
+        {'id': 'tensorconcat.axis-rank-negative', 'e': 'tensorconcat', 'p': 'axis=-4', 'w': ['tensorconcat0', 'axis=-4', 'sink_0']},
+      ],
+    ],
+    'case': {'name': '{id0}',
+             'launch': 'tensorsrc num-buffers=1 ! tensor/x-raw,type=float32,dims=<2,3> ! {e}0.sink_0 tensorsrc num-buffers=1 ! tensor/x-raw,type=float32,dims=<2,3> ! {e}0.sink_1 {e} name={e}0 {p} ! fakesink',
+             'expect': 'error', 'words': '{w}',
+             'issue': 'issue 14: a tensorstack/tensorconcat value that cannot be used is an error naming it'},
+  },
 ],
 }

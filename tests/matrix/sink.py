@@ -153,5 +153,41 @@
              'check': "props.get('@V@.bytes-copied') == 0",
              'issue': 'issue 11: a consumer that reads the meta: zero bytes copied'},
   },
+  {
+    # (not batched: the pipelines name their tee and element)
+    # tensorstack and tensorconcat read views (the layout meta) and write
+    # one dense output: a view stacked or joined with itself (both pads
+    # from one tee) into the sinks that read dense tensors only
+    'axes': [
+      [
+        {'id': 'permute', 'src': 'tensorsrc pattern=arange num-buffers=2 ! tensor/x-raw,type=int16,dims=<2,3,4> ! tensorview name=@V@ ops=permute:2:0:1',
+         'x': 'np.arange(24, dtype=np.int16).reshape(2, 3, 4).transpose(2, 0, 1)', 'nbuf': '2'},
+        {'id': 'slice', 'src': 'tensorsrc pattern=arange num-buffers=2 ! tensor/x-raw,type=int32,dims=<3,7> ! tensorview name=@V@ ops=slice:1:1:7:2',
+         'x': 'np.arange(21, dtype=np.int32).reshape(3, 7)[:, 1:7:2]', 'nbuf': '2'},
+        {'id': 'broadcast', 'src': 'tensorsrc pattern=arange num-buffers=2 ! tensor/x-raw,type=float64,dims=<3,1> ! tensorview name=@V@ ops=broadcast:2:3:4',
+         'x': 'np.broadcast_to(np.arange(3, dtype=np.float64).reshape(3, 1), (2, 3, 4))', 'nbuf': '2'},
+        {'id': 'rgb-padded', 'src': 'filesrc location=@DIR@/rgb5x3.raw ! rawvideoparse format=rgb width=5 height=3 framerate=1/1 ! tensorconvert name=@V@',
+         'x': 'np.arange(45, dtype=np.uint8).reshape(3, 5, 3)', 'nbuf': '2'},
+      ],
+      [
+        {'id': 'stack-0', 'mid': '! tee name=t t. ! queue ! s.sink_0 t. ! queue ! s.sink_1 tensorstack name=s axis=0',
+         'f': 'lambda a: np.stack([a, a], 0)'},
+        {'id': 'stack-last', 'mid': '! tee name=t t. ! queue ! s.sink_0 t. ! queue ! s.sink_1 tensorstack name=s axis=-1',
+         'f': 'lambda a: np.stack([a, a], -1)'},
+        {'id': 'concat-last', 'mid': '! tee name=t t. ! queue ! s.sink_0 t. ! queue ! s.sink_1 tensorconcat name=s axis=-1',
+         'f': 'lambda a: np.concatenate([a, a], -1)'},
+      ],
+      [
+        {'id': 'filesink', 'launch': '{src} {mid} ! filesink location=@OUT@'},
+        {'id': 'gdppay', 'launch': '{src} {mid} ! gdppay ! filesink location=@OUT@.gdp',
+         'then': 'filesrc location=@OUT@.gdp ! gdpdepay ! filesink location=@OUT@',
+         'needs': ['gdppay', 'gdpdepay']},
+        {'id': 'appsink', 'py': '{src} {mid} ! appsink name=@SINK@'},
+      ],
+    ],
+    'case': {'name': 'stack.{id0}.{id1}.{id2}',
+             'expect': 'ok', 'array': 'np.stack([({f})({x})] * {nbuf})',
+             'issue': 'issue 14: tensorstack and tensorconcat read views, write dense'},
+  },
 ],
 }
