@@ -7,12 +7,19 @@
  *   - [1,k] x [k,n] with B packed once (k = n = 4096 and 1024): bytes of
  *     packed weights streamed per second against a STREAM-style read of
  *     as many bytes and against OpenBLAS sgemv.
- * Arguments name the parts to run (f32, other, gemv); none runs all. */
+ *   - levels: float32 and float64 square 256..2048 at 1 and 2 threads
+ *     with the kernels of every x86 level the CPU has (AVX-512, and AVX2
+ *     by masking it off with tn_cpu_set_mask), interleaved with OpenBLAS
+ *     in one run: a ratio per level.
+ * Arguments name the parts to run (f32, other, gemv, levels); none runs
+ * all.  GST_TENSOR_CPU=ssse3,avx2,f16c runs every part as on an AVX2-only
+ * machine. */
 #include <immintrin.h>
 #include <stdio.h>
 #include <sys/mman.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "bench.h"
 #include "core/cpu.h"
@@ -152,6 +159,117 @@ fma_peak (int dbl)
       best = iters * 12.0 * (dbl ? 8 : 16) / dt / 1e9;
   }
   return best;
+}
+
+/* The same with 16 zmm chains (2 FMA ports of latency 4 on Intel, one
+ * double-pumped on Zen 4); 0 without AVX-512. */
+__attribute__ ((target ("avx512f"))) static double
+fma_peak512 (int dbl)
+{
+  const long iters = 5000000;
+  double best = 0;
+
+  if (!(tn_cpu_flags () & TN_CPU_AVX512))
+    return 0;
+  for (int r = 0; r < 3; r++) {
+    __m512 x[16], y = _mm512_set1_ps (0.999999f), z = _mm512_set1_ps (1e-7f);
+    __m512d xd[16], yd = _mm512_set1_pd (0.999999), zd = _mm512_set1_pd (1e-7);
+    double t0 = bench_now (), dt;
+
+    for (int i = 0; i < 16; i++) {
+      x[i] = _mm512_set1_ps ((float) i);
+      xd[i] = _mm512_set1_pd (i);
+    }
+    for (long it = 0; it < iters; it++)
+      for (int i = 0; i < 16; i++) {
+        if (dbl)
+          xd[i] = _mm512_fmadd_pd (xd[i], yd, zd);
+        else
+          x[i] = _mm512_fmadd_ps (x[i], y, z);
+      }
+    dt = bench_now () - t0;
+    for (int i = 0; i < 16; i++)
+      __asm__ volatile("" : : "v"(x[i]), "v"(xd[i]));
+    if (iters * 16.0 * (dbl ? 16 : 32) / dt / 1e9 > best)
+      best = iters * 16.0 * (dbl ? 16 : 32) / dt / 1e9;
+  }
+  return best;
+}
+
+/* CPU time of the calling thread: at 1 thread both contenders run in
+ * it, and time spent preempted by the neighbours of a loaded machine
+ * drops out of the ratio. */
+static double
+thread_cpu (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts);
+  return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* tn with the kernels of each level (AVX-512 where the CPU has it, AVX2)
+ * and OpenBLAS, interleaved round by round: per level GFLOP/s, the ratio
+ * of medians to OpenBLAS in the same run, the median of the per-round
+ * ratios, and at 1 thread the ratio of median thread CPU times. */
+static void
+square_levels (tn_dtype t, int64_t s, int threads)
+{
+  const unsigned masks[2] = { ~0u, ~(unsigned) TN_CPU_AVX512 };
+  int nl = tn_cpu_flags () & TN_CPU_AVX512 ? 2 : 1;
+  int runs = s >= 2048 ? 5 : s >= 1024 ? 7 : 11;
+  double tt[2][11], ct[2][11], tb[11], cb[11], flop = 2.0 * s * s * s, gb;
+  unsigned old = tn_cpu_set_mask (~0u);
+  gemm_case g;
+
+  case_init (&g, t, s, s, s);
+  for (int l = 0; l < nl; l++) {
+    tn_cpu_set_mask (masks[l]);
+    run_tn (&g, threads, NULL);
+  }
+  run_blas (&g, threads);
+  for (int r = 0; r < runs; r++) {
+    for (int l = 0; l < nl; l++) {
+      double c0;
+
+      tn_cpu_set_mask (masks[l]);
+      c0 = thread_cpu ();
+      tt[l][r] = run_tn (&g, threads, NULL);
+      ct[l][r] = thread_cpu () - c0;
+    }
+    {
+      double c0 = thread_cpu ();
+
+      tb[r] = run_blas (&g, threads);
+      cb[r] = thread_cpu () - c0;
+    }
+  }
+  printf ("%s %4lld^3, %d thread%s:", tn_dtype_name (t), (long long) s, threads,
+      threads > 1 ? "s" : " ");
+  /* the per-round ratios before bench_median sorts the rounds */
+  double rr[2];
+
+  for (int l = 0; l < nl; l++)
+    rr[l] = bench_ratio (tb, tt[l], runs);
+  for (int l = 0; l < nl; l++) {
+    double rc = bench_median (cb, runs) / bench_median (ct[l], runs);
+    double gt = flop / bench_median (tt[l], runs) / 1e9;
+
+    printf (" tn %s %6.2f GFLOP/s, ratio %.3f (per round %.3f",
+        l == 0 && nl == 2               ? "avx512"
+        : tn_cpu_flags () & TN_CPU_AVX2 ? "avx2"
+                                        : "portable",
+        gt,
+        HAVE_BLAS ? bench_median (tb, runs) / bench_median (tt[l], runs) : 0,
+        rr[l]);
+    if (threads == 1)
+      printf (", cpu time %.3f", rc);
+    printf (");");
+  }
+  gb = flop / bench_median (tb, runs) / 1e9;
+  printf (" OpenBLAS %6.2f\n", gb);
+  tn_cpu_set_mask (old);
+  case_free (&g);
 }
 
 static void
@@ -314,11 +432,15 @@ main (int argc, char **argv)
   static const int64_t sizes[] = { 256, 512, 1024, 2048 };
   double peak_s = fma_peak (0), peak_d = fma_peak (1);
   int maxthr = tn_parallel_ncpus () < 2 ? 1 : 2;
+  char cpu[48];
 
-  printf ("FMA peak, one core: %.1f GFLOP/s float32, %.1f float64; "
-          "kernel: %s\n",
-      peak_s, peak_d,
-      tn_cpu_flags () & TN_CPU_AVX2 ? "AVX2+FMA" : "portable");
+  printf ("FMA peak, one core: %.1f GFLOP/s float32, %.1f float64 (ymm); "
+          "%.1f, %.1f (zmm); CPU flags in use: %s; kernel: %s\n",
+      peak_s, peak_d, fma_peak512 (0), fma_peak512 (1),
+      tn_cpu_names (tn_cpu_flags (), cpu, sizeof cpu),
+      tn_cpu_flags () & TN_CPU_AVX512 ? "AVX-512"
+      : tn_cpu_flags () & TN_CPU_AVX2 ? "AVX2+FMA"
+                                      : "portable");
   if (want (argc, argv, "f32"))
     for (int thr = 1; thr <= maxthr; thr++)
       for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++)
@@ -329,6 +451,11 @@ main (int argc, char **argv)
         square (TN_FLOAT64, sizes[i], thr, &peak_d);
         square (TN_INT8, sizes[i], thr, &peak_s);
       }
+  if (want (argc, argv, "levels"))
+    for (int thr = 1; thr <= maxthr; thr++)
+      for (int dbl = 0; dbl < 2; dbl++)
+        for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++)
+          square_levels (dbl ? TN_FLOAT64 : TN_FLOAT32, sizes[i], thr);
   if (want (argc, argv, "gemv"))
     for (int thr = 1; thr <= maxthr; thr++) {
       gemv (thr, 4096, 4096);

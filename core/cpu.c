@@ -14,7 +14,9 @@ static unsigned
 detect_x86 (void)
 {
   unsigned a, b, c, d, xlo = 0, xhi, f = 0;
-  int ymm;
+  int ymm, zmm;
+  const unsigned avx512
+      = bit_AVX512F | bit_AVX512DQ | bit_AVX512BW | bit_AVX512VL;
 
   if (!__get_cpuid (1, &a, &b, &c, &d))
     return 0;
@@ -25,12 +27,17 @@ detect_x86 (void)
     (void) xhi;
   }
   ymm = (c & bit_OSXSAVE) && (c & bit_AVX) && (xlo & 6) == 6;
+  /* EVEX code also needs the opmask, ZMM0-15 upper halves and ZMM16-31
+   * saved (XCR0 bits 5, 6, 7) */
+  zmm = ymm && (xlo & 0xe0) == 0xe0;
   if (ymm && (c & bit_F16C))
     f |= TN_CPU_F16C;
   if (ymm && (c & bit_FMA) && __get_cpuid_max (0, NULL) >= 7) {
     __cpuid_count (7, 0, a, b, c, d);
     if (b & bit_AVX2)
       f |= TN_CPU_AVX2;
+    if (zmm && (b & avx512) == avx512)
+      f |= TN_CPU_AVX512;
   }
   return f;
 }
@@ -43,6 +50,7 @@ static const struct {
   { TN_CPU_SSSE3, "ssse3" },
   { TN_CPU_AVX2, "avx2" },
   { TN_CPU_F16C, "f16c" },
+  { TN_CPU_AVX512, "avx512" },
 };
 #define N_NAMES (sizeof names / sizeof names[0])
 
@@ -69,7 +77,7 @@ env_mask (void)
     else if (!(len == 8 && !strncmp (env, "portable", len)))
       fprintf (stderr,
           "gst-tensor: GST_TENSOR_CPU: unknown feature \"%.*s\" ignored "
-          "(known: portable, ssse3, avx2, f16c)\n",
+          "(known: portable, ssse3, avx2, f16c, avx512)\n",
           (int) len, env);
     env += len;
     if (*env == ',')

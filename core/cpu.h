@@ -23,6 +23,10 @@ enum {
   TN_CPU_AVX2
   = 1u << 1, /* reported only with FMA: every AVX2 kernel may use it */
   TN_CPU_F16C = 1u << 2,
+  /* AVX-512 F, DQ, BW and VL (every AVX-512 server part since Skylake-X,
+   * and Zen 4), reported only when the OS saves the opmask and ZMM state
+   * (XCR0 bits 5-7) */
+  TN_CPU_AVX512 = 1u << 3,
 };
 
 /* What the machine has and GST_TENSOR_CPU allows (unset: everything; a
@@ -42,8 +46,8 @@ unsigned tn_cpu_set_mask (unsigned mask);
  * rebuild it when this differs from the value it was built for. */
 unsigned tn_cpu_generation (void);
 
-/* "ssse3,avx2,f16c" for FLAGS, into BUF (at least 32 bytes); for logs and
- * benchmark reports. */
+/* "ssse3,avx2,f16c,avx512" for FLAGS, into BUF (at least 32 bytes for all
+ * names); for logs and benchmark reports. */
 const char *tn_cpu_names (unsigned flags, char *buf, unsigned size);
 
 #endif

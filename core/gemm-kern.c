@@ -1,6 +1,7 @@
 /* The GEMM kernel table: the portable C micro-kernels (the reference the
  * ISA ones are checked against, and the fallback on CPUs without
- * AVX2+FMA), then the ISA ones (core/x86/gemm-avx2.c). */
+ * AVX2+FMA), then the ISA ones (core/x86/gemm-avx2.c, gemm-avx512.c), and
+ * the geometry of each level. */
 #include "gemm-pack.h"
 
 #include "cpu.h"
@@ -46,18 +47,69 @@ TN_GEMM_UKR_C (ukr_i8_c, int16_t, uint32_t, int32_t, 6, 16, 2)
 TN_GEMM_SKR_C (skr_f32_c, ukr_f32_c, float, float, 16)
 TN_GEMM_SKR_C (skr_f64_c, ukr_f64_c, double, double, 8)
 TN_GEMM_SKR_C (skr_i8_c, ukr_i8_c, int16_t, int32_t, 16)
+/* AVX-512's geometries, for checkasm's reference */
+TN_GEMM_UKR_C (ukr_f32_c12, float, float, float, 12, 32, 1)
+TN_GEMM_UKR_C (ukr_f64_c14, double, double, double, 14, 16, 1)
+TN_GEMM_UKR_C (ukr_i8_c12, int16_t, uint32_t, int32_t, 12, 32, 2)
+TN_GEMM_SKR_C (skr_f32_c12, ukr_f32_c12, float, float, 32)
+TN_GEMM_SKR_C (skr_f64_c14, ukr_f64_c14, double, double, 16)
+TN_GEMM_SKR_C (skr_i8_c12, ukr_i8_c12, int16_t, int32_t, 32)
+
+/* The portable and AVX2 geometry. */
+static const tn_gemm_kern portable[TN_GEMM_NKINDS] = {
+  /* float32 6x16: 12 ymm accumulators; kc 256 keeps a B micro-panel
+   * (16 KB) in L1, mc 144 keeps an A block (144 KB) in L2. */
+  [TN_GEMM_F32]
+  = { { 6, 16, 1, 256, 144, sizeof (float), TN_FLOAT32, TN_GEMM_F32 },
+      ukr_f32_c, skr_f32_c },
+  /* float64 6x8: the same 12 accumulators, half the lanes. */
+  [TN_GEMM_F64]
+  = { { 6, 8, 1, 256, 72, sizeof (double), TN_FLOAT64, TN_GEMM_F64 }, ukr_f64_c,
+      skr_f64_c },
+  /* int8 widened to int16 in pairs of k for vpmaddwd, int32 sums. */
+  [TN_GEMM_I8]
+  = { { 6, 16, 2, 512, 144, sizeof (int16_t), TN_INT32, TN_GEMM_I8 }, ukr_i8_c,
+      skr_i8_c },
+};
+
+/* AVX-512: 2 zmm per row and 12-14 rows, 24-28 of the 32 registers
+ * (BLIS's skx kernels are the same shapes transposed: 32x12 and 16x14).
+ * kc stays AVX2's, so the float sums are AVX2's bits; a B micro-panel is
+ * then 32 KB, L1's size (docs/perf-notes.md: a smaller kc measured no
+ * faster). */
+static const tn_gemm_kern avx512_ref[TN_GEMM_NKINDS] = {
+  [TN_GEMM_F32]
+  = { { 12, 32, 1, 256, 144, sizeof (float), TN_FLOAT32, TN_GEMM_F32 },
+      ukr_f32_c12, skr_f32_c12 },
+  [TN_GEMM_F64]
+  = { { 14, 16, 1, 256, 84, sizeof (double), TN_FLOAT64, TN_GEMM_F64 },
+      ukr_f64_c14, skr_f64_c14 },
+  [TN_GEMM_I8]
+  = { { 12, 32, 2, 512, 144, sizeof (int16_t), TN_INT32, TN_GEMM_I8 },
+      ukr_i8_c12, skr_i8_c12 },
+};
 
 #if TN_ARCH_X86
 static void
 init_x86 (tn_gemm_dsp *d, unsigned flags)
 {
   if (flags & TN_CPU_AVX2) { /* with FMA */
-    d->ukr[TN_GEMM_F32] = tn_gemm_ukr_f32_avx2;
-    d->ukr[TN_GEMM_F64] = tn_gemm_ukr_f64_avx2;
-    d->ukr[TN_GEMM_I8] = tn_gemm_ukr_i8_avx2;
-    d->skr[TN_GEMM_F32] = tn_gemm_skr_f32_avx2;
-    d->skr[TN_GEMM_F64] = tn_gemm_skr_f64_avx2;
-    d->skr[TN_GEMM_I8] = tn_gemm_skr_i8_avx2;
+    d->k[TN_GEMM_F32].ukr = tn_gemm_ukr_f32_avx2;
+    d->k[TN_GEMM_F64].ukr = tn_gemm_ukr_f64_avx2;
+    d->k[TN_GEMM_I8].ukr = tn_gemm_ukr_i8_avx2;
+    d->k[TN_GEMM_F32].skr = tn_gemm_skr_f32_avx2;
+    d->k[TN_GEMM_F64].skr = tn_gemm_skr_f64_avx2;
+    d->k[TN_GEMM_I8].skr = tn_gemm_skr_i8_avx2;
+  }
+  if (flags & TN_CPU_AVX512) { /* a geometry of its own */
+    for (int k = 0; k < TN_GEMM_NKINDS; k++)
+      d->k[k].g = avx512_ref[k].g;
+    d->k[TN_GEMM_F32].ukr = tn_gemm_ukr_f32_avx512;
+    d->k[TN_GEMM_F64].ukr = tn_gemm_ukr_f64_avx512;
+    d->k[TN_GEMM_I8].ukr = tn_gemm_ukr_i8_avx512;
+    d->k[TN_GEMM_F32].skr = tn_gemm_skr_f32_avx512;
+    d->k[TN_GEMM_F64].skr = tn_gemm_skr_f64_avx512;
+    d->k[TN_GEMM_I8].skr = tn_gemm_skr_i8_avx512;
   }
 }
 #endif
@@ -65,12 +117,8 @@ init_x86 (tn_gemm_dsp *d, unsigned flags)
 void
 tn_gemm_dsp_init (tn_gemm_dsp *d, unsigned flags)
 {
-  d->ukr[TN_GEMM_F32] = ukr_f32_c;
-  d->ukr[TN_GEMM_F64] = ukr_f64_c;
-  d->ukr[TN_GEMM_I8] = ukr_i8_c;
-  d->skr[TN_GEMM_F32] = skr_f32_c;
-  d->skr[TN_GEMM_F64] = skr_f64_c;
-  d->skr[TN_GEMM_I8] = skr_i8_c;
+  for (int k = 0; k < TN_GEMM_NKINDS; k++)
+    d->k[k] = portable[k];
 #if TN_ARCH_X86
   init_x86 (d, flags);
 #else
@@ -79,3 +127,45 @@ tn_gemm_dsp_init (tn_gemm_dsp *d, unsigned flags)
 }
 
 TN_DSP_GET (tn_gemm_dsp, tn_gemm_dsp_get, tn_gemm_dsp_init)
+
+int
+tn_gemm_portable_of (const tn_gemm_geom *g, tn_gemm_kern *out)
+{
+  const tn_gemm_kern *sets[] = { portable, avx512_ref };
+
+  for (size_t s = 0; s < sizeof sets / sizeof sets[0]; s++) {
+    const tn_gemm_kern *k = &sets[s][g->kind];
+
+    if (k->g.mr == g->mr && k->g.nr == g->nr && k->g.kp == g->kp) {
+      *out = *k;
+      out->g = *g;
+      return 0;
+    }
+  }
+  return -1;
+}
+
+int
+tn_gemm_kind_of (tn_dtype src)
+{
+  switch (src) {
+  case TN_FLOAT32:
+  case TN_FLOAT16:
+  case TN_BFLOAT16:
+    return TN_GEMM_F32;
+  case TN_FLOAT64:
+    return TN_GEMM_F64;
+  case TN_INT8:
+    return TN_GEMM_I8;
+  default:
+    return -1;
+  }
+}
+
+const tn_gemm_geom *
+tn_gemm_geom_of (tn_dtype src)
+{
+  int k = tn_gemm_kind_of (src);
+
+  return k < 0 ? NULL : &tn_gemm_dsp_get ()->k[k].g;
+}

@@ -27,33 +27,6 @@
   X (TN_BFLOAT16, uint16_t, float, CONV_BF16)                                  \
   X (TN_INT8, int8_t, int16_t, (int16_t) CONV_SAME)
 
-static const tn_gemm_geom geoms[] = {
-  /* float32 6x16: 12 ymm accumulators; kc 256 keeps a B micro-panel
-   * (16 KB) in L1, mc 144 keeps an A block (144 KB) in L2. */
-  { 6, 16, 1, 256, 144, sizeof (float), TN_FLOAT32, TN_GEMM_F32 },
-  /* float64 6x8: the same 12 accumulators, half the lanes. */
-  { 6, 8, 1, 256, 72, sizeof (double), TN_FLOAT64, TN_GEMM_F64 },
-  /* int8 widened to int16 in pairs of k for vpmaddwd, int32 sums. */
-  { 6, 16, 2, 512, 144, sizeof (int16_t), TN_INT32, TN_GEMM_I8 },
-};
-
-const tn_gemm_geom *
-tn_gemm_geom_of (tn_dtype src)
-{
-  switch (src) {
-  case TN_FLOAT32:
-  case TN_FLOAT16:
-  case TN_BFLOAT16:
-    return &geoms[0];
-  case TN_FLOAT64:
-    return &geoms[1];
-  case TN_INT8:
-    return &geoms[2];
-  default:
-    return NULL;
-  }
-}
-
 #define PACK_A(ENUM, ST, CT, CONV)                                             \
   case ENUM: {                                                                 \
     const ST *s = (const ST *) base + off;                                     \

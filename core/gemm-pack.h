@@ -29,31 +29,50 @@ typedef void (*tn_gemm_skr) (int mr, int g, int64_t ksteps, const void *pa,
  * int8 (as int16 pairs, int32 sums). */
 enum { TN_GEMM_F32, TN_GEMM_F64, TN_GEMM_I8, TN_GEMM_NKINDS };
 
-/* The kernels of one CPU level, per compute type.  Every ukr of a level
- * gives int8 sums identical to the portable ones and float sums within
- * rounding of them (AVX2 fuses the multiply-add); every skr gives the
- * bits of g calls of its level's ukr. */
-typedef struct {
-  tn_gemm_ukr ukr[TN_GEMM_NKINDS];
-  tn_gemm_skr skr[TN_GEMM_NKINDS];
-} tn_gemm_dsp;
-
-/* The portable kernels, then those the CPU features in flags allow. */
-void tn_gemm_dsp_init (tn_gemm_dsp *d, unsigned flags);
-/* The table for tn_cpu_flags (), rebuilt when the mask changes. */
-const tn_gemm_dsp *tn_gemm_dsp_get (void);
-
 typedef struct {
   int mr, nr;   /* register tile */
   int kp;       /* k items per step: 2 for int8 (pairs for madd) */
-  int kc;       /* k block: fixed per type, the sums depend on it */
+  int kc;       /* k block: the float sums depend on it (and on nothing
+                 * else of the geometry), so every level keeps one per type */
   int mc;       /* rows of A per packed block (a multiple of mr) */
   size_t psize; /* bytes of one packed item */
   tn_dtype acc; /* accumulator type: float32, float64 or int32 */
   int kind;     /* TN_GEMM_F32, _F64 or _I8: the kernels in tn_gemm_dsp */
 } tn_gemm_geom;
 
-/* The geometry for operands of type src; NULL if there is no kernel. */
+/* The kernels of one compute type at one CPU level and the geometry they
+ * are written for: the packing, the driver's blocking and a pre-packed B
+ * (tn_gemm_b) all follow g. */
+typedef struct {
+  tn_gemm_geom g;
+  tn_gemm_ukr ukr;
+  tn_gemm_skr skr;
+} tn_gemm_kern;
+
+/* The kernels of one CPU level, per compute type.  Every ukr of a level
+ * gives int8 sums identical to the portable ones and float sums within
+ * rounding of them (AVX2 and AVX-512 fuse the multiply-add; with kc the
+ * same they give the same bits as each other); every skr gives the bits
+ * of g calls of its level's ukr. */
+typedef struct {
+  tn_gemm_kern k[TN_GEMM_NKINDS];
+} tn_gemm_dsp;
+
+/* The portable kernels, then those the CPU features in flags allow. */
+void tn_gemm_dsp_init (tn_gemm_dsp *d, unsigned flags);
+/* The table for tn_cpu_flags (), rebuilt when the mask changes. */
+const tn_gemm_dsp *tn_gemm_dsp_get (void);
+/* The portable kernels written for geometry g (any geometry a level of
+ * tn_gemm_dsp_init uses): the reference checkasm holds a level's kernels
+ * against.  0, or -1 when no level uses g. */
+int tn_gemm_portable_of (const tn_gemm_geom *g, tn_gemm_kern *out);
+
+/* TN_GEMM_F32, _F64 or _I8 for operands of type src; -1 if there is no
+ * kernel. */
+int tn_gemm_kind_of (tn_dtype src);
+/* The geometry of the kernels that run now (tn_gemm_dsp_get) for operands
+ * of type src; NULL if there is no kernel.  Valid until the mask
+ * changes. */
 const tn_gemm_geom *tn_gemm_geom_of (tn_dtype src);
 
 /* Rounds k up to a whole number of steps. */
@@ -87,6 +106,20 @@ void tn_gemm_skr_f32_avx2 (int mr, int g, int64_t ksteps, const void *pa,
 void tn_gemm_skr_f64_avx2 (int mr, int g, int64_t ksteps, const void *pa,
     const void *pb, int64_t sstride, void *c, int64_t ldc, int beta);
 void tn_gemm_skr_i8_avx2 (int mr, int g, int64_t ksteps, const void *pa,
+    const void *pb, int64_t sstride, void *c, int64_t ldc, int beta);
+
+/* x86/gemm-avx512.c (the avx512 library of core/meson.build). */
+void tn_gemm_ukr_f32_avx512 (int mr, int64_t ksteps, const void *pa,
+    const void *pb, void *c, int64_t ldc, int beta);
+void tn_gemm_ukr_f64_avx512 (int mr, int64_t ksteps, const void *pa,
+    const void *pb, void *c, int64_t ldc, int beta);
+void tn_gemm_ukr_i8_avx512 (int mr, int64_t ksteps, const void *pa,
+    const void *pb, void *c, int64_t ldc, int beta);
+void tn_gemm_skr_f32_avx512 (int mr, int g, int64_t ksteps, const void *pa,
+    const void *pb, int64_t sstride, void *c, int64_t ldc, int beta);
+void tn_gemm_skr_f64_avx512 (int mr, int g, int64_t ksteps, const void *pa,
+    const void *pb, int64_t sstride, void *c, int64_t ldc, int beta);
+void tn_gemm_skr_i8_avx512 (int mr, int g, int64_t ksteps, const void *pa,
     const void *pb, int64_t sstride, void *c, int64_t ldc, int beta);
 
 #endif

@@ -25,7 +25,7 @@
 int
 tn_matmul_dtype (tn_dtype a, tn_dtype b, tn_dtype *out, tn_err *e)
 {
-  if (a == b && tn_gemm_geom_of (a)) {
+  if (a == b && tn_gemm_kind_of (a) >= 0) {
     *out = a == TN_INT8 ? TN_INT32 : a;
     return 0;
   }
@@ -202,7 +202,8 @@ tls_get (int which, size_t bytes)
 /* --------------------------------------------------------- packed B --- */
 
 struct tn_gemm_b {
-  const tn_gemm_geom *g;
+  const tn_gemm_geom *g; /* &geom */
+  tn_gemm_geom geom;     /* of the kernels it was packed for (the CPU level) */
   tn_dtype dtype;
   int rank;
   int64_t dims[TN_MAX_RANK];
@@ -320,7 +321,8 @@ pack_b (int nthreads, const tn_view *b, const void *base, bool tb,
   pb = calloc (1, sizeof *pb);
   if (!pb)
     goto oom;
-  pb->g = tn_gemm_geom_of (b->dtype);
+  pb->geom = *tn_gemm_geom_of (b->dtype);
+  pb->g = &pb->geom;
   pb->dtype = b->dtype;
   pb->rank = r;
   pb->tb = tb;
@@ -371,6 +373,20 @@ tn_gemm_b_free (tn_gemm_b *pb)
     free (pb->data);
     free (pb);
   }
+}
+
+/* The packed layout of B depends on nr, kp and kc (mr and mc cut only
+ * A and the output). */
+static bool
+packs_like (const tn_gemm_geom *x, const tn_gemm_geom *y)
+{
+  return x->nr == y->nr && x->kp == y->kp && x->kc == y->kc;
+}
+
+bool
+tn_gemm_b_current (const tn_gemm_b *pb)
+{
+  return packs_like (pb->g, tn_gemm_geom_of (pb->dtype));
 }
 
 tn_dtype
@@ -472,7 +488,8 @@ epi_of (tn_dtype acc)
 #endif
 
 typedef struct {
-  const tn_gemm_geom *g;
+  const tn_gemm_geom *g; /* &kern.g */
+  tn_gemm_kern kern;     /* of the CPU level, copied once per call */
   tn_gemm_ukr ukr;
   tn_gemm_skr skr;
   epi_fn epi;
@@ -782,12 +799,18 @@ tn_matmul (const tn_matmul_args *args, tn_err *e)
           a->dims, a->rank, args->ta, bdims, brank, tb, odims, &orank, e)
       < 0)
     goto out;
-  c->g = tn_gemm_geom_of (a->dtype);
-  {
-    const tn_gemm_dsp *dsp = tn_gemm_dsp_get ();
-
-    c->ukr = dsp->ukr[c->g->kind];
-    c->skr = dsp->skr[c->g->kind];
+  c->kern = tn_gemm_dsp_get ()->k[tn_gemm_kind_of (a->dtype)];
+  c->g = &c->kern.g;
+  c->ukr = c->kern.ukr;
+  c->skr = c->kern.skr;
+  if (pb && !packs_like (pb->g, c->g)) {
+    /* never the wrong sums: the caller repacks (tn_gemm_b_current) */
+    tn_err_set (e,
+        "matmul's operand B was packed for %dx%d tiles but the kernels "
+        "of this CPU level take %dx%d (the CPU mask changed): pack it "
+        "again",
+        pb->g->mr, pb->g->nr, c->g->mr, c->g->nr);
+    goto out;
   }
   c->epi = epi_of (c->g->acc);
   c->adt = a->dtype;

@@ -51,6 +51,11 @@ void tn_gemm_b_free (tn_gemm_b *pb);
 /* The dtype and dims of the operand that was packed (before tb). */
 tn_dtype tn_gemm_b_dtype (const tn_gemm_b *pb);
 int tn_gemm_b_dims (const tn_gemm_b *pb, int64_t *dims);
+/* Whether pb is packed for the kernels that run now: the tile geometry
+ * is the CPU level's (AVX-512 and AVX2 differ), so after
+ * tn_cpu_set_mask () a caller that keeps a packed B tests this and packs
+ * again; tn_matmul refuses a stale one. */
+bool tn_gemm_b_current (const tn_gemm_b *pb);
 
 typedef struct {
   const tn_view *a; /* any strides (checked by the caller) */

@@ -122,6 +122,7 @@ struct _GstTensorMatmul {
   tn_array weights_t, bias_t; /* converted for a bfloat16 stream */
   tn_gemm_b *packed;          /* the weights, packed once */
   tn_dtype packed_dtype;
+  gboolean packed_tb;
   GstBuffer *held_b; /* the B that serves A buffers, stream mode */
 
   /* Weights mode: sink_0's chain multiplies and pushes itself while
@@ -368,6 +369,26 @@ n_threads (GstTensorMatmul *self)
   return n;
 }
 
+/* The weights packed for the kernels of the CPU level that will run: the
+ * tile geometry is the level's (AVX-512's is not AVX2's), so a pack made
+ * before tn_cpu_set_mask () changed the level is made again. */
+static gboolean
+pack_weights (GstTensorMatmul *self, tn_dtype bt, gboolean tb)
+{
+  const tn_array *w = array_as (&self->weights, bt, &self->weights_t);
+  tn_err e;
+
+  g_clear_pointer (&self->packed, tn_gemm_b_free);
+  self->packed = tn_gemm_b_pack (n_threads (self), &w->view, w->data, tb, &e);
+  if (!self->packed) {
+    GST_ELEMENT_ERROR (self, RESOURCE, NO_SPACE_LEFT, ("%s", e.msg), (NULL));
+    return FALSE;
+  }
+  self->packed_dtype = bt;
+  self->packed_tb = tb;
+  return TRUE;
+}
+
 static GstFlowReturn
 gst_tensor_matmul_update_src_caps (
     GstAggregator *agg, GstCaps *caps, GstCaps **ret)
@@ -412,17 +433,9 @@ gst_tensor_matmul_update_src_caps (
       return GST_FLOW_NOT_NEGOTIATED;
     }
   }
-  if (self->weights.data && (!self->packed || self->packed_dtype != bt)) {
-    const tn_array *w = array_as (&self->weights, bt, &self->weights_t);
-
-    g_clear_pointer (&self->packed, tn_gemm_b_free);
-    self->packed = tn_gemm_b_pack (n_threads (self), &w->view, w->data, tb, &e);
-    if (!self->packed) {
-      GST_ELEMENT_ERROR (self, RESOURCE, NO_SPACE_LEFT, ("%s", e.msg), (NULL));
-      return GST_FLOW_ERROR;
-    }
-    self->packed_dtype = bt;
-  }
+  if (self->weights.data && (!self->packed || self->packed_dtype != bt)
+      && !pack_weights (self, bt, tb))
+    return GST_FLOW_ERROR;
   out.fps_n = self->info_a.fps_n;
   out.fps_d = self->info_a.fps_d;
   mine = gst_tn_info_to_caps (&out);
@@ -580,6 +593,13 @@ multiply (GstTensorMatmul *self, GstBuffer *a, GstBuffer *b)
     args.b = &mb.view;
     args.b_base = mb.data;
   } else {
+    if (!tn_gemm_b_current (self->packed)
+        && !pack_weights (self, self->packed_dtype, self->packed_tb)) {
+      gst_buffer_unmap (out, &mo);
+      gst_clear_buffer (&out);
+      ret = GST_FLOW_ERROR;
+      goto done;
+    }
     args.packed_b = self->packed;
   }
   if (self->bias.data) {

@@ -5,16 +5,19 @@
  * What gemm.h promises, and so what is checked:
  * - int8 sums are the same bits on every CPU level: bitwise against the
  *   portable kernels (including sums that wrap past 2^31);
- * - float sums are the same within rounding, not bitwise (AVX2 fuses the
- *   multiply-add): each output within 2 (k + 1) eps of the sum of the
- *   magnitudes of its terms (plus a few of the smallest subnormals); a
- *   NaN must stay NaN and an infinity the same infinity (the inputs are
- *   kept below overflow, so both orders agree on those);
+ * - float sums are the same within rounding, not bitwise (AVX2 and
+ *   AVX-512 fuse the multiply-add): each output within 2 (k + 1) eps of the sum
+ * of the magnitudes of its terms (plus a few of the smallest subnormals); a NaN
+ * must stay NaN and an infinity the same infinity (the inputs are kept below
+ * overflow, so both orders agree on those);
  * - the skinny kernel of a level gives the bits of g calls of that
  *   level's micro-kernel (the skinny path and the blocked path agree):
  *   bitwise, every type, except which NaN comes out where several NaN
  *   inputs meet (its sign and payload follow the FMA operand order the
- *   compiler picked; a NaN must stay a NaN). */
+ *   compiler picked; a NaN must stay a NaN).
+ * Kernels are named by their geometry ("ukr_f32_12x32"): a level with a
+ * tile of its own (AVX-512) is held against the portable kernels of that
+ * tile (tn_gemm_portable_of), registered first under the same name. */
 #include "checkasm.h"
 
 #include <float.h>
@@ -53,14 +56,17 @@ fill_packed (const tn_gemm_geom *g, void *p, size_t n, bool edges)
       continue;
     }
     if (e >= 0) {
-      static const double ev[] = { NAN, -NAN, INFINITY, -INFINITY, 0.0, -0.0,
-        0, 0, 0 };
+      static const double ev[]
+          = { NAN, -NAN, INFINITY, -INFINITY, 0.0, -0.0, 0, 0, 0 };
 
       v = ev[e];
       if (e >= 6) /* smallest and largest subnormal, smallest normal */
-        v = g->acc == TN_FLOAT32
-                ? (e == 6 ? FLT_TRUE_MIN : e == 7 ? FLT_MIN - FLT_TRUE_MIN : FLT_MIN)
-                : (e == 6 ? DBL_TRUE_MIN : e == 7 ? DBL_MIN - DBL_TRUE_MIN : DBL_MIN);
+        v = g->acc == TN_FLOAT32 ? (e == 6   ? FLT_TRUE_MIN
+                                    : e == 7 ? FLT_MIN - FLT_TRUE_MIN
+                                             : FLT_MIN)
+                                 : (e == 6    ? DBL_TRUE_MIN
+                                     : e == 7 ? DBL_MIN - DBL_TRUE_MIN
+                                              : DBL_MIN);
     }
     if (g->acc == TN_FLOAT32)
       ((float *) p)[i] = (float) v;
@@ -88,10 +94,9 @@ item (const tn_gemm_geom *g, const void *p, int64_t i)
  * pb + s * sstride, as the skinny kernel reads them; c0: C before the
  * call, added when beta), every other item bit for bit. */
 static int
-check_near (const tn_gemm_geom *g, const void *want, const void *got,
-    size_t n, const void *pa, const void *pb, int64_t sstride, const void *c0,
-    int mr, int ncol, int64_t ks, int64_t ldc, int beta, bool exact,
-    const char *ctx)
+check_near (const tn_gemm_geom *g, const void *want, const void *got, size_t n,
+    const void *pa, const void *pb, int64_t sstride, const void *c0, int mr,
+    int ncol, int64_t ks, int64_t ldc, int beta, bool exact, const char *ctx)
 {
   const double eps = g->acc == TN_FLOAT32 ? FLT_EPSILON / 2 : DBL_EPSILON / 2;
   const double tiny = g->acc == TN_FLOAT32 ? FLT_TRUE_MIN : DBL_TRUE_MIN;
@@ -125,7 +130,7 @@ check_near (const tn_gemm_geom *g, const void *want, const void *got,
                    * item (g, pb, s * sstride + p * g->nr + jj));
     if (beta)
       mag += fabs (item (g, c0, at));
-    if (isnan (w) ? isnan (x)
+    if (isnan (w)   ? isnan (x)
         : isinf (w) ? w == x
                     : fabs (w - x) <= 2 * (ks + 1) * eps * mag + 4 * tiny)
       continue;
@@ -175,8 +180,8 @@ run (const tn_gemm_geom *g, int kind, tn_gemm_ukr uref, tn_gemm_ukr ufn,
     ufn (mr, ks, pa, pb, got + asz, ldc, beta);
   }
   snprintf (ctx, sizeof ctx,
-      "%s, mr %d, %d strip(s), %lld k steps, beta %d, ldc %lld%s", kinds[kind].name,
-      mr, strips, (long long) ks, beta, (long long) ldc,
+      "%s, mr %d, %d strip(s), %lld k steps, beta %d, ldc %lld%s",
+      kinds[kind].name, mr, strips, (long long) ks, beta, (long long) ldc,
       edges ? ", with NaN/inf/0/subnormals" : "");
   /* all of C's block: item 0 before C's start, then C (item 1 + i is
    * row i / ldc, col i % ldc) */
@@ -184,8 +189,8 @@ run (const tn_gemm_geom *g, int kind, tn_gemm_ukr uref, tn_gemm_ukr ufn,
     r = checkasm_check_bits (want, got, cbytes / asz, asz,
         "%s (item 1 + i is row i / ldc, col i %% ldc)", ctx);
   else
-    r = check_near (g, want + asz, got + asz, cbytes / asz - 1, pa, pb,
-            sstride, c0, mr, ncol, ks, ldc, beta, bitwise, ctx)
+    r = check_near (g, want + asz, got + asz, cbytes / asz - 1, pa, pb, sstride,
+            c0, mr, ncol, ks, ldc, beta, bitwise, ctx)
         || (memcmp (want, got, asz) != 0
             && checkasm_fail ("%s: wrote the item before C", ctx))
         || checkasm_check_guards (got, "%s", ctx);
@@ -213,53 +218,85 @@ skr_by_ukr (int mr, int g, int64_t ks, const void *pa, const void *pb,
 }
 
 static void
+bench_ukr (const tn_gemm_geom *g, tn_gemm_ukr fn)
+{
+  int64_t ks = g->kc / g->kp;
+  void *pa = calloc ((size_t) (ks * g->mr * g->kp), g->psize);
+  void *pb = calloc ((size_t) (ks * g->nr * g->kp), g->psize);
+  void *c = calloc ((size_t) (g->mr * g->nr), 8);
+
+  checkasm_bench (fn (g->mr, ks, pa, pb, c, g->nr, 1));
+  free (pa);
+  free (pb);
+  free (c);
+}
+
+static void
+bench_skr (const tn_gemm_geom *g, tn_gemm_skr fn)
+{
+  int64_t ks = g->kc / g->kp, sstride = ks * g->nr * g->kp;
+  void *pa = calloc ((size_t) (ks * g->mr * g->kp), g->psize);
+  void *pb = calloc ((size_t) (6 * sstride), g->psize);
+  void *c = calloc ((size_t) (6 * g->nr), 8);
+
+  checkasm_bench (fn (1, 6, ks, pa, pb, sstride, c, 6 * g->nr, 1));
+  free (pa);
+  free (pb);
+  free (c);
+}
+
+static void
 check_kind (const tn_gemm_dsp *d, int kind)
 {
-  const tn_gemm_geom *g = tn_gemm_geom_of (kinds[kind].src);
+  const tn_gemm_kern *kern = &d->k[kind];
+  const tn_gemm_geom *g = &kern->g;
+  tn_gemm_kern port;
   tn_gemm_ukr uref;
   tn_gemm_skr sref;
+  char tag[32];
 
-  if ((uref = checkasm_check_func (d->ukr[kind], "ukr_%s", kinds[kind].name))) {
+  snprintf (tag, sizeof tag, "%s_%dx%d", kinds[kind].name, g->mr, g->nr);
+  if (tn_gemm_portable_of (g, &port) < 0) {
+    checkasm_fail ("%s: no portable kernels of this geometry", tag);
+    return;
+  }
+  /* The portable kernels of the tile first: the reference (under mask 0
+   * they are the table's, checked against themselves). */
+  if (checkasm_check_func (port.ukr, "ukr_%s", tag))
+    bench_ukr (g, port.ukr);
+  if (checkasm_check_func (port.skr, "skr_%s", tag))
+    bench_skr (g, port.skr);
+  if ((uref = checkasm_check_func (kern->ukr, "ukr_%s", tag))) {
     for (size_t k = 0; k < sizeof ksteps / sizeof ksteps[0]; k++)
       for (int mr = 1; mr <= g->mr; mr++)
         for (int beta = 0; beta < 2; beta++)
           for (int edges = 0; edges < 2; edges++)
-            if (run (g, kind, uref, d->ukr[kind], NULL, NULL, 0, mr,
-                    ksteps[k], beta, edges, false))
+            if (run (g, kind, uref, kern->ukr, NULL, NULL, 0, mr, ksteps[k],
+                    beta, edges, false))
               goto skinny;
     /* int8 sums that wrap: every product -128 * -128 */
     if (g->acc == TN_INT32) {
       int64_t ks = 70000;
       int16_t *pa = malloc (ks * g->mr * g->kp * sizeof *pa);
       int16_t *pb = malloc (ks * g->nr * g->kp * sizeof *pb);
-      int32_t want[6 * 16], got[6 * 16];
+      int32_t want[14 * 32], got[14 * 32];
 
       for (int64_t i = 0; i < ks * g->mr * g->kp; i++)
         pa[i] = -128;
       for (int64_t i = 0; i < ks * g->nr * g->kp; i++)
         pb[i] = -128;
       uref (g->mr, ks, pa, pb, want, g->nr, 0);
-      d->ukr[kind] (g->mr, ks, pa, pb, got, g->nr, 0);
+      kern->ukr (g->mr, ks, pa, pb, got, g->nr, 0);
       checkasm_check_bits (want, got, (size_t) (g->mr * g->nr), 4,
           "i8, %lld k steps of -128 * -128 (the sums wrap)", (long long) ks);
       free (pa);
       free (pb);
     }
-    {
-      int64_t ks = g->kc / g->kp;
-      void *pa = calloc ((size_t) (ks * g->mr * g->kp), g->psize);
-      void *pb = calloc ((size_t) (ks * g->nr * g->kp), g->psize);
-      void *c = calloc ((size_t) (g->mr * g->nr), 8);
-
-      checkasm_bench (d->ukr[kind] (g->mr, ks, pa, pb, c, g->nr, 1));
-      free (pa);
-      free (pb);
-      free (c);
-    }
+    bench_ukr (g, kern->ukr);
   }
 skinny:
-  if ((sref = checkasm_check_func (d->skr[kind], "skr_%s", kinds[kind].name))) {
-    own_ukr = d->ukr[kind];
+  if ((sref = checkasm_check_func (kern->skr, "skr_%s", tag))) {
+    own_ukr = kern->ukr;
     own_nr = g->nr;
     own_psz = g->psize;
     own_asz = tn_dtype_size (g->acc);
@@ -270,23 +307,13 @@ skinny:
 
           /* against the portable skinny kernel, then against g calls of
            * this level's own micro-kernel */
-          if (run (g, kind, NULL, NULL, sref, d->skr[kind], ns, mr, ksteps[k],
+          if (run (g, kind, NULL, NULL, sref, kern->skr, ns, mr, ksteps[k],
                   beta, edges, false)
-              || run (g, kind, NULL, NULL, skr_by_ukr, d->skr[kind], ns, mr,
+              || run (g, kind, NULL, NULL, skr_by_ukr, kern->skr, ns, mr,
                   ksteps[k], beta, edges, true))
             return;
         }
-    {
-      int64_t ks = g->kc / g->kp, sstride = ks * g->nr * g->kp;
-      void *pa = calloc ((size_t) (ks * g->mr * g->kp), g->psize);
-      void *pb = calloc ((size_t) (6 * sstride), g->psize);
-      void *c = calloc ((size_t) (6 * g->nr), 8);
-
-      checkasm_bench (d->skr[kind] (1, 6, ks, pa, pb, sstride, c, 6 * g->nr, 1));
-      free (pa);
-      free (pb);
-      free (c);
-    }
+    bench_skr (g, kern->skr);
   }
 }
 

@@ -1,6 +1,7 @@
 /* The CPU-feature module: the mask, its generation counter, the names, and
- * GST_TENSOR_CPU.  meson runs this program three times: without the
- * variable, with GST_TENSOR_CPU=portable, and with "ssse3,bogus"
+ * GST_TENSOR_CPU.  meson runs this program four times: without the
+ * variable, with GST_TENSOR_CPU=portable, with "ssse3,bogus" and with
+ * "ssse3,avx2,f16c" (AVX-512 masked)
  * (TN_TEST_CPU_ENV says which, so the expectation is the test's own). */
 #include <glib.h>
 #include <string.h>
@@ -23,7 +24,7 @@ cpuinfo_flags (void)
     if (!g_str_has_prefix (*l, "flags"))
       continue;
     words = g_strsplit_set (*l, " \t", -1);
-    unsigned fma = 0, avx2 = 0;
+    unsigned fma = 0, avx2 = 0, avx512 = 0;
     for (gchar **w = words; *w; w++) {
       if (!strcmp (*w, "ssse3"))
         f |= TN_CPU_SSSE3;
@@ -33,9 +34,15 @@ cpuinfo_flags (void)
         avx2 = 1;
       else if (!strcmp (*w, "fma"))
         fma = 1;
+      else if (!strcmp (*w, "avx512f") || !strcmp (*w, "avx512dq")
+               || !strcmp (*w, "avx512bw") || !strcmp (*w, "avx512vl"))
+        avx512++;
     }
     if (avx2 && fma)
       f |= TN_CPU_AVX2;
+    /* all four subsets; the kernel lists none without ZMM state */
+    if (avx512 == 4)
+      f |= TN_CPU_AVX512;
     g_strfreev (words);
     break;
   }
@@ -55,6 +62,8 @@ expected_env_mask (void)
     return 0;
   if (!strcmp (which, "ssse3"))
     return TN_CPU_SSSE3;
+  if (!strcmp (which, "avx2")) /* everything but AVX-512 */
+    return TN_CPU_SSSE3 | TN_CPU_AVX2 | TN_CPU_F16C;
   g_error ("TN_TEST_CPU_ENV=%s is not a case of this test", which);
   return 0;
 }
@@ -100,6 +109,11 @@ test_names (void)
   g_assert_cmpstr (
       tn_cpu_names (TN_CPU_SSSE3 | TN_CPU_AVX2 | TN_CPU_F16C, buf, sizeof buf),
       ==, "ssse3,avx2,f16c");
+  g_assert_cmpstr (
+      tn_cpu_names (TN_CPU_SSSE3 | TN_CPU_AVX2 | TN_CPU_F16C | TN_CPU_AVX512,
+          buf, sizeof buf),
+      ==, "ssse3,avx2,f16c,avx512");
+  g_assert_cmpstr (tn_cpu_names (TN_CPU_AVX512, buf, sizeof buf), ==, "avx512");
   /* Too small a buffer keeps the names that fit, whole. */
   g_assert_cmpstr (tn_cpu_names (TN_CPU_SSSE3 | TN_CPU_AVX2, tiny, sizeof tiny),
       ==, "ssse3");

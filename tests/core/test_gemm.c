@@ -16,15 +16,18 @@
 #include "tests/common/npyread.h"
 #include "ftz.h"
 
-/* The golden tests run on the portable kernels (isa 0: CPU mask 0) and on
- * all this CPU has (isa 1); checkasm compares the kernels themselves.
- * Returns the CPU flags in use; *old gets the mask to restore. */
-#define NISA 2
+/* The golden tests run on the portable kernels (isa 0: CPU mask 0), on
+ * all this CPU has but AVX-512 (isa 1: the AVX2 level, whose tile is the
+ * portable one) and on all it has (isa 2: AVX-512's own tile, where the
+ * CPU has it); checkasm compares the kernels themselves.  Returns the CPU
+ * flags in use; *old gets the mask to restore. */
+#define NISA 3
 
 static unsigned
 use_isa (int isa, unsigned *old)
 {
-  unsigned prev = tn_cpu_set_mask (isa ? ~0u : 0);
+  static const unsigned masks[NISA] = { 0, ~(unsigned) TN_CPU_AVX512, ~0u };
+  unsigned prev = tn_cpu_set_mask (masks[isa]);
 
   if (isa == 0)
     *old = prev;
@@ -700,7 +703,7 @@ product_rows (const arr *a, int64_t m, const arr *b, bool tb,
 }
 
 /* The skinny path sums every output in the order the blocked GEMM does, so
- * the first m rows of a 7-row product (blocked GEMM) have the bits of the
+ * the first m rows of a 15-row product (blocked GEMM) have the bits of the
  * m-row product (skinny path), with fractional values that show the order
  * of the sums: k over 2 k blocks, ragged n, with a bias or B transposed. */
 static void
@@ -715,7 +718,7 @@ test_skinny_same_bits (void)
         tn_dtype t = types[ti], ot;
         bool tb = cfg == 1;
         int64_t k = 700, n = tb ? 33 : 1031;
-        int64_t ad[] = { 7, k }, bd[] = { tb ? n : k, tb ? k : n },
+        int64_t ad[] = { 15, k }, bd[] = { tb ? n : k, tb ? k : n },
                 cd[] = { n };
         arr a = pseudo (t, ad, 2, 21), b = pseudo (t, bd, 2, 22), bias;
         size_t bytes, bytes7;
@@ -723,8 +726,10 @@ test_skinny_same_bits (void)
 
         tn_matmul_dtype (t, t, &ot, NULL);
         bias = pseudo (ot, cd, 1, 23);
-        ref = product_rows (&a, 7, &b, tb, NULL, tb ? NULL : &bias, 2, &bytes7);
-        for (int m = 1; m <= 6; m++) {
+        /* 15 rows: past every level's MR (AVX-512 float64's is 14) */
+        ref = product_rows (
+            &a, 15, &b, tb, NULL, tb ? NULL : &bias, 2, &bytes7);
+        for (int m = 1; m <= 14; m++) {
           void *out = product_rows (
               &a, m, &b, tb, NULL, tb ? NULL : &bias, 1, &bytes);
 
@@ -736,6 +741,71 @@ test_skinny_same_bits (void)
         arr_free (&b);
         arr_free (&bias);
       }
+  }
+  tn_cpu_set_mask (old);
+}
+
+/* The AVX2 and AVX-512 levels give the same float bits (one FMA chain
+ * per output over each k block of the same kc, whatever the tile), two k
+ * blocks and partial tiles of both geometries; and a B packed for one
+ * level is refused by the other's kernels, never multiplied wrongly
+ * (tn_gemm_b_current says to pack again).  Without AVX-512 both masks
+ * pick AVX2 and the packed B stays current. */
+static void
+test_levels (void)
+{
+  bool has512 = (tn_cpu_detect () & TN_CPU_AVX512) != 0;
+  unsigned old = tn_cpu_set_mask (~0u);
+
+  for (size_t ti = 0; ti < G_N_ELEMENTS (types); ti++) {
+    tn_dtype t = types[ti], ot;
+    int64_t ad[] = { 37, 300 }, bd[] = { 300, 70 };
+    arr a = pseudo (t, ad, 2, 41), b = pseudo (t, bd, 2, 42);
+    size_t bytes;
+    void *o2, *o512;
+    tn_matmul_args args = { 0 };
+    tn_gemm_b *pb;
+    tn_err e;
+
+    tn_matmul_dtype (t, t, &ot, NULL);
+    tn_cpu_set_mask (~(unsigned) TN_CPU_AVX512);
+    o2 = product_rows (&a, 37, &b, false, NULL, NULL, 1, &bytes);
+    tn_cpu_set_mask (~0u);
+    o512 = product_rows (&a, 37, &b, false, NULL, NULL, 2, &bytes);
+    g_assert_cmpmem (o2, bytes, o512, bytes);
+
+    pb = tn_gemm_b_pack (1, &b.v, b.data, false, NULL);
+    g_assert_nonnull (pb);
+    g_assert_true (tn_gemm_b_current (pb));
+    tn_cpu_set_mask (~(unsigned) TN_CPU_AVX512);
+    g_assert_true (tn_gemm_b_current (pb) == !has512);
+    args.a = &a.v;
+    args.a_base = a.data;
+    args.packed_b = pb;
+    args.out = o2;
+    if (has512) {
+      g_assert_cmpint (tn_matmul (&args, &e), ==, -1);
+      g_assert_nonnull (
+          strstr (e.msg, t == TN_FLOAT64 ? "packed for 14x16 tiles but the "
+                                           "kernels of this CPU level take 6x8"
+                                         : "packed for 12x32 tiles but the "
+                                           "kernels of this CPU level take "
+                                           "6x16"));
+    } else {
+      g_assert_cmpint (tn_matmul (&args, &e), ==, 0);
+      g_assert_cmpmem (o2, bytes, o512, bytes);
+    }
+    /* the portable level shares AVX2's tile */
+    tn_gemm_b_free (pb);
+    pb = tn_gemm_b_pack (1, &b.v, b.data, false, NULL);
+    tn_cpu_set_mask (0);
+    g_assert_true (tn_gemm_b_current (pb));
+    tn_gemm_b_free (pb);
+    tn_cpu_set_mask (~0u);
+    g_free (o2);
+    g_free (o512);
+    arr_free (&a);
+    arr_free (&b);
   }
   tn_cpu_set_mask (old);
 }
@@ -1004,6 +1074,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gemm/skinny/same-bits-as-gemm", test_skinny_same_bits);
   g_test_add_func ("/gemm/skinny/threads-bit-identical", test_skinny_threads);
   g_test_add_func ("/gemm/random", test_random);
+  g_test_add_func ("/gemm/levels", test_levels);
   g_test_add_func ("/gemm/int8-full-range", test_int8_full);
   g_test_add_func ("/gemm/threads-bit-identical", test_threads);
   g_test_add_func ("/gemm/strided", test_strided);

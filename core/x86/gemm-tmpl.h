@@ -1,0 +1,189 @@
+/* The x86 GEMM kernel templates, written once for every vector ISA
+ * (x86/gemm-avx2.c, x86/gemm-avx512.c): an R x (2 vectors) tile of C in
+ * 2 * R named accumulators, one broadcast of A and two loads of B per k
+ * step; every row count of the ISA's list gets its own unrolled copy so a
+ * matrix-vector product does not pay for MR rows.  The including file
+ * defines, per prefix P (F32, F64, I8): P##_ZERO, _LDB, _BCA, _MAC, _LDC,
+ * _ADD, _STC on its vector type.  Each output is one FMA chain over k in
+ * k order (then + C when beta), whatever the tile: the float bits depend
+ * on kc alone, so AVX2 and AVX-512 agree bit for bit. */
+#ifndef TN_GEMM_TMPL_H
+#define TN_GEMM_TMPL_H
+
+#include <immintrin.h>
+#include <string.h>
+
+#define INLINE static inline __attribute__ ((always_inline))
+
+/* Up to 14 rows of 2 accumulators (28 of AVX-512's 32 registers).  Named
+ * accumulators, not an array: GCC keeps an array of vectors on the stack
+ * and stores it every step.  Rows past R are dead code. */
+#define TN_GEMM_ROWS14(M, ...)                                                 \
+  M (__VA_ARGS__, 0)                                                           \
+  M (__VA_ARGS__, 1)                                                           \
+  M (__VA_ARGS__, 2)                                                           \
+  M (__VA_ARGS__, 3)                                                           \
+  M (__VA_ARGS__, 4)                                                           \
+  M (__VA_ARGS__, 5)                                                           \
+  M (__VA_ARGS__, 6)                                                           \
+  M (__VA_ARGS__, 7)                                                           \
+  M (__VA_ARGS__, 8)                                                           \
+  M (__VA_ARGS__, 9)                                                           \
+  M (__VA_ARGS__, 10)                                                          \
+  M (__VA_ARGS__, 11)                                                          \
+  M (__VA_ARGS__, 12)                                                          \
+  M (__VA_ARGS__, 13)
+#define TN_GEMM_DECL(VT, i) VT c##i##a = c0, c##i##b = c0;
+#define TN_GEMM_ROW_MAC(P, i)                                                  \
+  if (R > i) {                                                                 \
+    ai = P##_BCA (a, i);                                                       \
+    c##i##a = P##_MAC (c##i##a, ai, b0);                                       \
+    c##i##b = P##_MAC (c##i##b, ai, b1);                                       \
+  }
+#define TN_GEMM_ROW_STORE(P, LANES, i)                                         \
+  if (R > i) {                                                                 \
+    if (beta) {                                                                \
+      c##i##a = P##_ADD (P##_LDC (c + i * ldc), c##i##a);                      \
+      c##i##b = P##_ADD (P##_LDC (c + i * ldc + LANES), c##i##b);              \
+    }                                                                          \
+    P##_STC (c + i * ldc, c##i##a);                                            \
+    P##_STC (c + i * ldc + LANES, c##i##b);                                    \
+  }
+#define TN_GEMM_UKR_CASE(NAME, R)                                              \
+  case R:                                                                      \
+    NAME##_tile (R, ks, pa, pb, c, ldc, beta);                                 \
+    break;
+
+/* P: macro prefix; CT/OT: packed and output C types; VT: vector type;
+ * LANES: outputs per vector; ASTEP/BSTEP: packed items per k step;
+ * ROWS: the row counts 1..MR as X (NAME, r) list, MR its last. */
+#define TN_GEMM_UKR_X86(NAME, P, CT, OT, VT, LANES, ASTEP, BSTEP, ROWS, MR)    \
+  INLINE void NAME##_tile (const int R, int64_t ks, const CT *a, const CT *b,  \
+      OT *c, int64_t ldc, int beta)                                            \
+  {                                                                            \
+    VT c0 = P##_ZERO ();                                                       \
+    TN_GEMM_ROWS14 (TN_GEMM_DECL, VT)                                          \
+                                                                               \
+    /* C is written once at the end: start fetching its rows now. */           \
+    for (int i = 0; i < R; i++) {                                              \
+      _mm_prefetch ((const char *) (c + i * ldc), _MM_HINT_T0);                \
+      _mm_prefetch (                                                           \
+          (const char *) (c + i * ldc + 2 * LANES) - 1, _MM_HINT_T0);          \
+    }                                                                          \
+    _Pragma ("GCC unroll 4") for (int64_t p = 0; p < ks; p++)                  \
+    {                                                                          \
+      VT b0 = P##_LDB (b, 0), b1 = P##_LDB (b, 1), ai;                         \
+      TN_GEMM_ROWS14 (TN_GEMM_ROW_MAC, P)                                      \
+      a += ASTEP;                                                              \
+      b += BSTEP;                                                              \
+    }                                                                          \
+    TN_GEMM_ROWS14 (TN_GEMM_ROW_STORE, P, LANES)                               \
+  }                                                                            \
+                                                                               \
+  void NAME (int mr, int64_t ks, const void *pa, const void *pb, void *c,      \
+      int64_t ldc, int beta)                                                   \
+  {                                                                            \
+    switch (mr) {                                                              \
+      ROWS (TN_GEMM_UKR_CASE, NAME)                                            \
+    default:                                                                   \
+      NAME##_tile (MR, ks, pa, pb, c, ldc, beta);                              \
+      break;                                                                   \
+    }                                                                          \
+  }
+
+/* The skinny kernel (m <= MR): R rows times G strips of B side by side,
+ * 2 * R * G <= NACC accumulators.  One strip has only 2 * R FMA chains,
+ * too few to cover the FMA latency at small R; G strips give 2 * R * G.
+ * Slot s holds row s / (2G), strip s / 2 % G, half s % 2; each is the
+ * same chain over k as in the micro-kernel, so the sums have the same
+ * bits. */
+#define TN_GEMM_SLOTS28(M, ...)                                                \
+  TN_GEMM_ROWS14 (M, __VA_ARGS__)                                              \
+  M (__VA_ARGS__, 14)                                                          \
+  M (__VA_ARGS__, 15)                                                          \
+  M (__VA_ARGS__, 16)                                                          \
+  M (__VA_ARGS__, 17)                                                          \
+  M (__VA_ARGS__, 18)                                                          \
+  M (__VA_ARGS__, 19)                                                          \
+  M (__VA_ARGS__, 20)                                                          \
+  M (__VA_ARGS__, 21)                                                          \
+  M (__VA_ARGS__, 22)                                                          \
+  M (__VA_ARGS__, 23)                                                          \
+  M (__VA_ARGS__, 24)                                                          \
+  M (__VA_ARGS__, 25)                                                          \
+  M (__VA_ARGS__, 26)                                                          \
+  M (__VA_ARGS__, 27)
+#define TN_GEMM_SK_DECL(VT, s) VT x##s = x;
+#define TN_GEMM_SK_MAC(P, s)                                                   \
+  if (s < 2 * R * G)                                                           \
+    x##s = P##_MAC (x##s, P##_BCA (a, s / (2 * G)),                            \
+        P##_LDB (b + (s / 2 % G) * sstride, s % 2));
+#define TN_GEMM_SK_STORE(P, LANES, s)                                          \
+  if (s < 2 * R * G) {                                                         \
+    __typeof__ (c) cs                                                          \
+        = c + s / (2 * G) * ldc + (s / 2 % G) * 2 * LANES + s % 2 * LANES;     \
+    if (beta)                                                                  \
+      x##s = P##_ADD (P##_LDC (cs), x##s);                                     \
+    P##_STC (cs, x##s);                                                        \
+  }
+/* Strips per call for R rows: at most 6 (the driver's SKINNY_G) */
+#define TN_GEMM_SK_GMAX(NACC, R)                                               \
+  ((NACC) / (2 * (R)) < 6 ? (NACC) / (2 * (R)) : 6)
+#define TN_GEMM_SK_G(NAME, GM, R, G)                                           \
+  if (G <= GM && h == G)                                                       \
+    NAME##_tile (R, G <= GM ? G : 1, ks, pa, b, sstride, c, ldc, beta);        \
+  else
+#define TN_GEMM_SKR_CASE(NAME, NACC, R)                                        \
+  case R:                                                                      \
+    h = h < TN_GEMM_SK_GMAX (NACC, R) ? h : TN_GEMM_SK_GMAX (NACC, R);         \
+    TN_GEMM_SK_G (NAME, TN_GEMM_SK_GMAX (NACC, R), R, 6)                       \
+    TN_GEMM_SK_G (NAME, TN_GEMM_SK_GMAX (NACC, R), R, 5)                       \
+    TN_GEMM_SK_G (NAME, TN_GEMM_SK_GMAX (NACC, R), R, 4)                       \
+    TN_GEMM_SK_G (NAME, TN_GEMM_SK_GMAX (NACC, R), R, 3)                       \
+    TN_GEMM_SK_G (NAME, TN_GEMM_SK_GMAX (NACC, R), R, 2)                       \
+    NAME##_tile (R, 1, ks, pa, b, sstride, c, ldc, beta);                      \
+    break;
+
+/* NACC: accumulators the ISA can hold beside the operands (12 of 16
+ * ymm, 28 of 32 zmm); the rest as for TN_GEMM_UKR_X86, ROWS as
+ * X (NAME, NACC, r). */
+#define TN_GEMM_SKR_X86(                                                       \
+    NAME, P, CT, OT, VT, LANES, ASTEP, BSTEP, ROWS, MR, NACC)                  \
+  INLINE void NAME##_tile (const int R, const int G, int64_t ks, const CT *a,  \
+      const CT *b, int64_t sstride, OT *c, int64_t ldc, int beta)              \
+  {                                                                            \
+    VT x = P##_ZERO ();                                                        \
+    TN_GEMM_SLOTS28 (TN_GEMM_SK_DECL, VT)                                      \
+                                                                               \
+    _Pragma ("GCC unroll 2") for (int64_t p = 0; p < ks; p++)                  \
+    {                                                                          \
+      TN_GEMM_SLOTS28 (TN_GEMM_SK_MAC, P)                                      \
+      a += ASTEP;                                                              \
+      b += BSTEP;                                                              \
+    }                                                                          \
+    TN_GEMM_SLOTS28 (TN_GEMM_SK_STORE, P, LANES)                               \
+  }                                                                            \
+                                                                               \
+  void NAME (int mr, int g, int64_t ks, const void *pa, const void *pb,        \
+      int64_t sstride, void *c_, int64_t ldc, int beta)                        \
+  {                                                                            \
+    const CT *b = pb;                                                          \
+    OT *c = c_;                                                                \
+                                                                               \
+    while (g > 0) {                                                            \
+      int h = g;                                                               \
+                                                                               \
+      switch (mr) {                                                            \
+        ROWS (TN_GEMM_SKR_CASE, NAME, NACC)                                    \
+      default:                                                                 \
+        h = 1;                                                                 \
+        NAME##_tile (MR, 1, ks, pa, b, sstride, c, ldc, beta);                 \
+        break;                                                                 \
+      }                                                                        \
+      g -= h;                                                                  \
+      b += h * sstride;                                                        \
+      c += h * 2 * LANES;                                                      \
+    }                                                                          \
+  }
+
+#endif
