@@ -91,6 +91,7 @@ gst_tensor_compare_start (GstTensorCompare *self)
   self->max_abs = self->max_rel = 0.0;
   self->max_ulp = 0;
   self->stacked = self->errored = FALSE;
+  g_clear_pointer (&self->error_text, g_free);
   self->ref = REF_NONE;
   g_mutex_lock (&self->lock);
   self->flushing = self->expected_eos = FALSE;

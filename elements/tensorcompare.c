@@ -12,7 +12,10 @@
  * buffer: zero-copy), so it can stand anywhere in a pipeline.  It is the
  * pipeline-level numpy.testing.assert_allclose: with the default
  * #GstTensorCompare:on-mismatch=error a mismatch stops the pipeline with
- * an element error, and gst-launch-1.0 exits non-zero.
+ * an element error, and gst-launch-1.0 exits non-zero.  The failing
+ * buffer itself still goes on first, so that a sink waiting to preroll
+ * does, and the error arrives in PLAYING (gst-launch-1.0 of GStreamer
+ * 1.22 does not always exit after an error while prerolling).
  *
  * The reference is either the #GstTensorCompare:reference property or a
  * second stream on the request pad `expected` (paired with the sink
@@ -68,9 +71,10 @@
  * |[
  * gst-launch-1.0 tensorsrc pattern=arange num-buffers=2 \
  *     ! "tensor/x-raw,type=float32,dims=<4>" ! tee name=t \
- *     t. ! queue ! tensorop ops=add:1e-9 ! tensorcompare name=c rtol=1e-6 \
+ *     t. ! queue ! tensorop ops=add:1e-6 ! tensorcompare name=c atol=1e-5 \
  *     ! fakesink  t. ! queue ! c.expected
- * ]| compares a stream with another one, buffer by buffer.
+ * ]| compares a stream with another one, buffer by buffer (the queues
+ * keep the branches apart: tensorcompare waits on sink for the reference).
  */
 
 #ifdef HAVE_CONFIG_H
@@ -153,9 +157,10 @@ gst_tensor_compare_fail (GstTensorCompare *self, const gchar *text)
   switch (mode) {
   case GST_TENSOR_COMPARE_ERROR:
     /* one error per run: the pipeline stops at the first, and what EOS
-     * finds after it (references left over) would be a second */
+     * finds after it (references left over) would be a second.  It is
+     * posted by post_error, once the buffer went on. */
     if (!self->errored)
-      GST_ELEMENT_ERROR (self, STREAM, FAILED, ("%s", text), (NULL));
+      self->error_text = g_strdup (text);
     self->errored = TRUE;
     return FALSE;
   case GST_TENSOR_COMPARE_WARNING:
@@ -164,6 +169,16 @@ gst_tensor_compare_fail (GstTensorCompare *self, const gchar *text)
   default:
     GST_INFO_OBJECT (self, "%s", text);
     return TRUE;
+  }
+}
+
+/* The error of on-mismatch=error, if one is pending. */
+static void
+post_error (GstTensorCompare *self)
+{
+  if (self->error_text) {
+    GST_ELEMENT_ERROR (self, STREAM, FAILED, ("%s", self->error_text), (NULL));
+    g_clear_pointer (&self->error_text, g_free);
   }
 }
 
@@ -303,6 +318,15 @@ gst_tensor_compare_chain (GstPad *pad, GstObject *parent, GstBuffer *buf)
   else
     go = gst_tensor_compare_with_file (self, &m, index, pts);
   gst_tn_buffer_unmap (&m);
+  if (!go && self->error_text) {
+    /* The failing buffer still goes on, then the error stops the stream:
+     * a sink waiting for its first buffer prerolls on it, and
+     * gst-launch-1.0 of GStreamer 1.22, which does not always exit after
+     * an error while prerolling, gets it in PLAYING and exits non-zero. */
+    gst_pad_push (self->srcpad, buf);
+    post_error (self);
+    return GST_FLOW_ERROR;
+  }
   if (!go) {
     gst_buffer_unref (buf);
     return self->flushing ? GST_FLOW_FLUSHING : GST_FLOW_ERROR;
@@ -377,6 +401,7 @@ gst_tensor_compare_sink_event (GstPad *pad, GstObject *parent, GstEvent *event)
     break;
   case GST_EVENT_EOS:
     if (!gst_tensor_compare_finish (self)) {
+      post_error (self);
       gst_event_unref (event);
       return FALSE;
     }
@@ -568,6 +593,7 @@ gst_tensor_compare_finalize (GObject *object)
   GstTensorCompare *self = GST_TENSOR_COMPARE (object);
 
   gst_tensor_compare_stop (self);
+  g_free (self->error_text);
   g_free (self->reference);
   g_mutex_clear (&self->lock);
   g_cond_clear (&self->cond);

@@ -62,7 +62,8 @@ struct _GstTensorCompare {
   GstTnInfo info;
   guint64 index;
   guint64 compared, failed;
-  gboolean errored; /* an element error was posted */
+  gboolean errored;  /* on-mismatch=error failed: an element error */
+  gchar *error_text; /* its text, until posted */
   double max_abs, max_rel;
   uint64_t max_ulp;
   GstTensorCompareRef ref;
