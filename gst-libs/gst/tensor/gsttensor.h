@@ -5,6 +5,7 @@
 #include "core/tn.h"
 #include "tensorallocator.h"
 #include "tensorbuffer.h"
+#include "tensorcheck.h"
 #include "tensorinfo.h"
 #include "tensorinit.h"
 #include "tensormedia.h"
