@@ -170,8 +170,8 @@ audio (int frames, int n)
   GstBuffer *in = filled (in_bytes);
   /* dst 2 KiB off src in a page (no 4K aliasing, see ring ()); the
    * peers write 4 hops (in cache) or as many bytes as the ring holds
-   * (2 windows and 2 hops: the element's working set) */
-  const gsize ring_bytes = 10 * in_bytes;
+   * (2 windows: the element's working set) */
+  const gsize ring_bytes = 8 * in_bytes;
   guint8 *dbuf = g_malloc (ring_bytes + 4096), *dst = dbuf + 2048;
   guint8 *src = g_malloc (in_bytes);
   double tw[RUNS], tid[RUNS], tm[RUNS], tr[RUNS];
@@ -328,7 +328,8 @@ ring_whole (guint8 *dst, const guint8 *src, gsize size, int n)
 static void
 ring (void)
 {
-  const gsize size = 4096 * 8, hop = 1024 * 8, cap = 2 * size + 2 * hop;
+  /* the element's first ring: a window and a window more */
+  const gsize size = 4096 * 8, hop = 1024 * 8, cap = 2 * size;
   tn_ring r;
   tn_err e;
   /* dst off src's position in a page by 2 KiB: a destination 4 KiB

@@ -146,10 +146,11 @@ gst_tensor_window_ring_make_room (
   if (ring != NULL && need <= gst_tn_ring_size (ring)
       && gst_tn_ring_can_write (ring, self->ring_to * ib, to * ib))
     return TRUE;
-  /* Two windows and two hops at first, so that downstream may hold a
-   * window while the next fills; twice the last size when downstream
-   * held on to more. */
-  want = (gsize) self->run.size * ib * 2 + (gsize) self->run.hop * ib * 2;
+  /* A window and then a hop or a window, whichever is more, at first:
+   * then downstream may hold the last window while the next fills (and,
+   * with overlap, size / hop of them); twice the last size when
+   * downstream held on to more. */
+  want = ((gsize) self->run.size + MAX (self->run.size, self->run.hop)) * ib;
   if (ring != NULL)
     want = MAX (want, 2 * gst_tn_ring_size (ring));
   want = MAX (want, need);
