@@ -206,6 +206,8 @@ def main():
     for k, s in enumerate(seq):
         np.save(os.path.join(OUT, "seq_%05d.npy" % k), s)
     np.save(os.path.join(OUT, "seq_stack.npy"), np.stack(seq))
+    # docs/testing.md's C example: tensorop ops=mul:2 of arange(6)
+    np.save(os.path.join(OUT, "doc_double.npy"), seq[0] * F32(2))
 
 
 if __name__ == "__main__":
