@@ -57,6 +57,8 @@
       [  # the elements, with what they make of two buffers of x
         {'id': 'tensordebug', 'el': 'tensordebug output=log', 'n': 'tensordebug0',
          'y': 'np.stack([x, x])'},
+        {'id': 'tensorcompare', 'el': 'tensorcompare reference=@DIR@/@V@-rec.npy record=true silent=true', 'n': 'tensorcompare0',
+         'y': 'np.stack([x, x])'},
         {'id': 'tensorop', 'el': 'tensorop ops=add:1', 'n': 'tensorop0',
          'y': 'np.stack([x + 1, x + 1])'},
         {'id': 'tensorview', 'el': 'tensorview ops=transpose', 'n': 'tensorview0',
@@ -95,6 +97,7 @@
     'axes': [
       [
         {'id': 'tensordebug', 'el': 'tensordebug output=log', 'n': 'tensordebug0'},
+        {'id': 'tensorcompare', 'el': 'tensorcompare reference=@DIR@/@V@-rec.npy record=true silent=true', 'n': 'tensorcompare0'},
         {'id': 'tensorop', 'el': 'tensorop ops=add:1', 'n': 'tensorop0'},
         {'id': 'tensorview', 'el': 'tensorview ops=transpose', 'n': 'tensorview0'},
         {'id': 'tensorreduce', 'el': 'tensorreduce', 'n': 'tensorreduce0'},

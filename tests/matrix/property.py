@@ -4,7 +4,8 @@
 # Every string and enum property of every element (gst-inspect-1.0 of the
 # build: tensorsrc pattern; tensordebug output; tensorop op, value, ops;
 # tensorreduce op, axes; tensormatmul weights, bias, start-time-selection;
-# tensorview ops; npydec framerate, a fraction written as text; npyenc and
+# tensorview ops; tensorcompare reference, on-mismatch, sync; npydec
+# framerate, a fraction written as text; npyenc and
 # tensorconvert have none) with a malformed value: gst-launch-1.0 exits
 # non-zero and the ERROR line names the element, the property and the
 # offending text.  An enum value GStreamer's parser refuses is named
@@ -42,6 +43,12 @@
         {'id': 'combine-op-typo', 'l': 'tensorsrc num-buffers=1 ! tensor/x-raw,type=float32,dims=<2,3> ! c.sink_0 tensorsrc num-buffers=1 ! tensor/x-raw,type=float32,dims=<2,3> ! c.sink_1 tensorcombine name=c op=mull ! fakesink', 'w': ['tensorcombine', 'op', 'mull']},
         {'id': 'combine-op-range', 'l': 'tensorsrc num-buffers=1 ! tensor/x-raw,type=float32,dims=<2,3> ! c.sink_0 tensorsrc num-buffers=1 ! tensor/x-raw,type=float32,dims=<2,3> ! c.sink_1 tensorcombine name=c op=18 ! fakesink', 'w': ['tensorcombine', 'op', '18']},
         {'id': 'combine-op-case', 'l': 'tensorsrc num-buffers=1 ! tensor/x-raw,type=float32,dims=<2,3> ! c.sink_0 tensorsrc num-buffers=1 ! tensor/x-raw,type=float32,dims=<2,3> ! c.sink_1 tensorcombine name=c op=ADD ! fakesink', 'w': ['tensorcombine', 'op', 'ADD']},
+        {'id': 'compare-on-mismatch-typo', 'l': 'tensorsrc num-buffers=1 ! tensor/x-raw,type=float32,dims=<3,4> ! tensorcompare reference=@DIR@/w34.npy on-mismatch=errror ! fakesink', 'w': ['tensorcompare', 'on-mismatch', 'errror']},
+        {'id': 'compare-on-mismatch-range', 'l': 'tensorsrc num-buffers=1 ! tensor/x-raw,type=float32,dims=<3,4> ! tensorcompare reference=@DIR@/w34.npy on-mismatch=3 ! fakesink', 'w': ['tensorcompare', 'on-mismatch', '3']},
+        {'id': 'compare-sync-typo', 'l': 'tensorsrc num-buffers=1 ! tensor/x-raw,type=float32,dims=<3,4> ! tensorcompare reference=@DIR@/w34.npy sync=timestamps ! fakesink', 'w': ['tensorcompare', 'sync', 'timestamps']},
+        {'id': 'compare-reference-typo', 'l': 'tensorsrc num-buffers=1 ! tensor/x-raw,type=float32,dims=<3,4> ! tensorcompare reference=@DIR@/w34.nppy ! fakesink', 'w': ['tensorcompare0', 'reference', 'w34.nppy']},
+        {'id': 'compare-reference-pattern', 'l': 'tensorsrc num-buffers=1 ! tensor/x-raw,type=float32,dims=<3,4> ! tensorcompare reference=@DIR@/g-%s.npy ! fakesink', 'w': ['tensorcompare0', 'reference', 'g-%s.npy', 'integer']},
+        {'id': 'compare-reference-dir', 'l': 'tensorsrc num-buffers=1 ! tensor/x-raw,type=float32,dims=<3,4> ! tensorcompare reference=@DIR@/adir ! fakesink', 'w': ['tensorcompare0', 'reference', 'adir']},
         {'id': 'npydec-framerate-text', 'l': 'filesrc location=@DIR@/w34.npy ! npydec framerate=abc ! fakesink', 'w': ['npydec', 'framerate', 'abc']},
         {'id': 'tensor-index-range', 'l': 'tensorsrc num-buffers=1 ! tensor/x-raw,type=float32,dims=<2,3> ! tensorconvert tensor-index=-2 ! fakesink', 'w': ['tensorconvert0', 'tensor-index', '-2']},
       ],

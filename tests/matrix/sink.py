@@ -53,6 +53,7 @@
       [  # what may stand between
         {'id': 'none', 'mid': ''},
         {'id': 'tensordebug', 'mid': '! tensordebug output=log'},
+        {'id': 'tensorcompare', 'mid': '! tensorcompare reference=@DIR@/@V@-rec.npy record=true silent=true'},
         {'id': 'identity', 'mid': '! identity'},
         {'id': 'queue', 'mid': '! queue'},
         {'id': 'tee', 'mid': '! tee'},
@@ -137,6 +138,7 @@
       [
         {'id': 'none', 'mid': ''},
         {'id': 'tensordebug', 'mid': '! tensordebug output=log'},
+        {'id': 'tensorcompare', 'mid': '! tensorcompare reference=@DIR@/@V@-rec.npy record=true silent=true'},
         {'id': 'identity', 'mid': '! identity'},
         {'id': 'queue', 'mid': '! queue'},
         {'id': 'tee', 'mid': '! tee'},
