@@ -380,14 +380,9 @@ static gboolean
 gst_tensor_view_propose_allocation (
     GstBaseTransform *trans, GstQuery *decide_query, GstQuery *query)
 {
-  GType api = GST_TN_LAYOUT_META_API_TYPE;
-
-  if (!GST_BASE_TRANSFORM_CLASS (gst_tensor_view_parent_class)
-           ->propose_allocation (trans, decide_query, query))
-    return FALSE;
-  if (!gst_query_find_allocation_meta (query, api, NULL))
-    gst_query_add_allocation_meta (query, api, NULL);
-  return TRUE;
+  return gst_tn_transform_propose_layout_meta (
+      GST_BASE_TRANSFORM_CLASS (gst_tensor_view_parent_class), trans,
+      decide_query, query);
 }
 
 static gboolean
