@@ -15,6 +15,11 @@
 
 #define INLINE static inline __attribute__ ((always_inline))
 
+/* k steps ahead of the A micro-panel (the stream from L2) that each step
+ * prefetches: the loads of a new A line were the kernel's hottest
+ * instructions in perf at 1024^3 and up (docs/perf-notes.md). */
+#define TN_GEMM_PF_A 8
+
 /* Up to 14 rows of 2 accumulators (28 of AVX-512's 32 registers).  Named
  * accumulators, not an array: GCC keeps an array of vectors on the stack
  * and stores it every step.  Rows past R are dead code. */
@@ -73,6 +78,7 @@
     _Pragma ("GCC unroll 4") for (int64_t p = 0; p < ks; p++)                  \
     {                                                                          \
       VT b0 = P##_LDB (b, 0), b1 = P##_LDB (b, 1), ai;                         \
+      _mm_prefetch ((const char *) (a + TN_GEMM_PF_A * ASTEP), _MM_HINT_T0);   \
       TN_GEMM_ROWS14 (TN_GEMM_ROW_MAC, P)                                      \
       a += ASTEP;                                                              \
       b += BSTEP;                                                              \
