@@ -77,6 +77,35 @@
              'issue': 'issue 11.1'},
   },
   {
+    # tensorconvert into NNStreamer's other/tensors (docs/caps.md,
+    # "NNStreamer caps"): NNStreamer reads dense tensors only, so a view
+    # becomes one dense copy; and back into tensor/x-raw, the same bytes
+    'axes': [
+      [
+        {'id': 'permute', 'src': 'tensorsrc pattern=arange num-buffers=2 ! tensor/x-raw,type=int16,dims=<2,3,4> ! tensorview name=@V@ ops=permute:2:0:1',
+         'x': 'np.arange(24, dtype=np.int16).reshape(2, 3, 4).transpose(2, 0, 1)', 'nbuf': '2'},
+        {'id': 'slice', 'src': 'tensorsrc pattern=arange num-buffers=2 ! tensor/x-raw,type=int32,dims=<3,7> ! tensorview name=@V@ ops=slice:1:1:7:2',
+         'x': 'np.arange(21, dtype=np.int32).reshape(3, 7)[:, 1:7:2]', 'nbuf': '2'},
+        {'id': 'rgb-padded', 'src': 'filesrc location=@DIR@/rgb5x3.raw ! rawvideoparse format=rgb width=5 height=3 framerate=1/1 ! tensorconvert name=@V@',
+         'x': 'np.arange(45, dtype=np.uint8).reshape(3, 5, 3)', 'nbuf': '2'},
+      ],
+      [
+        {'id': 'to-nns', 'mid': '! tensorconvert ! other/tensors'},
+        {'id': 'nns-and-back', 'mid': '! tensorconvert ! other/tensor ! tensorconvert'},
+      ],
+      [
+        {'id': 'filesink', 'launch': '{src} {mid} ! filesink location=@OUT@'},
+        {'id': 'gdppay', 'launch': '{src} {mid} ! gdppay ! filesink location=@OUT@.gdp',
+         'then': 'filesrc location=@OUT@.gdp ! gdpdepay ! filesink location=@OUT@',
+         'needs': ['gdppay', 'gdpdepay']},
+        {'id': 'appsink', 'py': '{src} {mid} ! appsink name=@SINK@'},
+      ],
+    ],
+    'case': {'name': 'nns.{id0}.{id1}.{id2}', 'batch': 'nns.{id1}.{id2}',
+             'expect': 'ok', 'array': 'np.stack([{x}] * {nbuf})',
+             'issue': 'issue 17: a view reaches NNStreamer dense'},
+  },
+  {
     # tensorcombine reads views (the layout meta) and writes a dense
     # output: a view added to itself (both pads from one tee, so neither
     # buffer may be written in place) into the sinks that read dense
