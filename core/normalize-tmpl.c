@@ -92,13 +92,14 @@ nk_expf2 (float hi, float lo)
   const float log2e = 0x1.715476p+0f, magic = 0x1.8p23f;
   const float ln2hi = 0x1.62e430p-1f, ln2lo = -0x1.05c610p-29f;
   const int32_t nan = hi != hi;
-  const int32_t in = (hi >= -104.0f) & (hi <= 88.0f);
-  float h = nk_sel (hi < -104.0f, -104.0f, hi), l = nk_sel (in, lo, 0.0f);
+  /* max and min as maxps and minps have them: a NaN gives the bound,
+   * which the last line puts right */
+  const float lo_h = hi > -104.0f ? hi : -104.0f;
+  const float h = lo_h < 88.0f ? lo_h : 88.0f;
+  const float l = nk_sel ((hi >= -104.0f) & (hi <= 88.0f), lo, 0.0f);
   float kf, r, p, y;
   int32_t k, sub;
 
-  h = nk_sel (h > 88.0f, 88.0f, h);
-  h = nk_sel (nan, 0.0f, h);
   kf = fmaf (h, log2e, magic) - magic; /* the nearest integer */
   r = fmaf (-kf, ln2hi, h);
   r = fmaf (-kf, ln2lo, r) + l;

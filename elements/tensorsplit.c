@@ -494,6 +494,17 @@ gst_tensor_split_part (GstTensorSplit *self, GstBuffer *buf, Part *p)
   }
   if (p->off == 0 && p->len == self->in_size) {
     out = gst_buffer_copy (buf);
+  } else if (gst_buffer_n_memory (buf) == 1) {
+    /* the common case, cheaper than a region: one shared memory, and the
+     * flags, timestamps and metas of the input */
+    GstMemory *mem = gst_buffer_peek_memory (buf, 0);
+
+    out = gst_buffer_new ();
+    gst_buffer_append_memory (out, gst_memory_share (mem, p->off, p->len));
+    gst_buffer_copy_into (out, buf,
+        GST_BUFFER_COPY_FLAGS | GST_BUFFER_COPY_TIMESTAMPS
+            | GST_BUFFER_COPY_META,
+        0, -1);
   } else {
     /* A region keeps timestamps only from byte 0: copy them whole. */
     out = gst_buffer_copy_region (buf, GST_BUFFER_COPY_ALL, p->off, p->len);

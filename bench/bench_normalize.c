@@ -1,0 +1,154 @@
+/* tn_normalize against its peers, in one run with the runs interleaved:
+ * - softmax along the last axis of <1000, 1000> float32 against NumPy's
+ *   e = np.exp(x - x.max(-1, keepdims=True)); e / e.sum(-1, keepdims=True)
+ *   and scipy.special.softmax(x, axis=-1) (a /usr/bin/python3 co-process,
+ *   bench.h's BenchPeer, timing the third of three calls per request, as
+ *   ours run warm); goal: >= 1.5x both;
+ * - standardize over axes 0,1 of <1080, 1920, 3> float32 (an HWC image
+ *   per channel) against a STREAM-style read+write pass over the same
+ *   bytes (y[i] = s * x[i], vectorised); goal: >= 0.7 of its speed; and
+ *   NumPy's (x - x.mean((0,1))) / np.sqrt(x.var((0,1)) + 1e-5) for scale;
+ * - each on 1 thread (the ratios) and, for reference, on 2.
+ * Every figure is the median of RUNS runs; ratios are speeds, ours over
+ * the peer's (>= 1: ours is faster). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+#include "core/normalize.h"
+#include "core/random.h"
+
+#define RUNS 21
+
+static const char *const peer_script
+    = "import sys, time\n"
+      "try:\n"
+      "    import numpy as np, scipy\n"
+      "    from scipy import special\n"
+      "except ImportError:\n"
+      "    sys.exit(0)\n"
+      "print('ready numpy %s scipy %s' % (np.__version__, scipy.__version__),"
+      " flush=True)\n"
+      "rng = np.random.default_rng(1)\n"
+      "x = rng.standard_normal((1000, 1000)).astype(np.float32)\n"
+      "img = rng.uniform(0, 255, (1080, 1920, 3)).astype(np.float32)\n"
+      "def np_softmax():\n"
+      "    e = np.exp(x - x.max(-1, keepdims=True))\n"
+      "    return e / e.sum(-1, keepdims=True)\n"
+      "def np_std():\n"
+      "    return (img - img.mean((0, 1))) / np.sqrt(img.var((0, 1)) + 1e-5)\n"
+      "fs = {'np_softmax': np_softmax,\n"
+      "      'sp_softmax': lambda: special.softmax(x, axis=-1),\n"
+      "      'np_standardize': np_std}\n"
+      "for line in sys.stdin:\n"
+      "    w = line.split()\n"
+      "    f = fs[w[0]]\n"
+      "    f(); f()\n" /* warm: the first calls after a pause are slow */
+      "    t = time.perf_counter(); f(); t = time.perf_counter() - t\n"
+      "    print('%.9f' % t, flush=True)\n";
+
+/* STREAM's scale kernel: every byte read once and written once. */
+static void __attribute__ ((noinline))
+stream_scale (float *y, const float *x, size_t n, float s)
+{
+  for (size_t i = 0; i < n; i++)
+    y[i] = s * x[i];
+}
+
+static void
+fill (float *x, int64_t n, int normal)
+{
+  tn_err e;
+
+  if (normal)
+    tn_random_fill_normal (x, TN_FLOAT32, 0, n, 0.0, 1.0, 1, 0, &e);
+  else
+    tn_random_fill_uniform (x, TN_FLOAT32, 0, n, 0.0, 255.0, 1, 1, &e);
+}
+
+static double
+time_norm (float *y, const float *x, const tn_view *v, tn_norm_op op,
+    uint32_t mask, int nthreads)
+{
+  tn_err e;
+  double t = bench_now ();
+
+  if (tn_normalize (y, x, v, op, mask, tn_norm_default_eps (op), nthreads, &e)
+      < 0) {
+    fprintf (stderr, "tn_normalize: %s\n", e.msg);
+    exit (1);
+  }
+  t = bench_now () - t;
+  bench_sink (y);
+  return t;
+}
+
+int
+main (void)
+{
+  const int64_t sd[2] = { 1000, 1000 }, id[3] = { 1080, 1920, 3 };
+  const int64_t sn = sd[0] * sd[1], in = id[0] * id[1] * id[2];
+  float *sx = malloc (sn * 4), *sy = malloc (sn * 4);
+  float *ix = malloc (in * 4), *iy = malloc (in * 4);
+  double ours1[RUNS], ours2[RUNS], np_[RUNS], sp[RUNS], st1[RUNS], st2[RUNS],
+      stream[RUNS], npst[RUNS];
+  BenchPeer peer;
+  int have_peer;
+  tn_view sv, iv;
+
+  fill (sx, sn, 1);
+  fill (ix, in, 0);
+  tn_view_init (&sv, TN_FLOAT32, sd, 2, NULL);
+  tn_view_init (&iv, TN_FLOAT32, id, 3, NULL);
+  have_peer = bench_peer_start (&peer, peer_script) == 0;
+  if (have_peer)
+    printf ("# peer: %s\n", peer.version);
+  else
+    printf ("# peer: NumPy/SciPy not available (/usr/bin/python3 with "
+            "python3-numpy and python3-scipy; bench/run.sh installs them)\n");
+
+  /* warm-up: pages, the worker pool, the peer's arrays */
+  time_norm (sy, sx, &sv, TN_NORM_SOFTMAX, 2, 1);
+  time_norm (iy, ix, &iv, TN_NORM_STANDARDIZE, 3, 2);
+  stream_scale (iy, ix, in, 1.0f);
+  for (int r = 0; r < RUNS; r++) {
+    ours1[r] = time_norm (sy, sx, &sv, TN_NORM_SOFTMAX, 2, 1);
+    ours2[r] = time_norm (sy, sx, &sv, TN_NORM_SOFTMAX, 2, 2);
+    np_[r] = have_peer ? bench_peer_run (&peer, "np_softmax", 1) : 0;
+    sp[r] = have_peer ? bench_peer_run (&peer, "sp_softmax", 1) : 0;
+    st1[r] = time_norm (iy, ix, &iv, TN_NORM_STANDARDIZE, 3, 1);
+    st2[r] = time_norm (iy, ix, &iv, TN_NORM_STANDARDIZE, 3, 2);
+    stream[r] = bench_now ();
+    stream_scale (iy, ix, in, 0.5f);
+    stream[r] = bench_now () - stream[r];
+    bench_sink (iy);
+    npst[r] = have_peer ? bench_peer_run (&peer, "np_standardize", 1) : 0;
+  }
+  printf ("softmax <1000,1000> float32 axis -1: ours %.3f ms (2 threads "
+          "%.3f ms)\n",
+      bench_median (ours1, RUNS) * 1e3, bench_median (ours2, RUNS) * 1e3);
+  if (have_peer) {
+    printf ("  NumPy exp/max/sum formula %.3f ms: ratio %.2f (goal >= 1.5)\n",
+        bench_median (np_, RUNS) * 1e3, bench_ratio (np_, ours1, RUNS));
+    printf ("  scipy.special.softmax     %.3f ms: ratio %.2f (goal >= 1.5)\n",
+        bench_median (sp, RUNS) * 1e3, bench_ratio (sp, ours1, RUNS));
+  }
+  printf ("standardize <1080,1920,3> float32 axes 0,1: ours %.3f ms (2 "
+          "threads %.3f ms)\n",
+      bench_median (st1, RUNS) * 1e3, bench_median (st2, RUNS) * 1e3);
+  printf ("  STREAM scale pass (%.1f MB read + written) %.3f ms: ratio %.2f "
+          "(goal >= 0.7; 2 threads %.2f)\n",
+      in * 4 / 1e6, bench_median (stream, RUNS) * 1e3,
+      bench_ratio (stream, st1, RUNS), bench_ratio (stream, st2, RUNS));
+  if (have_peer)
+    printf ("  NumPy (x - mean) / sqrt (var + eps)      %.3f ms: ratio %.2f\n",
+        bench_median (npst, RUNS) * 1e3, bench_ratio (npst, st1, RUNS));
+  bench_peer_stop (&peer);
+  free (sx);
+  free (sy);
+  free (ix);
+  free (iy);
+  return 0;
+}
