@@ -45,8 +45,8 @@
  * ## Example launch lines
  * |[
  * gst-launch-1.0 tensorsrc pattern=arange num-buffers=1 \
- *     ! "tensor/x-raw,type=float32,dims=<6,4>" ! tensorsplit name=s sections=3
- * \
+ *     ! "tensor/x-raw,type=float32,dims=<6,4>" \
+ *     ! tensorsplit name=s sections=3 \
  *     s.src_0 ! queue ! tensordebug ! fakesink \
  *     s.src_1 ! queue ! tensordebug ! fakesink \
  *     s.src_2 ! queue ! tensordebug ! fakesink
