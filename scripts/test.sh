@@ -33,7 +33,8 @@ if scripts/build.sh build-asan -Db_sanitize=address,undefined -Db_lundef=false \
   UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
   LSAN_OPTIONS=suppressions=$PWD/tests/lsan.supp \
   GST_TRACERS=leaks GST_DEBUG=GST_TRACER:7,*:1 \
-    run_suite build-asan --suite core --suite lib --suite elements --suite pipelines
+    run_suite build-asan --suite core --suite lib --suite elements --suite pipelines \
+      --suite python --suite examples
 else
   echo "asan build failed" >&2
   status=1
