@@ -30,22 +30,6 @@ what (gboolean new_axis)
   return new_axis ? "tensorstack" : "tensorconcat";
 }
 
-static void set_error (GError **err, const gchar *fmt, ...)
-    G_GNUC_PRINTF (2, 3);
-
-static void
-set_error (GError **err, const gchar *fmt, ...)
-{
-  va_list ap;
-  gchar *msg;
-
-  va_start (ap, fmt);
-  msg = g_strdup_vprintf (fmt, ap);
-  va_end (ap);
-  g_set_error_literal (err, GST_CORE_ERROR, GST_CORE_ERROR_NEGOTIATION, msg);
-  g_free (msg);
-}
-
 /* axis in [0, rank) of the output, or -1 (after an error); first is
  * sink_0's tensor, for the message. */
 static gint
@@ -56,19 +40,19 @@ resolve_axis (
   gchar *s = gst_tn_info_to_string (&first->info);
 
   if (new_axis && r > TN_MAX_RANK) {
-    set_error (err,
+    gst_tn_negotiation_error (err,
         "tensorstack of %s (%s) would give rank %d; at most %d axes are "
         "supported",
         s, first->name, r, TN_MAX_RANK);
     r = -1;
   } else if (r == 0) {
-    set_error (err,
+    gst_tn_negotiation_error (err,
         "tensorconcat joins along an axis, and %s has %s, rank 0 (tensorstack "
         "gives such tensors a new axis)",
         first->name, s);
     r = -1;
   } else if (axis < -r || axis >= r) {
-    set_error (err,
+    gst_tn_negotiation_error (err,
         "axis=%d does not fit: %s has %s, so %s axis must be in [%d, %d]", axis,
         first->name, s, what (new_axis), -r, r - 1);
     r = -1;
@@ -106,17 +90,17 @@ gst_tn_concat_negotiate (GstTnAggregator *self, guint n,
       gchar *si = gst_tn_info_to_string (x);
 
       if (x->dtype != first->dtype)
-        set_error (err,
+        gst_tn_negotiation_error (err,
             "%s has %s but %s has %s: %s needs one type on every pad "
             "(convert one with tensorop ops=cast:TYPE)",
             in[i].name, si, in[0].name, s0, what (new_axis));
       else if (new_axis)
-        set_error (err,
+        gst_tn_negotiation_error (err,
             "%s has %s but %s has %s: tensorstack needs equal dims on every "
             "pad (axis=%d)",
             in[i].name, si, in[0].name, s0, axis);
       else
-        set_error (err,
+        gst_tn_negotiation_error (err,
             "%s has %s but %s has %s: tensorconcat needs equal dims on every "
             "axis but axis=%d (axis %d of the output)",
             in[i].name, si, in[0].name, s0, axis, a);
@@ -133,7 +117,7 @@ gst_tn_concat_negotiate (GstTnAggregator *self, guint n,
     for (guint i = 0; i < n; i++)
       total += in[i].info.dims[a];
     if (total > G_MAXINT) {
-      set_error (err,
+      gst_tn_negotiation_error (err,
           "tensorconcat along axis=%d gives an extent of %" G_GINT64_FORMAT
           "; tensor caps hold extents up to %d",
           axis, total, G_MAXINT);

@@ -250,6 +250,44 @@ aggpipe_golden (
   g_free (what);
 }
 
+/* The sets of golden cases (tests/data/gen/gen_stack.py): a dtype and a
+ * number of pads. */
+static const struct {
+  const gchar *dtype;
+  guint n;
+} aggpipe_sets[]
+    = { { "uint8", 2 }, { "uint8", 3 }, { "uint8", 5 }, { "float32", 3 } };
+
+/* element ("tensorstack", "tensorconcat") with axis=lo .. hi, dense and
+ * strided, for set: inputs in_DTYPE_K.npy (stack) or, for concat, pad k's
+ * cin_DTYPE_aAXIS_K.npy with extent k + 1 on the (non-negative) axis;
+ * outputs stack_... or concat_DTYPE_nN_aAXIS.npy. */
+static inline void
+aggpipe_golden_axes (const gchar *element, guint set, gint lo, gint hi)
+{
+  const gchar *dtype = aggpipe_sets[set].dtype;
+  guint n = aggpipe_sets[set].n;
+  gboolean concat = g_str_equal (element, "tensorconcat");
+
+  for (gint axis = lo; axis <= hi; axis++)
+    for (gint strided = 0; strided < 2; strided++) {
+      gchar *ins[AGG_MAX_PADS], *agg, *want;
+
+      for (guint k = 0; k < n; k++)
+        ins[k] = concat ? g_strdup_printf ("cin_%s_a%d_%u.npy", dtype,
+                     axis < 0 ? axis + hi + 1 : axis, k)
+                        : g_strdup_printf ("in_%s_%u.npy", dtype, k);
+      agg = g_strdup_printf ("%s axis=%d", element, axis);
+      want = g_strdup_printf (
+          "%s_%s_n%u_a%d.npy", concat ? "concat" : "stack", dtype, n, axis);
+      aggpipe_golden (agg, n, ins, want, strided);
+      for (guint k = 0; k < n; k++)
+        g_free (ins[k]);
+      g_free (agg);
+      g_free (want);
+    }
+}
+
 /* The text of the error agg posts with n pads of the given caps (one
  * buffer each), which must name every word of words (NULL-terminated). */
 static inline void

@@ -4,34 +4,10 @@
  * negotiation errors and their messages. */
 #include "common/aggpipe.h"
 
-static const struct {
-  const gchar *dtype;
-  guint n;
-} concat_sets[]
-    = { { "uint8", 2 }, { "uint8", 3 }, { "uint8", 5 }, { "float32", 3 } };
-
-/* _i: the set; every axis of the rank-3 inputs, -3 .. 2. */
+/* _i: the set (aggpipe_sets); every axis of the rank-3 inputs, -3 .. 2. */
 GST_START_TEST (test_golden)
 {
-  const gchar *dtype = concat_sets[__i__].dtype;
-  guint n = concat_sets[__i__].n;
-
-  for (gint axis = -3; axis <= 2; axis++)
-    for (gint strided = 0; strided < 2; strided++) {
-      gchar *ins[5], *agg, *want;
-
-      /* pad k's input has extent k + 1 on the (non-negative) axis */
-      for (guint k = 0; k < n; k++)
-        ins[k] = g_strdup_printf (
-            "cin_%s_a%d_%u.npy", dtype, axis < 0 ? axis + 3 : axis, k);
-      agg = g_strdup_printf ("tensorconcat axis=%d", axis);
-      want = g_strdup_printf ("concat_%s_n%u_a%d.npy", dtype, n, axis);
-      aggpipe_golden (agg, n, ins, want, strided);
-      for (guint k = 0; k < n; k++)
-        g_free (ins[k]);
-      g_free (agg);
-      g_free (want);
-    }
+  aggpipe_golden_axes ("tensorconcat", __i__, -3, 2);
 }
 
 GST_END_TEST;
@@ -126,7 +102,7 @@ tensorconcat_suite (void)
 
   tcase_set_timeout (tc, 120);
   suite_add_tcase (s, tc);
-  tcase_add_loop_test (tc, test_golden, 0, G_N_ELEMENTS (concat_sets));
+  tcase_add_loop_test (tc, test_golden, 0, G_N_ELEMENTS (aggpipe_sets));
   tcase_add_test (tc, test_same_inputs);
   tcase_add_test (tc, test_negotiation_errors);
   return s;

@@ -4,32 +4,10 @@
  * and the error for fewer than two pads. */
 #include "common/aggpipe.h"
 
-static const struct {
-  const gchar *dtype;
-  guint n;
-} stack_sets[]
-    = { { "uint8", 2 }, { "uint8", 3 }, { "uint8", 5 }, { "float32", 3 } };
-
-/* _i: the set; every axis of the <2,3,4> inputs' stack, -4 .. 3. */
+/* _i: the set (aggpipe_sets); every axis of the rank-4 output, -4 .. 3. */
 GST_START_TEST (test_golden)
 {
-  const gchar *dtype = stack_sets[__i__].dtype;
-  guint n = stack_sets[__i__].n;
-
-  for (gint axis = -4; axis <= 3; axis++)
-    for (gint strided = 0; strided < 2; strided++) {
-      gchar *ins[5], *agg, *want;
-
-      for (guint k = 0; k < n; k++)
-        ins[k] = g_strdup_printf ("in_%s_%u.npy", dtype, k);
-      agg = g_strdup_printf ("tensorstack axis=%d", axis);
-      want = g_strdup_printf ("stack_%s_n%u_a%d.npy", dtype, n, axis);
-      aggpipe_golden (agg, n, ins, want, strided);
-      for (guint k = 0; k < n; k++)
-        g_free (ins[k]);
-      g_free (agg);
-      g_free (want);
-    }
+  aggpipe_golden_axes ("tensorstack", __i__, -4, 3);
 }
 
 GST_END_TEST;
@@ -171,7 +149,7 @@ tensorstack_suite (void)
 
   tcase_set_timeout (tc, 120);
   suite_add_tcase (s, tc);
-  tcase_add_loop_test (tc, test_golden, 0, G_N_ELEMENTS (stack_sets));
+  tcase_add_loop_test (tc, test_golden, 0, G_N_ELEMENTS (aggpipe_sets));
   tcase_add_test (tc, test_rank0);
   tcase_add_test (tc, test_negotiation_errors);
   tcase_add_test (tc, test_one_pad);
