@@ -127,10 +127,12 @@ check_split (gboolean meta, int axis, const char *prop, const char *val,
   int64_t start = 0;
   guint64 copied;
   int dims[3] = { D0, D1, D2 };
+  gchar axis_text[8];
 
+  g_snprintf (axis_text, sizeof axis_text, "%d", axis);
   split_new (&s, meta, "tensor/x-raw,type=float32,dims=<4,6,6>,framerate=0/1",
-      "axis", g_strdup_printf ("%d", axis), prop, val, "squeeze",
-      squeeze ? "true" : "false", NULL);
+      "axis", axis_text, prop, val, "squeeze", squeeze ? "true" : "false",
+      NULL);
   gst_buffer_map (in, &im, GST_MAP_READ);
   fail_unless_equals_int (
       gst_app_src_push_buffer (GST_APP_SRC (s.src), gst_buffer_ref (in)),
