@@ -608,8 +608,8 @@ gst_tensor_normalize_class_init (GstTensorNormalizeClass *klass)
    */
   g_object_class_install_property (gobject_class, PROP_EPS,
       g_param_spec_double ("eps", "Epsilon",
-          "Guard of standardize (added to var) and l2 (least norm); -1: the "
-          "op's default (1e-5 standardize, 1e-12 l2)",
+          "Guard of standardize (added to var) and l2 (least norm); -1 "
+          "takes 1e-5 for standardize, 1e-12 for l2",
           -G_MAXDOUBLE, G_MAXDOUBLE, DEFAULT_EPS, flags));
 
   /**
