@@ -7,14 +7,14 @@
  * @title: tensorsplit
  * @see_also: tensorview, tensorstack, tensorconcat
  *
- * Splits every tensor along #GstTensorSplit:axis into parts, one src pad
- * per part, as NumPy's `np.split`: #GstTensorSplit:sections`=N` cuts N
+ * Splits every tensor along #GstTensorSplitter:axis into parts, one src pad
+ * per part, as NumPy's `np.split`: #GstTensorSplitter:sections`=N` cuts N
  * equal parts (an extent N does not divide is an error naming both), and
- * #GstTensorSplit:indices`=i,j,...` cuts at those points, each part being
+ * #GstTensorSplitter:indices`=i,j,...` cuts at those points, each part being
  * Python's slice between two of them (`indices=2,5` on an extent of 8
  * gives `[0:2]`, `[2:5]`, `[5:8]`; negative points count from the end, and
  * points past the end clamp, as in `np.split`).  Exactly one of the two
- * must be set.  #GstTensorSplit:squeeze`=true` drops the split axis when
+ * must be set.  #GstTensorSplitter:squeeze`=true` drops the split axis when
  * every part has extent 1: splitting `<H,W,3>` on axis 2 into 3 sections
  * gives three `<H,W>` planes.
  *
@@ -35,7 +35,7 @@
  * pad advertised the meta in the ALLOCATION query, and is copied once, into
  * a dense buffer, when it did not (docs/caps.md).  tensorsplit itself
  * reads dense tensors only (its input is copied once upstream when it is a
- * view).  #GstTensorSplit:bytes-copied counts the copies.
+ * view).  #GstTensorSplitter:bytes-copied counts the copies.
  *
  * Flow returns are combined over the src pads (GstFlowCombiner): the
  * stream stops when a pad errors, or when every pad is not linked or
@@ -81,12 +81,12 @@
 #include "elements.h"
 #include "tnelement.h"
 
-GST_DEBUG_CATEGORY_STATIC (gst_tensor_split_debug);
-#define GST_CAT_DEFAULT gst_tensor_split_debug
+GST_DEBUG_CATEGORY_STATIC (gst_tensor_splitter_debug);
+#define GST_CAT_DEFAULT gst_tensor_splitter_debug
 
-#define GST_TYPE_TENSOR_SPLIT (gst_tensor_split_get_type ())
+#define GST_TYPE_TENSOR_SPLITTER (gst_tensor_splitter_get_type ())
 G_DECLARE_FINAL_TYPE (
-    GstTensorSplit, gst_tensor_split, GST, TENSOR_SPLIT, GstElement)
+    GstTensorSplitter, gst_tensor_splitter, GST, TENSOR_SPLITTER, GstElement)
 
 #define DEFAULT_AXIS 0
 #define DEFAULT_SECTIONS 0
@@ -115,7 +115,7 @@ typedef struct {
   gsize nbytes;     /* of the dense part */
 } Part;
 
-struct _GstTensorSplit {
+struct _GstTensorSplitter {
   GstElement parent;
   GstPad *sinkpad;
 
@@ -140,14 +140,14 @@ static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE (
 static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src_%u",
     GST_PAD_SRC, GST_PAD_SOMETIMES, GST_STATIC_CAPS (GST_TN_CAPS_ANY));
 
-G_DEFINE_TYPE (GstTensorSplit, gst_tensor_split, GST_TYPE_ELEMENT);
+G_DEFINE_TYPE (GstTensorSplitter, gst_tensor_splitter, GST_TYPE_ELEMENT);
 GST_ELEMENT_REGISTER_DEFINE (
-    tensorsplit, "tensorsplit", GST_RANK_NONE, GST_TYPE_TENSOR_SPLIT);
+    tensorsplit, "tensorsplit", GST_RANK_NONE, GST_TYPE_TENSOR_SPLITTER);
 
 /* The split points of text ("3,7", " -2 , 5"), at most MAX_PARTS - 1;
  * FALSE with why. */
 static gboolean
-gst_tensor_split_parse_indices (
+gst_tensor_splitter_parse_indices (
     const gchar *text, gint64 *pts, gint *n, gchar **why)
 {
   gchar **items;
@@ -184,14 +184,14 @@ gst_tensor_split_parse_indices (
 /* Why the stored properties cannot be used, with the property's name and
  * text, or NULL.  Under the object lock. */
 static gchar *
-gst_tensor_split_property_problem (
-    GstTensorSplit *self, const gchar **prop, gchar **text)
+gst_tensor_splitter_property_problem (
+    GstTensorSplitter *self, const gchar **prop, gchar **text)
 {
   gint64 pts[MAX_PARTS];
   gint n;
   gchar *why = NULL;
 
-  if (!gst_tensor_split_parse_indices (self->indices, pts, &n, &why)) {
+  if (!gst_tensor_splitter_parse_indices (self->indices, pts, &n, &why)) {
     *prop = "indices";
     *text = g_strdup (self->indices);
     return why;
@@ -221,8 +221,8 @@ gst_tensor_split_property_problem (
 /* The parts of in: their [start, stop) along the axis, the axis itself;
  * -1 with a sentence naming the numbers.  Under the object lock. */
 static gint
-gst_tensor_split_plan (GstTensorSplit *self, const GstTnInfo *in, gint64 *start,
-    gint64 *stop, gint *axis, gchar **why)
+gst_tensor_splitter_plan (GstTensorSplitter *self, const GstTnInfo *in,
+    gint64 *start, gint64 *stop, gint *axis, gchar **why)
 {
   gchar *desc = gst_tn_info_to_string (in);
   gint64 pts[MAX_PARTS + 1], ext;
@@ -253,7 +253,7 @@ gst_tensor_split_plan (GstTensorSplit *self, const GstTnInfo *in, gint64 *start,
       stop[k] = ext / n * (k + 1);
     }
   } else {
-    gst_tensor_split_parse_indices (self->indices, pts + 1, &n, why);
+    gst_tensor_splitter_parse_indices (self->indices, pts + 1, &n, why);
     pts[0] = 0;
     pts[n + 1] = ext;
     for (k = 0; k <= n; k++) {
@@ -291,7 +291,7 @@ gst_tensor_split_plan (GstTensorSplit *self, const GstTnInfo *in, gint64 *start,
 /* Pads. */
 
 static void
-gst_tensor_split_query_meta (GstTensorSplit *self, Part *p)
+gst_tensor_splitter_query_meta (GstTensorSplitter *self, Part *p)
 {
   GstCaps *caps = gst_tn_info_to_caps (&p->info);
   GstQuery *q = gst_query_new_allocation (caps, FALSE);
@@ -306,7 +306,7 @@ gst_tensor_split_query_meta (GstTensorSplit *self, Part *p)
 }
 
 typedef struct {
-  GstTensorSplit *self;
+  GstTensorSplitter *self;
   GstPad *pad;
   guint index;
 } StickyCtx;
@@ -314,7 +314,7 @@ typedef struct {
 /* The sink pad's sticky events onto a new src pad: its own stream-id,
  * its own caps (pushed later), the rest as they are. */
 static gboolean
-gst_tensor_split_copy_sticky (GstPad *pad, GstEvent **event, gpointer data)
+gst_tensor_splitter_copy_sticky (GstPad *pad, GstEvent **event, gpointer data)
 {
   StickyCtx *c = data;
   GstEvent *ev = *event;
@@ -336,12 +336,12 @@ gst_tensor_split_copy_sticky (GstPad *pad, GstEvent **event, gpointer data)
   return TRUE;
 }
 
-static gboolean gst_tensor_split_src_query (
+static gboolean gst_tensor_splitter_src_query (
     GstPad *pad, GstObject *parent, GstQuery *query);
 
 /* The src pads for n parts, added to the element, then no-more-pads. */
 static void
-gst_tensor_split_add_pads (GstTensorSplit *self, gint n)
+gst_tensor_splitter_add_pads (GstTensorSplitter *self, gint n)
 {
   GstElementClass *klass = GST_ELEMENT_GET_CLASS (self);
   GstPadTemplate *tmpl = gst_element_class_get_pad_template (klass, "src_%u");
@@ -353,11 +353,11 @@ gst_tensor_split_add_pads (GstTensorSplit *self, gint n)
     StickyCtx c = { self, pad, (guint) k };
 
     g_free (name);
-    gst_pad_set_query_function (pad, gst_tensor_split_src_query);
+    gst_pad_set_query_function (pad, gst_tensor_splitter_src_query);
     gst_pad_use_fixed_caps (pad);
     gst_pad_set_active (pad, TRUE);
     gst_pad_sticky_events_foreach (
-        self->sinkpad, gst_tensor_split_copy_sticky, &c);
+        self->sinkpad, gst_tensor_splitter_copy_sticky, &c);
     g_array_index (self->parts, Part, k).pad = pad;
     gst_flow_combiner_add_pad (self->combiner, pad);
     gst_element_add_pad (GST_ELEMENT (self), pad);
@@ -366,7 +366,7 @@ gst_tensor_split_add_pads (GstTensorSplit *self, gint n)
 }
 
 static void
-gst_tensor_split_remove_pads (GstTensorSplit *self)
+gst_tensor_splitter_remove_pads (GstTensorSplitter *self)
 {
   guint k;
 
@@ -387,7 +387,7 @@ gst_tensor_split_remove_pads (GstTensorSplit *self)
 /* Caps. */
 
 static gboolean
-gst_tensor_split_set_caps (GstTensorSplit *self, GstCaps *caps)
+gst_tensor_splitter_set_caps (GstTensorSplitter *self, GstCaps *caps)
 {
   gint64 start[MAX_PARTS], stop[MAX_PARTS];
   gint64 strides[TN_MAX_RANK];
@@ -408,7 +408,7 @@ gst_tensor_split_set_caps (GstTensorSplit *self, GstCaps *caps)
     return FALSE;
   }
   GST_OBJECT_LOCK (self);
-  n = gst_tensor_split_plan (self, &in, start, stop, &axis, &why);
+  n = gst_tensor_splitter_plan (self, &in, start, stop, &axis, &why);
   GST_OBJECT_UNLOCK (self);
   if (n < 0) {
     if (gst_tn_caps_refusal_is_new (&self->refused, caps))
@@ -460,7 +460,7 @@ gst_tensor_split_set_caps (GstTensorSplit *self, GstCaps *caps)
     p->len = tn_view_count (&p->view) == 0 ? 0 : (gsize) span * isz;
   }
   if (fresh)
-    gst_tensor_split_add_pads (self, n);
+    gst_tensor_splitter_add_pads (self, n);
   for (k = 0; k < n; k++) {
     Part *p = &g_array_index (self->parts, Part, k);
     GstCaps *pc = gst_tn_info_to_caps (&p->info);
@@ -468,7 +468,7 @@ gst_tensor_split_set_caps (GstTensorSplit *self, GstCaps *caps)
     gst_pad_push_event (p->pad, gst_event_new_caps (pc));
     gst_caps_unref (pc);
     if (!p->dense)
-      gst_tensor_split_query_meta (self, p);
+      gst_tensor_splitter_query_meta (self, p);
   }
   self->configured = TRUE;
   return TRUE;
@@ -479,7 +479,7 @@ gst_tensor_split_set_caps (GstTensorSplit *self, GstCaps *caps)
 /* Part p of the dense input buf: a sub-range or a view of buf's memory,
  * or one dense copy of the view. */
 static GstBuffer *
-gst_tensor_split_part (GstTensorSplit *self, GstBuffer *buf, Part *p)
+gst_tensor_splitter_part (GstTensorSplitter *self, GstBuffer *buf, Part *p)
 {
   GstBuffer *out, *dense;
   GError *err = NULL;
@@ -533,9 +533,9 @@ gst_tensor_split_part (GstTensorSplit *self, GstBuffer *buf, Part *p)
 }
 
 static GstFlowReturn
-gst_tensor_split_chain (GstPad *pad, GstObject *parent, GstBuffer *buf)
+gst_tensor_splitter_chain (GstPad *pad, GstObject *parent, GstBuffer *buf)
 {
-  GstTensorSplit *self = GST_TENSOR_SPLIT (parent);
+  GstTensorSplitter *self = GST_TENSOR_SPLITTER (parent);
   GstFlowReturn ret = GST_FLOW_OK;
   GstBuffer *in = buf;
   GError *err = NULL;
@@ -575,8 +575,8 @@ gst_tensor_split_chain (GstPad *pad, GstObject *parent, GstBuffer *buf)
       continue;
     }
     if (gst_pad_check_reconfigure (p->pad) && !p->dense)
-      gst_tensor_split_query_meta (self, p);
-    out = gst_tensor_split_part (self, in, p);
+      gst_tensor_splitter_query_meta (self, p);
+    out = gst_tensor_splitter_part (self, in, p);
     if (out == NULL) {
       ret = GST_FLOW_ERROR;
       break;
@@ -591,16 +591,16 @@ gst_tensor_split_chain (GstPad *pad, GstObject *parent, GstBuffer *buf)
 }
 
 static gboolean
-gst_tensor_split_sink_event (GstPad *pad, GstObject *parent, GstEvent *event)
+gst_tensor_splitter_sink_event (GstPad *pad, GstObject *parent, GstEvent *event)
 {
-  GstTensorSplit *self = GST_TENSOR_SPLIT (parent);
+  GstTensorSplitter *self = GST_TENSOR_SPLITTER (parent);
   GstCaps *caps;
   gboolean ok;
 
   switch (GST_EVENT_TYPE (event)) {
   case GST_EVENT_CAPS:
     gst_event_parse_caps (event, &caps);
-    ok = gst_tensor_split_set_caps (self, caps);
+    ok = gst_tensor_splitter_set_caps (self, caps);
     gst_event_unref (event);
     return ok;
   case GST_EVENT_FLUSH_STOP:
@@ -615,7 +615,7 @@ gst_tensor_split_sink_event (GstPad *pad, GstObject *parent, GstEvent *event)
         StickyCtx c = { self, g_array_index (self->parts, Part, k).pad, k };
         GstEvent *e = event;
 
-        gst_tensor_split_copy_sticky (pad, &e, &c);
+        gst_tensor_splitter_copy_sticky (pad, &e, &c);
       }
     }
     gst_event_unref (event);
@@ -626,7 +626,7 @@ gst_tensor_split_sink_event (GstPad *pad, GstObject *parent, GstEvent *event)
 }
 
 static gboolean
-gst_tensor_split_sink_query (GstPad *pad, GstObject *parent, GstQuery *query)
+gst_tensor_splitter_sink_query (GstPad *pad, GstObject *parent, GstQuery *query)
 {
   switch (GST_QUERY_TYPE (query)) {
   case GST_QUERY_ALLOCATION:
@@ -649,7 +649,7 @@ gst_tensor_split_sink_query (GstPad *pad, GstObject *parent, GstQuery *query)
 }
 
 static gboolean
-gst_tensor_split_src_query (GstPad *pad, GstObject *parent, GstQuery *query)
+gst_tensor_splitter_src_query (GstPad *pad, GstObject *parent, GstQuery *query)
 {
   return gst_pad_query_default (pad, parent, query);
 }
@@ -657,9 +657,10 @@ gst_tensor_split_src_query (GstPad *pad, GstObject *parent, GstQuery *query)
 /* State and properties. */
 
 static GstStateChangeReturn
-gst_tensor_split_change_state (GstElement *element, GstStateChange transition)
+gst_tensor_splitter_change_state (
+    GstElement *element, GstStateChange transition)
 {
-  GstTensorSplit *self = GST_TENSOR_SPLIT (element);
+  GstTensorSplitter *self = GST_TENSOR_SPLITTER (element);
   GstStateChangeReturn ret;
 
   if (transition == GST_STATE_CHANGE_READY_TO_PAUSED) {
@@ -667,7 +668,7 @@ gst_tensor_split_change_state (GstElement *element, GstStateChange transition)
     gchar *text = NULL, *why;
 
     GST_OBJECT_LOCK (self);
-    why = gst_tensor_split_property_problem (self, &prop, &text);
+    why = gst_tensor_splitter_property_problem (self, &prop, &text);
     GST_OBJECT_UNLOCK (self);
     if (why != NULL) {
       gst_tn_element_property_error (element, prop, text, why);
@@ -678,10 +679,10 @@ gst_tensor_split_change_state (GstElement *element, GstStateChange transition)
     gst_flow_combiner_reset (self->combiner);
     self->configured = FALSE;
   }
-  ret = GST_ELEMENT_CLASS (gst_tensor_split_parent_class)
+  ret = GST_ELEMENT_CLASS (gst_tensor_splitter_parent_class)
             ->change_state (element, transition);
   if (transition == GST_STATE_CHANGE_PAUSED_TO_READY) {
-    gst_tensor_split_remove_pads (self);
+    gst_tensor_splitter_remove_pads (self);
     self->configured = FALSE;
     gst_caps_replace (&self->refused, NULL);
   }
@@ -689,10 +690,10 @@ gst_tensor_split_change_state (GstElement *element, GstStateChange transition)
 }
 
 static void
-gst_tensor_split_set_property (
+gst_tensor_splitter_set_property (
     GObject *object, guint prop_id, const GValue *value, GParamSpec *pspec)
 {
-  GstTensorSplit *self = GST_TENSOR_SPLIT (object);
+  GstTensorSplitter *self = GST_TENSOR_SPLITTER (object);
 
   if (!gst_tn_element_property_settable (GST_ELEMENT (self), pspec, value))
     return;
@@ -721,10 +722,10 @@ gst_tensor_split_set_property (
 }
 
 static void
-gst_tensor_split_get_property (
+gst_tensor_splitter_get_property (
     GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
 {
-  GstTensorSplit *self = GST_TENSOR_SPLIT (object);
+  GstTensorSplitter *self = GST_TENSOR_SPLITTER (object);
 
   GST_OBJECT_LOCK (self);
   switch (prop_id) {
@@ -751,34 +752,34 @@ gst_tensor_split_get_property (
 }
 
 static void
-gst_tensor_split_finalize (GObject *object)
+gst_tensor_splitter_finalize (GObject *object)
 {
-  GstTensorSplit *self = GST_TENSOR_SPLIT (object);
+  GstTensorSplitter *self = GST_TENSOR_SPLITTER (object);
 
   g_free (self->indices);
   g_array_unref (self->parts);
   gst_flow_combiner_free (self->combiner);
   gst_caps_replace (&self->refused, NULL);
-  G_OBJECT_CLASS (gst_tensor_split_parent_class)->finalize (object);
+  G_OBJECT_CLASS (gst_tensor_splitter_parent_class)->finalize (object);
 }
 
 static void
-gst_tensor_split_class_init (GstTensorSplitClass *klass)
+gst_tensor_splitter_class_init (GstTensorSplitterClass *klass)
 {
   GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
   GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
   const GParamFlags flags
       = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY;
 
-  GST_DEBUG_CATEGORY_INIT (
-      gst_tensor_split_debug, "tensorsplit", 0, "Tensors split along an axis");
+  GST_DEBUG_CATEGORY_INIT (gst_tensor_splitter_debug, "tensorsplit", 0,
+      "Tensors split along an axis");
 
-  gobject_class->set_property = gst_tensor_split_set_property;
-  gobject_class->get_property = gst_tensor_split_get_property;
-  gobject_class->finalize = gst_tensor_split_finalize;
+  gobject_class->set_property = gst_tensor_splitter_set_property;
+  gobject_class->get_property = gst_tensor_splitter_get_property;
+  gobject_class->finalize = gst_tensor_splitter_finalize;
 
   /**
-   * GstTensorSplit:axis:
+   * GstTensorSplitter:axis:
    *
    * The axis to split; a negative axis counts from the end.  -8 to 7,
    * and once the rank r is known -r to r-1 (else negotiation fails with a
@@ -790,7 +791,7 @@ gst_tensor_split_class_init (GstTensorSplitClass *klass)
           TN_MAX_RANK - 1, DEFAULT_AXIS, flags));
 
   /**
-   * GstTensorSplit:sections:
+   * GstTensorSplitter:sections:
    *
    * Split into this many equal parts; the axis's extent must be a
    * multiple of it.  1 to 1024; 0 (the default) leaves it unset.
@@ -803,7 +804,7 @@ gst_tensor_split_class_init (GstTensorSplitClass *klass)
           G_MAXUINT, DEFAULT_SECTIONS, flags));
 
   /**
-   * GstTensorSplit:indices:
+   * GstTensorSplitter:indices:
    *
    * Split points along the axis, comma-separated, as np.split's
    * indices: "2,5" gives [0:2], [2:5] and [5:], Python slices (negative
@@ -818,7 +819,7 @@ gst_tensor_split_class_init (GstTensorSplitClass *klass)
           DEFAULT_INDICES, flags));
 
   /**
-   * GstTensorSplit:squeeze:
+   * GstTensorSplitter:squeeze:
    *
    * Drop the split axis from the parts; every part must then have
    * extent 1 on it (else negotiation fails with a message).  Default:
@@ -830,7 +831,7 @@ gst_tensor_split_class_init (GstTensorSplitClass *klass)
           DEFAULT_SQUEEZE, flags));
 
   /**
-   * GstTensorSplit:bytes-copied:
+   * GstTensorSplitter:bytes-copied:
    *
    * Bytes copied so far: parts that are not a contiguous range of the
    * input, made dense for a downstream that does not read the layout
@@ -851,19 +852,19 @@ gst_tensor_split_class_init (GstTensorSplitClass *klass)
       "gst-tensor developers");
 
   element_class->change_state
-      = GST_DEBUG_FUNCPTR (gst_tensor_split_change_state);
+      = GST_DEBUG_FUNCPTR (gst_tensor_splitter_change_state);
 }
 
 static void
-gst_tensor_split_init (GstTensorSplit *self)
+gst_tensor_splitter_init (GstTensorSplitter *self)
 {
   self->sinkpad = gst_pad_new_from_static_template (&sink_template, "sink");
   gst_pad_set_chain_function (
-      self->sinkpad, GST_DEBUG_FUNCPTR (gst_tensor_split_chain));
+      self->sinkpad, GST_DEBUG_FUNCPTR (gst_tensor_splitter_chain));
   gst_pad_set_event_function (
-      self->sinkpad, GST_DEBUG_FUNCPTR (gst_tensor_split_sink_event));
+      self->sinkpad, GST_DEBUG_FUNCPTR (gst_tensor_splitter_sink_event));
   gst_pad_set_query_function (
-      self->sinkpad, GST_DEBUG_FUNCPTR (gst_tensor_split_sink_query));
+      self->sinkpad, GST_DEBUG_FUNCPTR (gst_tensor_splitter_sink_query));
   gst_tn_pad_accept_intersect (self->sinkpad);
   gst_element_add_pad (GST_ELEMENT (self), self->sinkpad);
 

@@ -1241,6 +1241,69 @@ GST_START_TEST (test_inspect_text_everywhere)
 
 GST_END_TEST;
 
+/* GType names are process-wide: one that another plugin registers too
+ * makes the second plugin fail to load.  The names NNStreamer 2.7.0
+ * (commit 5b13ea6, the peer of bench/) registers for its elements and
+ * memory, and those upstream GStreamer 1.26 registers for its tensors
+ * (docs/design-notes.md, "Names"); no element type of ours, base class or
+ * property enum may be one of them. */
+static const gchar *const foreign_types[] = { "GstAMCSrc", "GstDataRepoSink",
+  "GstDataRepoSrc", "GstEdgeSink", "GstEdgeSrc", "GstJoin", "GstJoinPad",
+  "GstMqttSink", "GstMqttSrc", "GstTensorAggregator", "GstTensorAllocator",
+  "GstTensorConverter", "GstTensorCrop", "GstTensorDebug", "GstTensorDecoder",
+  "GstTensorDemux", "GstTensorFilter", "GstTensorIf", "GstTensorMerge",
+  "GstTensorMux", "GstTensorQueryClient", "GstTensorQueryServerSink",
+  "GstTensorQueryServerSrc", "GstTensorRate", "GstTensorRepoSink",
+  "GstTensorRepoSrc", "GstTensorSink", "GstTensorSinkGRPC",
+  "GstTensorSparseDec", "GstTensorSparseEnc", "GstTensorSplit",
+  "GstTensorSrcGRPC", "GstTensorSrcIIO", "GstTensorSrcTIZENSENSOR",
+  "GstTensorTrainer", "GstTensorTransform", "GstTensor", "GstTensorMeta",
+  "GstTensorDataType", "GstTensorDimOrder", "GstTensorLayout" };
+
+static void
+assert_type_is_ours (GType t, const gchar *factory)
+{
+  const gchar *name = g_type_name (t);
+
+  for (guint i = 0; i < G_N_ELEMENTS (foreign_types); i++)
+    fail_if (g_str_equal (name, foreign_types[i]),
+        "%s: the GType %s is NNStreamer's or GStreamer's too", factory, name);
+}
+
+GST_START_TEST (test_type_names_are_ours)
+{
+  GList *feats
+      = gst_registry_get_feature_list_by_plugin (gst_registry_get (), "tensor");
+  guint seen = 0;
+
+  for (GList *l = feats; l; l = l->next) {
+    GstElementFactory *f;
+    GstElement *e;
+    GParamSpec **ps;
+    guint n;
+
+    if (!GST_IS_ELEMENT_FACTORY (l->data))
+      continue;
+    f = GST_ELEMENT_FACTORY (l->data);
+    e = gst_element_factory_create (f, NULL);
+    for (GType t = G_OBJECT_TYPE (e); t != GST_TYPE_ELEMENT;
+         t = g_type_parent (t))
+      assert_type_is_ours (t, GST_OBJECT_NAME (f));
+    ps = g_object_class_list_properties (G_OBJECT_GET_CLASS (e), &n);
+    for (guint i = 0; i < n; i++)
+      if (G_TYPE_IS_ENUM (ps[i]->value_type)
+          || G_TYPE_IS_FLAGS (ps[i]->value_type))
+        assert_type_is_ours (ps[i]->value_type, GST_OBJECT_NAME (f));
+    g_free (ps);
+    gst_object_unref (e);
+    seen++;
+  }
+  gst_plugin_feature_list_free (feats);
+  fail_unless (seen >= 9, "only %u elements", seen);
+}
+
+GST_END_TEST;
+
 static Suite *
 tensorop_suite (void)
 {
@@ -1272,6 +1335,7 @@ tensorop_suite (void)
   tcase_add_test (tc, test_shorthand);
   tcase_add_test (tc, test_golden_rows);
   tcase_add_test (tc, test_change_while_playing);
+  tcase_add_test (tc, test_type_names_are_ours);
   return s;
 }
 
