@@ -439,44 +439,6 @@ gst_tensor_normalize_stop (GstBaseTransform *trans)
   return TRUE;
 }
 
-/* A list that does not parse is kept and reported when the element
- * starts; while running it is refused with a warning and the axes in use
- * stay. */
-static void
-gst_tensor_normalize_set_axes (GstTensorNormalize *self, const gchar *text)
-{
-  tn_axes axes;
-  tn_err e;
-  gchar *old;
-
-  if (text == NULL)
-    text = "";
-  if (tn_axes_parse (&axes, text, &e) < 0) {
-    if (gst_tn_element_is_running (GST_ELEMENT (self))) {
-      GST_OBJECT_LOCK (self);
-      old = g_strdup (self->axes_text);
-      GST_OBJECT_UNLOCK (self);
-      gst_tn_element_property_warning (
-          GST_ELEMENT (self), "axes", text, e.msg, old);
-      g_free (old);
-      return;
-    }
-    GST_OBJECT_LOCK (self);
-    g_free (self->axes_text);
-    self->axes_text = g_strdup (text);
-    g_free (self->axes_error);
-    self->axes_error = g_strdup (e.msg);
-    GST_OBJECT_UNLOCK (self);
-    return;
-  }
-  GST_OBJECT_LOCK (self);
-  self->axes = axes;
-  g_free (self->axes_text);
-  self->axes_text = g_strdup (text);
-  g_clear_pointer (&self->axes_error, g_free);
-  GST_OBJECT_UNLOCK (self);
-}
-
 static void
 gst_tensor_normalize_set_property (
     GObject *object, guint prop_id, const GValue *value, GParamSpec *pspec)
@@ -494,7 +456,8 @@ gst_tensor_normalize_set_property (
   case PROP_AXES:
     if (!gst_tn_element_property_settable (GST_ELEMENT (self), pspec, value))
       return;
-    gst_tensor_normalize_set_axes (self, g_value_get_string (value));
+    gst_tn_element_set_axes (GST_ELEMENT (self), g_value_get_string (value),
+        &self->axes, &self->axes_text, &self->axes_error);
     break;
   case PROP_EPS:
     if (!gst_tn_element_property_settable (GST_ELEMENT (self), pspec, value))

@@ -699,44 +699,6 @@ gst_tensor_reduce_changed (GstTensorReduce *self)
   gst_base_transform_reconfigure_src (GST_BASE_TRANSFORM (self));
 }
 
-/* A list that does not parse is stored as set and reported when the
- * element starts; while running, it is refused with a warning and the
- * axes in use stay (reducing every axis instead would be a wrong answer
- * that looks right). */
-static void
-gst_tensor_reduce_set_axes (GstTensorReduce *self, const gchar *text)
-{
-  tn_axes axes;
-  tn_err e;
-  gchar *old;
-
-  if (tn_axes_parse (&axes, text, &e) < 0) {
-    if (gst_tn_element_is_running (GST_ELEMENT (self))) {
-      GST_OBJECT_LOCK (self);
-      old = g_strdup (self->axes_text);
-      GST_OBJECT_UNLOCK (self);
-      gst_tn_element_property_warning (
-          GST_ELEMENT (self), "axes", text, e.msg, old);
-      g_free (old);
-      return;
-    }
-    GST_OBJECT_LOCK (self);
-    g_free (self->axes_text);
-    self->axes_text = g_strdup (text ? text : "");
-    g_free (self->axes_error);
-    self->axes_error = g_strdup (e.msg);
-    GST_OBJECT_UNLOCK (self);
-    return;
-  }
-  GST_OBJECT_LOCK (self);
-  self->axes = axes;
-  g_free (self->axes_text);
-  self->axes_text = g_strdup (text ? text : "");
-  g_clear_pointer (&self->axes_error, g_free);
-  GST_OBJECT_UNLOCK (self);
-  gst_tensor_reduce_changed (self);
-}
-
 static gboolean
 gst_tensor_reduce_start (GstBaseTransform *trans)
 {
@@ -772,7 +734,11 @@ gst_tensor_reduce_set_property (
     gst_tensor_reduce_changed (self);
     break;
   case PROP_AXES:
-    gst_tensor_reduce_set_axes (self, g_value_get_string (value));
+    /* A list that does not parse is reported when the element starts
+     * (tnelement.h); the axes in use stay while it runs. */
+    if (gst_tn_element_set_axes (GST_ELEMENT (self), g_value_get_string (value),
+            &self->axes, &self->axes_text, &self->axes_error))
+      gst_tensor_reduce_changed (self);
     break;
   case PROP_KEEPDIMS:
     GST_OBJECT_LOCK (self);

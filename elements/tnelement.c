@@ -322,3 +322,54 @@ gst_tn_post_tensor_message (GstElement *element, const gchar *name,
   gst_element_post_message (
       element, gst_message_new_element (GST_OBJECT (element), s));
 }
+
+gboolean
+gst_tn_element_set_axes (GstElement *element, const gchar *text, tn_axes *axes,
+    gchar **axes_text, gchar **axes_error)
+{
+  tn_axes parsed;
+  tn_err e;
+  gboolean ok;
+
+  if (text == NULL)
+    text = "";
+  ok = tn_axes_parse (&parsed, text, &e) == 0;
+  if (!ok && gst_tn_element_is_running (element)) {
+    gchar *old;
+
+    GST_OBJECT_LOCK (element);
+    old = g_strdup (*axes_text);
+    GST_OBJECT_UNLOCK (element);
+    gst_tn_element_property_warning (element, "axes", text, e.msg, old);
+    g_free (old);
+    return FALSE;
+  }
+  GST_OBJECT_LOCK (element);
+  g_free (*axes_text);
+  *axes_text = g_strdup (text);
+  g_free (*axes_error);
+  *axes_error = ok ? NULL : g_strdup (e.msg);
+  if (ok)
+    *axes = parsed;
+  GST_OBJECT_UNLOCK (element);
+  return ok;
+}
+
+void
+gst_tn_element_name_as_factory (
+    GstElement *element, const gchar *type_prefix, const gchar *factory)
+{
+  gchar *name = gst_object_get_name (GST_OBJECT (element));
+
+  if (g_str_has_prefix (name, type_prefix)) {
+    const gchar *tail = name + strlen (type_prefix);
+
+    if (*tail && strspn (tail, "0123456789") == strlen (tail)) {
+      gchar *short_name = g_strconcat (factory, tail, NULL);
+
+      gst_object_set_name (GST_OBJECT (element), short_name);
+      g_free (short_name);
+    }
+  }
+  g_free (name);
+}

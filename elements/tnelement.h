@@ -6,6 +6,8 @@
 #include <gst/base/gstbasetransform.h>
 #include <gst/tensor/tensorinfo.h>
 
+#include "core/reduce.h"
+
 G_BEGIN_DECLS
 
 /* Whether element is in PAUSED or PLAYING, or on its way there: a property
@@ -115,6 +117,24 @@ void gst_tn_post_tensor_message (GstElement *element, const gchar *name,
     const GstTnInfo *info, gconstpointer data, guint max_items,
     const GstSegment *seg, GstBuffer *in, const gchar *first_field,
     ...) G_GNUC_NULL_TERMINATED;
+
+/* The axes property of the elements that work along axes ("0,-1", core's
+ * tn_axes_parse).  While element runs, a list that does not parse is
+ * refused with a warning and the axes in use stay (a silent "every axis"
+ * would be a wrong answer); otherwise *text takes it, under the object
+ * lock, with *axes when it parses and else *error, why it cannot be used,
+ * for the start check to report (gst_tn_element_property_error).  TRUE
+ * when *axes changed. */
+gboolean gst_tn_element_set_axes (GstElement *element, const gchar *text,
+    tn_axes *axes, gchar **axes_text, gchar **axes_error);
+
+/* GstObject names an unnamed object after its GType.  An element whose
+ * GType is not its factory's name (GstTensorDebugger for tensordebug,
+ * because NNStreamer registers GstTensorDebug) calls this from its
+ * constructed vfunc, so that "tensordebugger0" (type_prefix and a number)
+ * is named "tensordebug0" (factory and the number), as users expect. */
+void gst_tn_element_name_as_factory (
+    GstElement *element, const gchar *type_prefix, const gchar *factory);
 
 G_END_DECLS
 
