@@ -412,25 +412,13 @@ gst_tensor_debugger_get_property (
   GST_OBJECT_UNLOCK (self);
 }
 
-/* GstObject names an unnamed object after its GType, which here is not
- * the factory's name: tensordebugger0 becomes tensordebug0. */
+/* The GType is not the factory's name (NNStreamer owns GstTensorDebug):
+ * tensordebugger0 becomes tensordebug0. */
 static void
 gst_tensor_debugger_constructed (GObject *object)
 {
-  static const gchar type_prefix[] = "tensordebugger";
-  gchar *name = gst_object_get_name (GST_OBJECT (object));
-
-  if (g_str_has_prefix (name, type_prefix)) {
-    const gchar *tail = name + strlen (type_prefix);
-
-    if (*tail && strspn (tail, "0123456789") == strlen (tail)) {
-      gchar *short_name = g_strconcat ("tensordebug", tail, NULL);
-
-      gst_object_set_name (GST_OBJECT (object), short_name);
-      g_free (short_name);
-    }
-  }
-  g_free (name);
+  gst_tn_element_name_as_factory (
+      GST_ELEMENT (object), "tensordebugger", "tensordebug");
   G_OBJECT_CLASS (gst_tensor_debugger_parent_class)->constructed (object);
 }
 

@@ -763,6 +763,16 @@ gst_tensor_splitter_finalize (GObject *object)
   G_OBJECT_CLASS (gst_tensor_splitter_parent_class)->finalize (object);
 }
 
+/* The GType is not the factory's name (NNStreamer owns GstTensorSplit):
+ * tensorsplitter0 becomes tensorsplit0. */
+static void
+gst_tensor_splitter_constructed (GObject *object)
+{
+  gst_tn_element_name_as_factory (
+      GST_ELEMENT (object), "tensorsplitter", "tensorsplit");
+  G_OBJECT_CLASS (gst_tensor_splitter_parent_class)->constructed (object);
+}
+
 static void
 gst_tensor_splitter_class_init (GstTensorSplitterClass *klass)
 {
@@ -777,6 +787,7 @@ gst_tensor_splitter_class_init (GstTensorSplitterClass *klass)
   gobject_class->set_property = gst_tensor_splitter_set_property;
   gobject_class->get_property = gst_tensor_splitter_get_property;
   gobject_class->finalize = gst_tensor_splitter_finalize;
+  gobject_class->constructed = gst_tensor_splitter_constructed;
 
   /**
    * GstTensorSplitter:axis:
