@@ -22,8 +22,8 @@ from gi.repository import GLib, Gst, GstTn  # noqa: E402
 
 import numpy as np  # noqa: E402
 
-__all__ = ["TensorInfo", "accept_views", "caps", "from_numpy", "info",
-           "to_numpy", "layout_meta_api"]
+__all__ = ["TensorInfo", "accept_views", "caps", "from_message",
+           "from_numpy", "info", "to_numpy", "layout_meta_api"]
 
 if not Gst.is_initialized():
     Gst.init(None)
@@ -54,6 +54,27 @@ def _np_dtype(name):
         raise TypeError("tensor type bfloat16 has no NumPy dtype; convert it "
                         "first (tensorop ops=cast:float32)")
     return dt
+
+
+def from_message(message):
+    """The tensor an element message carries, as a new numpy.ndarray: the
+    per-buffer results of ``tensorreduce post-messages=true`` (fields
+    type, dims and values, as ``level`` posts its RMS).  message is a
+    Gst.Message or its Gst.Structure.  ValueError when it carries no
+    tensor, or only type and dims (a result larger than the element's
+    max-message-items)."""
+    s = (message.get_structure() if isinstance(message, Gst.Message)
+         else message)
+    if s is None or not (s.has_field("type") and s.has_field("dims")):
+        raise ValueError("the message carries no tensor (no type and dims): "
+                         + (s.to_string() if s is not None else "no fields"))
+    dims = tuple(int(d) for d in s.get_value("dims").array)
+    if not s.has_field("values"):
+        raise ValueError(
+            f"{s.get_name()}: the message carries type and dims only: its "
+            f"{s.get_value('items')} items are more than max-message-items")
+    values = s.get_value("values").array
+    return np.array(values, dtype=_np_dtype(s.get_value("type"))).reshape(dims)
 
 
 def _tensor_type(dtype):

@@ -301,3 +301,46 @@ def test_meta_registered_on_import(tmp_path):
     out = subprocess.run([sys.executable, "-c", code], env=env, check=True,
                          capture_output=True, text=True).stdout.split()
     assert out == ["None", "True", "True"]
+
+
+def reduce_messages(desc, dtype="int16", dims="<2,3>"):
+    """The element messages of tensorreduce DESC on arange of dims."""
+    pipe = Gst.parse_launch(
+        f"tensorsrc pattern=arange num-buffers=2 ! tensor/x-raw,type={dtype},"
+        f"dims={dims} ! tensorreduce post-messages=true {desc} ! fakesink")
+    assert pipe.set_state(Gst.State.PLAYING) != Gst.StateChangeReturn.FAILURE
+    bus, got = pipe.get_bus(), []
+    while True:
+        m = bus.timed_pop_filtered(5 * Gst.SECOND, Gst.MessageType.ELEMENT
+                                   | Gst.MessageType.EOS
+                                   | Gst.MessageType.ERROR)
+        assert m is not None and m.type != Gst.MessageType.ERROR
+        if m.type == Gst.MessageType.EOS:
+            break
+        got.append(m)
+    pipe.set_state(Gst.State.NULL)
+    return got
+
+
+@pytest.mark.parametrize("desc, want", [
+    ("op=sum", np.arange(6).sum()),                       # rank 0
+    ("op=argmax axes=1", np.arange(6).reshape(2, 3).argmax(axis=1)),
+    ("op=mean axes=0 keepdims=true",
+     np.arange(6.0).reshape(2, 3).mean(axis=0, keepdims=True)),
+])
+def test_from_message(desc, want):
+    msgs = reduce_messages(desc)
+    assert len(msgs) == 2
+    for m in msgs:
+        got = gsttensor.from_message(m)
+        assert got.shape == np.shape(want)
+        assert got.dtype == np.asarray(want).dtype
+        np.testing.assert_array_equal(got, want)
+
+
+def test_from_message_without_values():
+    (m, _) = reduce_messages("axes=1 max-message-items=1")
+    with pytest.raises(ValueError, match="2 items are more than"):
+        gsttensor.from_message(m)
+    with pytest.raises(ValueError, match="no tensor"):
+        gsttensor.from_message(Gst.Structure.new_empty("other"))
