@@ -344,3 +344,42 @@ def test_from_message_without_values():
         gsttensor.from_message(m)
     with pytest.raises(ValueError, match="no tensor"):
         gsttensor.from_message(Gst.Structure.new_empty("other"))
+
+
+# gsttensor.testing: the pipeline's buffers against NumPy's own result.
+ADD_ONE = ("tensorsrc pattern=arange num-buffers=3 "
+           "! tensor/x-raw,type=float32,dims=<2,3> ! tensorop ops=add:1")
+ADD_ONE_WANT = np.arange(6, dtype=np.float32).reshape(2, 3) + 1
+
+
+def test_pipeline_arrays():
+    from gsttensor.testing import pipeline_arrays
+    got = pipeline_arrays(ADD_ONE)
+    assert [pts for pts, _ in got] == [0, 33333333, 66666666]
+    for _, a in got:
+        np.testing.assert_array_equal(a, ADD_ONE_WANT)
+
+
+def test_assert_pipeline_allclose_forms(tmp_path):
+    from gsttensor.testing import assert_pipeline_allclose
+    assert_pipeline_allclose(ADD_ONE, [ADD_ONE_WANT] * 3)
+    np.save(tmp_path / "all.npy", np.stack([ADD_ONE_WANT] * 3))
+    assert_pipeline_allclose(ADD_ONE, tmp_path / "all.npy")
+    for k in range(3):
+        np.save(tmp_path / f"g-{k:05d}.npy", ADD_ONE_WANT)
+    assert_pipeline_allclose(ADD_ONE, str(tmp_path / "g-%05d.npy"))
+
+
+def test_assert_pipeline_allclose_fails():
+    from gsttensor.testing import assert_pipeline_allclose
+    near = ADD_ONE_WANT * np.float32(1 + 1e-6)
+    # 1e-6 off: refused at rtol 1e-7, passed at 1e-5
+    with pytest.raises(AssertionError, match=r"buffer 0 \(pts 0:00:00"):
+        assert_pipeline_allclose(ADD_ONE, [near] * 3)
+    assert_pipeline_allclose(ADD_ONE, [near] * 3, rtol=1e-5)
+    with pytest.raises(AssertionError, match="3 buffers came, 2 references"):
+        assert_pipeline_allclose(ADD_ONE, [ADD_ONE_WANT] * 2)
+    with pytest.raises(AssertionError, match="float32 .2, 3. against float64"):
+        assert_pipeline_allclose(ADD_ONE, [ADD_ONE_WANT.astype(float)] * 3)
+    with pytest.raises(RuntimeError, match=r"tensorop\d+: ops=.*mull"):
+        assert_pipeline_allclose(ADD_ONE + ",mull:2", [ADD_ONE_WANT] * 3)
