@@ -270,19 +270,12 @@ gst_tensor_normalize_set_caps (
 {
   GstTensorNormalize *self = GST_TENSOR_NORMALIZE (trans);
   GstTnInfo in, out;
-  GError *err = NULL;
   tn_err e;
   int r;
 
   self->configured = FALSE;
-  if (!gst_tn_info_from_caps (&in, incaps, &err)
-      || !gst_tn_info_from_caps (&out, outcaps, &err)) {
-    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
-        ("Cannot read the tensor caps: %s", err->message),
-        ("in %" GST_PTR_FORMAT ", out %" GST_PTR_FORMAT, incaps, outcaps));
-    g_clear_error (&err);
+  if (!gst_tn_transform_read_caps (trans, incaps, outcaps, &in, &out))
     return FALSE;
-  }
   GST_OBJECT_LOCK (self);
   r = gst_tensor_normalize_plan (self, &in, &self->mask, &e);
   GST_OBJECT_UNLOCK (self);

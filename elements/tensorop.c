@@ -509,16 +509,9 @@ gst_tensor_op_set_caps (
 {
   GstTensorOp *self = GST_TENSOR_OP (trans);
   GstTnInfo in, out;
-  GError *err = NULL;
 
-  if (!gst_tn_info_from_caps (&in, incaps, &err)
-      || !gst_tn_info_from_caps (&out, outcaps, &err)) {
-    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
-        ("Cannot read the tensor caps: %s", err->message),
-        ("in %" GST_PTR_FORMAT ", out %" GST_PTR_FORMAT, incaps, outcaps));
-    g_clear_error (&err);
+  if (!gst_tn_transform_read_caps (trans, incaps, outcaps, &in, &out))
     return FALSE;
-  }
   return gst_tensor_op_compile (self, &in, &out);
 }
 

@@ -511,7 +511,6 @@ gst_tensor_reduce_set_caps (
 {
   GstTensorReduce *self = GST_TENSOR_REDUCE (trans);
   GstTnInfo in, out, want;
-  GError *err = NULL;
   uint32_t mask;
   tn_reduce_op op;
   tn_err e;
@@ -519,14 +518,8 @@ gst_tensor_reduce_set_caps (
 
   self->configured = FALSE;
   self->caps_error = TRUE; /* until it succeeds */
-  if (!gst_tn_info_from_caps (&in, incaps, &err)
-      || !gst_tn_info_from_caps (&out, outcaps, &err)) {
-    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
-        ("Cannot read the tensor caps: %s", err->message),
-        ("in %" GST_PTR_FORMAT ", out %" GST_PTR_FORMAT, incaps, outcaps));
-    g_clear_error (&err);
+  if (!gst_tn_transform_read_caps (trans, incaps, outcaps, &in, &out))
     return FALSE;
-  }
   GST_OBJECT_LOCK (self);
   r = gst_tensor_reduce_plan (self, &in, &want, &mask, &e);
   op = self->op;

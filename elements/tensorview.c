@@ -348,16 +348,10 @@ gst_tensor_view_set_caps (
     GstBaseTransform *trans, GstCaps *incaps, GstCaps *outcaps)
 {
   GstTensorView *self = GST_TENSOR_VIEW (trans);
-  GError *err = NULL;
 
-  if (!gst_tn_info_from_caps (&self->in_info, incaps, &err)
-      || !gst_tn_info_from_caps (&self->out_info, outcaps, &err)) {
-    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
-        ("Cannot read the tensor caps: %s", err->message),
-        ("in %" GST_PTR_FORMAT ", out %" GST_PTR_FORMAT, incaps, outcaps));
-    g_clear_error (&err);
+  if (!gst_tn_transform_read_caps (
+          trans, incaps, outcaps, &self->in_info, &self->out_info))
     return FALSE;
-  }
   self->in_ok = tn_view_init (&self->in_view, self->in_info.dtype,
                     self->in_info.dims, self->in_info.rank, NULL)
                     == 0

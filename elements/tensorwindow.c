@@ -348,17 +348,10 @@ gst_tensor_window_set_caps (
 {
   GstTensorWindow *self = GST_TENSOR_WINDOW (trans);
   GstTnInfo in, out;
-  GError *err = NULL;
   gchar *why = NULL;
 
-  if (!gst_tn_info_from_caps (&in, incaps, &err)
-      || !gst_tn_info_from_caps (&out, outcaps, &err)) {
-    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
-        ("Cannot read the tensor caps: %s", err->message),
-        ("in %" GST_PTR_FORMAT ", out %" GST_PTR_FORMAT, incaps, outcaps));
-    g_clear_error (&err);
+  if (!gst_tn_transform_read_caps (trans, incaps, outcaps, &in, &out))
     return FALSE;
-  }
   if (self->have_info) {
     gboolean same_out = gst_tn_info_equal (&out, &self->out_info);
     gboolean ok

@@ -373,3 +373,19 @@ gst_tn_element_name_as_factory (
   }
   g_free (name);
 }
+
+gboolean
+gst_tn_transform_read_caps (GstBaseTransform *trans, GstCaps *incaps,
+    GstCaps *outcaps, GstTnInfo *in, GstTnInfo *out)
+{
+  GError *err = NULL;
+
+  if (gst_tn_info_from_caps (in, incaps, &err)
+      && gst_tn_info_from_caps (out, outcaps, &err))
+    return TRUE;
+  GST_ELEMENT_ERROR (trans, CORE, NEGOTIATION,
+      ("Cannot read the tensor caps: %s", err->message),
+      ("in %" GST_PTR_FORMAT ", out %" GST_PTR_FORMAT, incaps, outcaps));
+  g_clear_error (&err);
+  return FALSE;
+}

@@ -136,6 +136,12 @@ gboolean gst_tn_element_set_axes (GstElement *element, const gchar *text,
 void gst_tn_element_name_as_factory (
     GstElement *element, const gchar *type_prefix, const gchar *factory);
 
+/* For a GstBaseTransform set_caps: in and out from incaps and outcaps;
+ * when either is no tensor caps (the element's transform_caps was wrong),
+ * an element error saying why, and FALSE. */
+gboolean gst_tn_transform_read_caps (GstBaseTransform *trans, GstCaps *incaps,
+    GstCaps *outcaps, GstTnInfo *in, GstTnInfo *out);
+
 G_END_DECLS
 
 #endif
