@@ -503,8 +503,8 @@ run_range (void *vctx, int64_t chunk, int64_t b, int64_t e)
   for (blk = b; blk < e; blk += CB_BLOCK) {
     const int64_t m = e - blk < CB_BLOCK ? e - blk : CB_BLOCK;
     unsigned char *d = c->dst + blk * (int64_t) osz;
-    const void *x[3];
-    bool s[3];
+    const void *x[3] = { NULL, NULL, NULL };
+    bool s[3] = { false, false, false };
 
     for (k = 0; k < p->nops; k++) {
       const cb_opnd *o = &p->ops[k];
