@@ -28,6 +28,8 @@ static int active; /* workers inside the job: it lives on the
                     * caller's stack until they leave */
 static uint64_t generation;
 static int nworkers;
+static int nstarted; /* workers that reached worker_main */
+static pthread_cond_t started = PTHREAD_COND_INITIALIZER;
 
 /* sysconf reads sysfs (microseconds): ask once per process. */
 int
@@ -102,6 +104,8 @@ worker_main (void *arg)
 
   (void) arg;
   pthread_mutex_lock (&lock);
+  nstarted++;
+  pthread_cond_signal (&started);
   for (;;) {
     while (generation == seen || wanted == 0 || !current)
       pthread_cond_wait (&wake, &lock);
@@ -120,7 +124,10 @@ worker_main (void *arg)
 
 /* Workers are started on demand and live for the process: a pipeline runs
  * many buffers, and thread start-up per buffer would cost more than the
- * work on small tensors. */
+ * work on small tensors.  The caller waits until every new worker runs:
+ * a thread still inside its start-up when the process exits holds
+ * allocations of the C library (and of ASan, which then reports them as
+ * leaked), and a job never has to wait on a thread that is not there yet. */
 static int
 ensure_workers (int n)
 {
@@ -137,6 +144,8 @@ ensure_workers (int n)
     pthread_attr_destroy (&attr);
     nworkers++;
   }
+  while (nstarted < nworkers)
+    pthread_cond_wait (&started, &lock);
   return nworkers;
 }
 
