@@ -1,0 +1,708 @@
+/* gst-tensor's pipelines beside NNStreamer's (issue 18's table), in one
+ * process and one run, and the realistic pipeline (which needs no
+ * NNStreamer):
+ *  - cast uint8 to float32, 1M and 16M items;
+ *  - add 1.0 to float32, 1M and 16M items (ours in place);
+ *  - cast, sub 127.5, div 127.5 from RGB frames, 640x480 and 1920x1080;
+ *  - HWC to CHW of 640x480x3 uint8, materialised;
+ *  - the cost of one buffer of 16 items through one op;
+ *  - 1920x1080 RGB -> tensor -> normalise -> CHW -> per-channel mean, on
+ *    one thread and with n-threads=2, against a memcpy of its memory
+ *    traffic, an identity pipeline and (not the same work: NNStreamer
+ *    has no axis reduction) NNStreamer with its stand mode in its place.
+ * Every pipeline is parsed by gst_parse_bin_from_description and fed
+ * through pads of our own the same input buffer, so no source's cost is
+ * in the figures (the pipeline part times videotestsrc apart).  Each
+ * figure is a median of ROUNDS interleaved rounds; ratios are medians of
+ * the per-round ratios (bench_ratio).  Each case first pushes one buffer
+ * through both and compares the output bytes, so the work compared is
+ * the same.
+ *
+ * NNStreamer is found on GST_PLUGIN_PATH or in GST_TENSOR_NNSTREAMER (the
+ * directory holding its plugin libnnstreamer.so, as build.sh of
+ * ../shared/peers/nnstreamer installs it); without it its rows are
+ * skipped.  Arguments pick parts: bench_peers cast add normalise
+ * transpose overhead pipeline. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <gst/gst.h>
+
+#include "bench.h"
+#include <gst/tensor/gsttensor.h>
+
+#define ROUNDS 7
+
+/* ---- a pipeline fed buffer by buffer through pads of our own ---- */
+
+typedef struct {
+  GstElement *bin;
+  GstPad *src, *sink;
+  GstBuffer *back; /* what came out of the last push */
+} Rig;
+
+static GstFlowReturn
+rig_chain (GstPad *pad, GstObject *parent, GstBuffer *buf)
+{
+  Rig *r = g_object_get_data (G_OBJECT (pad), "rig");
+
+  gst_buffer_replace (&r->back, NULL);
+  r->back = buf;
+  return GST_FLOW_OK;
+}
+
+/* Our sink pad answers no ALLOCATION query: downstream of the last element
+ * is then a consumer that reads no layout meta, as fakesink. */
+static void
+rig_start (Rig *r, const char *desc, const char *caps_str)
+{
+  GError *err = NULL;
+  GstPad *bsink, *bsrc;
+  GstSegment seg;
+
+  memset (r, 0, sizeof *r);
+  r->bin = gst_parse_bin_from_description (desc, TRUE, &err);
+  if (r->bin == NULL) {
+    fprintf (stderr, "%s: %s\n", desc, err->message);
+    exit (1);
+  }
+  r->src = gst_pad_new ("src", GST_PAD_SRC);
+  r->sink = gst_pad_new ("sink", GST_PAD_SINK);
+  g_object_set_data (G_OBJECT (r->sink), "rig", r);
+  gst_pad_set_chain_function (r->sink, rig_chain);
+  bsink = gst_element_get_static_pad (r->bin, "sink");
+  bsrc = gst_element_get_static_pad (r->bin, "src");
+  if (gst_pad_link (r->src, bsink) != GST_PAD_LINK_OK
+      || gst_pad_link (bsrc, r->sink) != GST_PAD_LINK_OK) {
+    fprintf (stderr, "%s: cannot link\n", desc);
+    exit (1);
+  }
+  gst_object_unref (bsink);
+  gst_object_unref (bsrc);
+  gst_pad_set_active (r->src, TRUE);
+  gst_pad_set_active (r->sink, TRUE);
+  gst_element_set_state (r->bin, GST_STATE_PLAYING);
+  gst_pad_push_event (r->src, gst_event_new_stream_start ("bench"));
+  gst_pad_push_event (
+      r->src, gst_event_new_caps (gst_caps_from_string (caps_str)));
+  gst_segment_init (&seg, GST_FORMAT_TIME);
+  gst_pad_push_event (r->src, gst_event_new_segment (&seg));
+}
+
+/* Pushes buf (taken); what comes out waits in r->back. */
+static void
+rig_push (Rig *r, GstBuffer *buf)
+{
+  GstFlowReturn ret = gst_pad_push (r->src, buf);
+
+  if (ret != GST_FLOW_OK || r->back == NULL) {
+    fprintf (stderr, "push failed: %s\n", gst_flow_get_name (ret));
+    exit (1);
+  }
+}
+
+static GstBuffer *
+rig_take (Rig *r)
+{
+  GstBuffer *b = r->back;
+
+  r->back = NULL;
+  return b;
+}
+
+static void
+rig_stop (Rig *r)
+{
+  gst_buffer_replace (&r->back, NULL);
+  gst_element_set_state (r->bin, GST_STATE_NULL);
+  gst_pad_set_active (r->src, FALSE);
+  gst_pad_set_active (r->sink, FALSE);
+  gst_object_unref (r->src);
+  gst_object_unref (r->sink);
+  gst_object_unref (r->bin);
+}
+
+/* A buffer of the tensor allocator (aligned), filled by pattern: uint8
+ * i % 251 (every value, no period of a power of two) or float32 zeros. */
+static GstBuffer *
+new_input (gsize bytes, gboolean u8)
+{
+  GstAllocator *a = gst_tn_allocator_get ();
+  GstBuffer *b = gst_buffer_new_allocate (a, bytes, NULL);
+  GstMapInfo m;
+
+  gst_object_unref (a);
+  gst_buffer_map (b, &m, GST_MAP_WRITE);
+  if (u8)
+    for (gsize i = 0; i < m.size; i++)
+      m.data[i] = (guint8) (i % 251);
+  else
+    memset (m.data, 0, m.size);
+  gst_buffer_unmap (b, &m);
+  return b;
+}
+
+/* Seconds per buffer of k pushes.  recycle: push what came out last time
+ * (writable, so an in-place element works in place, as it would behind a
+ * pool); else push the shared input again. */
+static double
+rig_time (Rig *r, GstBuffer **cur, gboolean recycle, int k)
+{
+  double t0 = bench_now ();
+
+  for (int i = 0; i < k; i++) {
+    rig_push (r, recycle ? *cur : gst_buffer_ref (*cur));
+    if (recycle)
+      *cur = rig_take (r);
+  }
+  return (bench_now () - t0) / k;
+}
+
+/* ---- machine limits, compiled here ---- */
+
+static void __attribute__ ((noinline))
+limit_memcpy (void *dst, const void *src, size_t n)
+{
+  memcpy (dst, src, n);
+  bench_sink (dst);
+}
+
+/* A STREAM-style in-place add, plain C at the bench's flags. */
+static void __attribute__ ((noinline)) limit_add (float *a, size_t n)
+{
+  for (size_t i = 0; i < n; i++)
+    a[i] = a[i] + 1.0f;
+  bench_sink (a);
+}
+
+/* "12.345 ms" or "1.234 us" into b (static buffers of the caller). */
+static const char *
+fmt_s (char *b, double s)
+{
+  if (s < 1e-4)
+    snprintf (b, 32, "%.3f us", 1e6 * s);
+  else
+    snprintf (b, 32, "%.3f ms", 1e3 * s);
+  return b;
+}
+
+/* ---- one row of the table ---- */
+
+enum { LIMIT_NONE, LIMIT_MEMCPY, LIMIT_ADD, LIMIT_IDENTITY };
+
+typedef struct {
+  const char *name;
+  const char *ours, *nns;
+  char *ours_caps, *nns_caps;
+  gsize in_bytes;
+  gboolean u8, recycle, is_float;
+  int limit;
+  gsize limit_bytes; /* memcpy: bytes copied; add: items */
+  const char *limit_name;
+  int k; /* pushes per round */
+} Case;
+
+static gboolean have_nns;
+
+/* One buffer through each, from equal inputs: are the bytes the same? */
+static void
+compare_once (const Case *c, Rig *ro, Rig *rn)
+{
+  GstBuffer *a, *b;
+  GstMapInfo ma, mb;
+  gsize differ = 0;
+  double maxd = 0;
+
+  rig_push (ro, new_input (c->in_bytes, c->u8));
+  rig_push (rn, new_input (c->in_bytes, c->u8));
+  a = rig_take (ro);
+  b = rig_take (rn);
+  gst_buffer_map (a, &ma, GST_MAP_READ);
+  gst_buffer_map (b, &mb, GST_MAP_READ);
+  if (ma.size != mb.size) {
+    printf ("  OUTPUTS DIFFER: %zu bytes (ours) and %zu (NNStreamer)\n",
+        ma.size, mb.size);
+  } else if (c->is_float) {
+    const float *x = (const float *) ma.data, *y = (const float *) mb.data;
+
+    for (gsize i = 0; i < ma.size / 4; i++)
+      if (memcmp (&x[i], &y[i], 4)) {
+        double dd = (double) x[i] - y[i];
+
+        differ++;
+        maxd = MAX (maxd, dd < 0 ? -dd : dd);
+      }
+    if (differ)
+      printf ("  OUTPUTS DIFFER: %zu of %zu float32 items, by at most %g\n",
+          differ, ma.size / 4, maxd);
+    else
+      printf ("  outputs: the same %zu bytes\n", ma.size);
+  } else {
+    for (gsize i = 0; i < ma.size; i++)
+      differ += ma.data[i] != mb.data[i];
+    if (differ)
+      printf ("  OUTPUTS DIFFER: %zu of %zu bytes\n", differ, ma.size);
+    else
+      printf ("  outputs: the same %zu bytes\n", ma.size);
+  }
+  gst_buffer_unmap (a, &ma);
+  gst_buffer_unmap (b, &mb);
+  gst_buffer_unref (a);
+  gst_buffer_unref (b);
+}
+
+static void
+run_case (Case *c)
+{
+  double to[ROUNDS], tn[ROUNDS], tl[ROUNDS];
+  char b1[32], b2[32];
+  GstBuffer *in = new_input (c->in_bytes, c->u8), *co, *cn;
+  guint8 *ld = NULL, *ls = NULL;
+  float *la = NULL;
+  Rig ro, rn, ri;
+
+  printf ("%s:\n  ours: %s\n", c->name, c->ours);
+  rig_start (&ro, c->ours, c->ours_caps);
+  if (have_nns) {
+    printf ("  NNStreamer: %s\n", c->nns);
+    rig_start (&rn, c->nns, c->nns_caps);
+    compare_once (c, &ro, &rn);
+  }
+  if (c->limit == LIMIT_MEMCPY) {
+    ld = aligned_alloc (64, c->limit_bytes);
+    ls = aligned_alloc (64, c->limit_bytes);
+    memset (ld, 0, c->limit_bytes);
+    memset (ls, 1, c->limit_bytes);
+  } else if (c->limit == LIMIT_ADD) {
+    la = aligned_alloc (64, c->limit_bytes * sizeof (float));
+    memset (la, 0, c->limit_bytes * sizeof (float));
+  } else if (c->limit == LIMIT_IDENTITY) {
+    rig_start (&ri, "identity", c->ours_caps);
+  }
+  co = c->recycle ? gst_buffer_copy_deep (in) : gst_buffer_ref (in);
+  cn = c->recycle ? gst_buffer_copy_deep (in) : gst_buffer_ref (in);
+  /* Warm: pools filled, pages faulted, caches as each finds them. */
+  rig_time (&ro, &co, c->recycle, 2);
+  if (have_nns)
+    rig_time (&rn, &cn, c->recycle, 2);
+  for (int i = 0; i < ROUNDS; i++) {
+    to[i] = rig_time (&ro, &co, c->recycle, c->k);
+    tn[i] = have_nns ? rig_time (&rn, &cn, c->recycle, c->k) : 1;
+    if (c->limit == LIMIT_MEMCPY || c->limit == LIMIT_ADD) {
+      double t0 = bench_now ();
+
+      for (int j = 0; j < c->k; j++) {
+        if (la)
+          limit_add (la, c->limit_bytes);
+        else
+          limit_memcpy (ld, ls, c->limit_bytes);
+      }
+      tl[i] = (bench_now () - t0) / c->k;
+    } else if (c->limit == LIMIT_IDENTITY) {
+      GstBuffer *ci = gst_buffer_ref (in);
+
+      tl[i] = rig_time (&ri, &ci, TRUE, c->k);
+      gst_buffer_unref (ci);
+    }
+  }
+  printf ("  ours %s", fmt_s (b1, bench_median (to, ROUNDS)));
+  if (have_nns)
+    printf (", NNStreamer %s: ours / NNStreamer %.3f",
+        fmt_s (b2, bench_median (tn, ROUNDS)), bench_ratio (to, tn, ROUNDS));
+  else
+    printf (" (NNStreamer not found: no ratio)");
+  printf ("\n");
+  if (c->limit == LIMIT_IDENTITY)
+    printf ("  identity %s: ours / identity %.2f\n",
+        fmt_s (b1, bench_median (tl, ROUNDS)), bench_ratio (to, tl, ROUNDS));
+  else if (c->limit != LIMIT_NONE)
+    printf ("  %s %s: ours at %.0f%% of it\n", c->limit_name,
+        fmt_s (b1, bench_median (tl, ROUNDS)),
+        100 * bench_ratio (tl, to, ROUNDS));
+  gst_buffer_unref (co);
+  gst_buffer_unref (cn);
+  gst_buffer_unref (in);
+  rig_stop (&ro);
+  if (have_nns)
+    rig_stop (&rn);
+  if (c->limit == LIMIT_IDENTITY)
+    rig_stop (&ri);
+  free (ld);
+  free (ls);
+  free (la);
+}
+
+static char *
+tensor_caps (const char *type, const char *dims)
+{
+  return g_strdup_printf ("tensor/x-raw,type=%s,dims=<%s>,"
+                          "dims-order=row-major,framerate=0/1",
+      type, dims);
+}
+
+static char *
+nns_caps (const char *type, const char *dims)
+{
+  return g_strdup_printf ("other/tensors,format=static,num_tensors=1,"
+                          "types=%s,dimensions=(string)%s,framerate=0/1",
+      type, dims);
+}
+
+static char *
+video_caps (int w, int h)
+{
+  return g_strdup_printf (
+      "video/x-raw,format=RGB,width=%d,height=%d,framerate=30/1", w, h);
+}
+
+static void
+free_case (Case *c)
+{
+  g_free (c->ours_caps);
+  g_free (c->nns_caps);
+}
+
+static void
+part_cast (void)
+{
+  for (int m = 1; m <= 16; m += 15) {
+    long n = (long) m << 20;
+    char d[32], name[64];
+    Case c = { 0 };
+
+    snprintf (d, sizeof d, "%ld", n);
+    snprintf (name, sizeof name, "uint8 -> float32 cast, %dM items", m);
+    c.name = name;
+    c.ours = "tensorop ops=cast:float32 n-threads=1";
+    c.nns = "tensor_transform mode=typecast option=float32";
+    c.ours_caps = tensor_caps ("uint8", d);
+    c.nns_caps = nns_caps ("uint8", d);
+    c.in_bytes = n;
+    c.u8 = TRUE;
+    c.is_float = TRUE;
+    c.limit = LIMIT_MEMCPY;
+    c.limit_bytes = 4 * n;
+    c.limit_name = "memcpy of the output bytes";
+    c.k = m == 1 ? 20 : 2;
+    run_case (&c);
+    free_case (&c);
+  }
+}
+
+static void
+part_add (void)
+{
+  for (int m = 1; m <= 16; m += 15) {
+    long n = (long) m << 20;
+    char d[32], name[64];
+    Case c = { 0 };
+
+    snprintf (d, sizeof d, "%ld", n);
+    snprintf (name, sizeof name, "add 1.0 to float32, %dM items", m);
+    c.name = name;
+    c.ours = "tensorop ops=add:1 n-threads=1";
+    c.nns = "tensor_transform mode=arithmetic option=add:1.0";
+    c.ours_caps = tensor_caps ("float32", d);
+    c.nns_caps = nns_caps ("float32", d);
+    c.in_bytes = 4 * n;
+    c.recycle = TRUE;
+    c.is_float = TRUE;
+    c.limit = LIMIT_ADD;
+    c.limit_bytes = n;
+    c.limit_name = "in-place add loop";
+    c.k = m == 1 ? 20 : 2;
+    run_case (&c);
+    free_case (&c);
+  }
+}
+
+static void
+part_normalise (void)
+{
+  static const int wh[2][2] = { { 640, 480 }, { 1920, 1080 } };
+
+  for (int s = 0; s < 2; s++) {
+    int w = wh[s][0], h = wh[s][1];
+    char name[96];
+    Case c = { 0 };
+
+    snprintf (name, sizeof name,
+        "cast float32, sub 127.5, div 127.5 from RGB %dx%d", w, h);
+    c.name = name;
+    c.ours = "tensorconvert ! tensorop "
+             "ops=cast:float32,sub:127.5,div:127.5 n-threads=1";
+    c.nns = "tensor_converter ! tensor_transform mode=arithmetic "
+            "option=typecast:float32,add:-127.5,div:127.5";
+    c.ours_caps = video_caps (w, h);
+    c.nns_caps = video_caps (w, h);
+    c.in_bytes = (gsize) w * h * 3;
+    c.u8 = TRUE;
+    c.is_float = TRUE;
+    c.limit = LIMIT_MEMCPY;
+    c.limit_bytes = (gsize) w * h * 3 * 4;
+    c.limit_name = "memcpy of the output bytes";
+    c.k = s == 0 ? 20 : 4;
+    run_case (&c);
+    free_case (&c);
+  }
+}
+
+static void
+part_transpose (void)
+{
+  Case c = { 0 };
+
+  c.name = "HWC -> CHW of 640x480x3 uint8, materialised";
+  c.ours = "tensorview ops=permute:2:0:1";
+  /* NNStreamer lists extents innermost first (3:640:480:1 is HWC) and
+   * its data loop makes output extent i input extent order[i]: 1:2:0:3
+   * is W, H, C innermost first, CHW (its caps say otherwise; the bytes,
+   * compared below, are CHW). */
+  c.nns = "tensor_transform mode=transpose option=1:2:0:3";
+  c.ours_caps = tensor_caps ("uint8", "480,640,3");
+  c.nns_caps = nns_caps ("uint8", "3:640:480:1");
+  c.in_bytes = 640 * 480 * 3;
+  c.u8 = TRUE;
+  c.limit = LIMIT_MEMCPY;
+  c.limit_bytes = c.in_bytes;
+  c.limit_name = "cache-hot memcpy of the same bytes";
+  c.k = 20;
+  run_case (&c);
+  free_case (&c);
+}
+
+static void
+part_overhead (void)
+{
+  Case c = { 0 };
+
+  c.name = "per buffer: 16 float32 items, add 1.0";
+  c.ours = "tensorop ops=add:1 n-threads=1";
+  c.nns = "tensor_transform mode=arithmetic option=add:1.0";
+  c.ours_caps = tensor_caps ("float32", "16");
+  c.nns_caps = nns_caps ("float32", "16");
+  c.in_bytes = 64;
+  c.recycle = TRUE;
+  c.is_float = TRUE;
+  c.limit = LIMIT_IDENTITY;
+  c.k = 2000;
+  run_case (&c);
+  free_case (&c);
+}
+
+/* ---- the realistic pipeline ---- */
+
+#define P_W 1920
+#define P_H 1080
+
+static const char pipe_fmt[]
+    = "tensorconvert ! tensorop ops=cast:float32,sub:127.5,div:127.5 "
+      "n-threads=%d ! tensorview ops=permute:2:0:1 ! tensorreduce op=mean "
+      "axes=1,2 n-threads=%d";
+static const char pipe_nns[]
+    = "tensor_converter ! tensor_transform mode=arithmetic "
+      "option=typecast:float32,add:-127.5,div:127.5 ! tensor_transform "
+      "mode=transpose option=1:2:0:3 ! tensor_transform mode=stand "
+      "option=dc-average";
+
+/* Seconds per frame of the launch line itself, videotestsrc and all. */
+static double
+launch_time (const char *line, int frames)
+{
+  GError *err = NULL;
+  GstElement *p = gst_parse_launch (line, &err);
+  GstBus *bus;
+  GstMessage *m;
+  double t0;
+
+  if (p == NULL) {
+    fprintf (stderr, "%s: %s\n", line, err->message);
+    exit (1);
+  }
+  bus = gst_element_get_bus (p);
+  t0 = bench_now ();
+  gst_element_set_state (p, GST_STATE_PLAYING);
+  m = gst_bus_timed_pop_filtered (
+      bus, GST_CLOCK_TIME_NONE, GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  t0 = bench_now () - t0;
+  if (GST_MESSAGE_TYPE (m) == GST_MESSAGE_ERROR) {
+    fprintf (stderr, "%s: error\n", line);
+    exit (1);
+  }
+  gst_message_unref (m);
+  gst_object_unref (bus);
+  gst_element_set_state (p, GST_STATE_NULL);
+  gst_object_unref (p);
+  return t0 / frames;
+}
+
+static void
+part_pipeline (void)
+{
+  /* Bytes each stage must move per frame: tensorconvert wraps the frame
+   * (0), tensorop reads W*H*3 uint8 and writes W*H*3 float32, tensorview
+   * is a view (0), tensorreduce reads the W*H*3 float32 once (its 12
+   * bytes out are nothing).  A memcpy of half that many bytes moves
+   * them (it reads and writes). */
+  const gsize items = (gsize) P_W * P_H * 3;
+  const gsize traffic = items + 4 * items + 4 * items;
+  const int frames = 20;
+  double t1[ROUNDS], t2[ROUNDS], tid[ROUNDS], tm[ROUNDS], tn[ROUNDS];
+  double tl[ROUNDS], ts[ROUNDS];
+  char *caps = video_caps (P_W, P_H), d1[256], d2[256], line[600], src[256],
+       alone[300];
+  GstBuffer *in = new_input (items, TRUE), *c1, *c2, *ci, *cn;
+  guint8 *md = aligned_alloc (64, traffic / 2),
+         *ms = aligned_alloc (64, traffic / 2);
+  Rig r1, r2, ri, rn;
+
+  memset (md, 0, traffic / 2);
+  memset (ms, 1, traffic / 2);
+  snprintf (d1, sizeof d1, pipe_fmt, 1, 1);
+  snprintf (d2, sizeof d2, pipe_fmt, 2, 2);
+  snprintf (src, sizeof src,
+      "videotestsrc num-buffers=%d ! video/x-raw,format=RGB,width=%d,"
+      "height=%d,framerate=30/1",
+      frames, P_W, P_H);
+  snprintf (line, sizeof line, "%s ! %s ! fakesink", src, d1);
+  snprintf (alone, sizeof alone, "%s ! fakesink", src);
+  printf ("realistic pipeline, RGB %dx%d frames pushed by the bench:\n"
+          "  %s\n",
+      P_W, P_H, d1);
+  rig_start (&r1, d1, caps);
+  rig_start (&r2, d2, caps);
+  rig_start (&ri, "identity", caps);
+  if (have_nns)
+    rig_start (&rn, pipe_nns, caps);
+  c1 = gst_buffer_ref (in);
+  c2 = gst_buffer_ref (in);
+  ci = gst_buffer_ref (in);
+  cn = gst_buffer_ref (in);
+  rig_time (&r1, &c1, FALSE, 2);
+  rig_time (&r2, &c2, FALSE, 2);
+  for (int i = 0; i < ROUNDS; i++) {
+    double t0;
+
+    t1[i] = rig_time (&r1, &c1, FALSE, 5);
+    t2[i] = rig_time (&r2, &c2, FALSE, 5);
+    tid[i] = rig_time (&ri, &ci, FALSE, 5);
+    t0 = bench_now ();
+    for (int j = 0; j < 5; j++)
+      limit_memcpy (md, ms, traffic / 2);
+    tm[i] = (bench_now () - t0) / 5;
+    tn[i] = have_nns ? rig_time (&rn, &cn, FALSE, 1) : 1;
+    /* The launch line as written, and its source alone, once a round
+     * (the bench's own pushes are the figures above). */
+    tl[i] = i < 3 ? launch_time (line, frames) : tl[0];
+    ts[i] = i < 3 ? launch_time (alone, frames) : ts[0];
+  }
+  printf ("  one thread: %.1f fps (%.2f ms/frame); n-threads=2: %.1f fps, "
+          "speed-up %.2fx\n",
+      1 / bench_median (t1, ROUNDS), 1e3 * bench_median (t1, ROUNDS),
+      1 / bench_median (t2, ROUNDS), bench_ratio (t1, t2, ROUNDS));
+  printf ("  memory traffic %.1f MB/frame: a memcpy moving it takes %.2f ms;"
+          " one thread at %.0f%% of it, n-threads=2 at %.0f%%\n",
+      traffic / 1e6, 1e3 * bench_median (tm, ROUNDS),
+      100 * bench_ratio (tm, t1, ROUNDS), 100 * bench_ratio (tm, t2, ROUNDS));
+  printf ("  identity pipeline (the feeding's own cost) %.4f ms/frame\n",
+      1e3 * bench_median (tid, ROUNDS));
+  if (have_nns)
+    printf ("  NNStreamer, stand mode in place of the reduction (NOT the "
+            "same work):\n    %s\n    %.2f fps: ours (one thread) / "
+            "NNStreamer %.3f\n",
+        pipe_nns, 1 / bench_median (tn, ROUNDS), bench_ratio (t1, tn, ROUNDS));
+  else
+    printf ("  NNStreamer not found: its row skipped\n");
+  printf ("  as launched: %s ! %s ! fakesink\n    %.1f fps with "
+          "videotestsrc's own frames; videotestsrc ! fakesink alone %.2f "
+          "ms/frame (3 runs of %d frames)\n",
+      src, "...", 1 / bench_median (tl, 3), 1e3 * bench_median (ts, 3), frames);
+  gst_buffer_unref (c1);
+  gst_buffer_unref (c2);
+  gst_buffer_unref (ci);
+  gst_buffer_unref (cn);
+  gst_buffer_unref (in);
+  rig_stop (&r1);
+  rig_stop (&r2);
+  rig_stop (&ri);
+  if (have_nns)
+    rig_stop (&rn);
+  free (md);
+  free (ms);
+  g_free (caps);
+}
+
+/* NNStreamer's plugin needs its libnnstreamer-single.so beside it, one
+ * directory up: the dynamic loader reads LD_LIBRARY_PATH at start only,
+ * so the bench starts itself again once with it set. */
+static void
+nns_env (char **argv)
+{
+  const char *dir = g_getenv ("GST_TENSOR_NNSTREAMER");
+  const char *ld = g_getenv ("LD_LIBRARY_PATH");
+  char *lib;
+
+  if (dir == NULL || *dir == '\0')
+    return;
+  lib = g_build_filename (dir, "..", NULL);
+  if (ld == NULL || strstr (ld, lib) == NULL) {
+    char *v = ld && *ld ? g_strdup_printf ("%s:%s", lib, ld) : g_strdup (lib);
+
+    g_setenv ("LD_LIBRARY_PATH", v, TRUE);
+    execv ("/proc/self/exe", argv);
+    g_free (v);
+  }
+  g_free (lib);
+}
+
+static gboolean
+want (int argc, char **argv, const char *part)
+{
+  if (argc < 2)
+    return TRUE;
+  for (int i = 1; i < argc; i++)
+    if (strcmp (argv[i], part) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+int
+main (int argc, char **argv)
+{
+  const char *dir;
+  GstElementFactory *f;
+
+  nns_env (argv);
+  gst_init (&argc, &argv);
+  dir = g_getenv ("GST_TENSOR_NNSTREAMER");
+  if (dir && *dir)
+    gst_registry_scan_path (gst_registry_get (), dir);
+  f = gst_element_factory_find ("tensor_transform");
+  have_nns = f != NULL && gst_element_factory_find ("tensor_converter");
+  if (have_nns) {
+    GstPlugin *p = gst_plugin_feature_get_plugin (GST_PLUGIN_FEATURE (f));
+
+    printf ("# NNStreamer %s from %s\n", gst_plugin_get_version (p),
+        gst_plugin_get_filename (p));
+    gst_object_unref (p);
+  } else {
+    printf ("# NNStreamer not found (set GST_TENSOR_NNSTREAMER to the "
+            "directory of its libnnstreamer.so): its rows are skipped\n");
+  }
+  printf ("# medians of %d interleaved rounds; ours on one thread\n", ROUNDS);
+  if (want (argc, argv, "cast"))
+    part_cast ();
+  if (want (argc, argv, "add"))
+    part_add ();
+  if (want (argc, argv, "normalise"))
+    part_normalise ();
+  if (want (argc, argv, "transpose"))
+    part_transpose ();
+  if (want (argc, argv, "overhead"))
+    part_overhead ();
+  if (want (argc, argv, "pipeline"))
+    part_pipeline ();
+  return 0;
+}
