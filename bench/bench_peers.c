@@ -22,10 +22,12 @@
  * directory holding its plugin libnnstreamer.so, as build.sh of
  * ../shared/peers/nnstreamer installs it); without it its rows are
  * skipped.  Arguments pick parts: bench_peers cast add normalise
- * transpose overhead pipeline. */
+ * transpose overhead pipeline; bench_peers profile [FRAMES] only pushes
+ * frames through the one-thread pipeline (for perf record). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <gst/gst.h>
@@ -160,6 +162,18 @@ rig_time (Rig *r, GstBuffer **cur, gboolean recycle, int k)
   return (bench_now () - t0) / k;
 }
 
+/* Seconds of CPU this process used: on a loaded machine the wall clock
+ * counts the time other processes had the core, CPU time does not (for
+ * one thread of ours; n-threads=2 adds its worker's time). */
+static double
+cpu_now (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
 /* ---- machine limits, compiled here ---- */
 
 static void __attribute__ ((noinline))
@@ -186,6 +200,18 @@ fmt_s (char *b, double s)
   else
     snprintf (b, 32, "%.3f ms", 1e3 * s);
   return b;
+}
+
+/* A read pass: every 64-bit word once, xor-folded (integers vectorise
+ * at the bench's flags where a float sum would not). */
+static guint64 __attribute__ ((noinline))
+limit_read (const guint64 *a, size_t n)
+{
+  guint64 x = 0;
+
+  for (size_t i = 0; i < n; i++)
+    x ^= a[i];
+  return x;
 }
 
 /* ---- one row of the table ---- */
@@ -550,13 +576,16 @@ part_pipeline (void)
   const gsize traffic = items + 4 * items + 4 * items;
   const int frames = 20;
   double t1[ROUNDS], t2[ROUNDS], tid[ROUNDS], tm[ROUNDS], tn[ROUNDS];
-  double tl[ROUNDS], ts[ROUNDS];
+  double tl[ROUNDS], ts[ROUNDS], c1[ROUNDS], cm[ROUNDS], cp[ROUNDS];
+  double cr[ROUNDS], cred[ROUNDS];
+  guint64 *rd = aligned_alloc (64, 4 * items);
+  volatile guint64 rsink;
   char *caps = video_caps (P_W, P_H), d1[256], d2[256], line[600], src[256],
        alone[300];
-  GstBuffer *in = new_input (items, TRUE), *c1, *c2, *ci, *cn;
+  GstBuffer *in = new_input (items, TRUE), *b1, *b2, *ci, *cn, *bp;
   guint8 *md = aligned_alloc (64, traffic / 2),
          *ms = aligned_alloc (64, traffic / 2);
-  Rig r1, r2, ri, rn;
+  Rig r1, r2, ri, rn, rp;
 
   memset (md, 0, traffic / 2);
   memset (ms, 1, traffic / 2);
@@ -574,24 +603,44 @@ part_pipeline (void)
   rig_start (&r1, d1, caps);
   rig_start (&r2, d2, caps);
   rig_start (&ri, "identity", caps);
+  /* The stages before tensorreduce, alone: the whole minus this is
+   * tensorreduce's cost on the CHW view (its input is the float32 frame). */
+  rig_start (&rp,
+      "tensorconvert ! tensorop ops=cast:float32,sub:127.5,div:127.5 "
+      "n-threads=1",
+      caps);
   if (have_nns)
     rig_start (&rn, pipe_nns, caps);
-  c1 = gst_buffer_ref (in);
-  c2 = gst_buffer_ref (in);
+  memset (rd, 1, 4 * items);
+  bp = gst_buffer_ref (in);
+  b1 = gst_buffer_ref (in);
+  b2 = gst_buffer_ref (in);
   ci = gst_buffer_ref (in);
   cn = gst_buffer_ref (in);
-  rig_time (&r1, &c1, FALSE, 2);
-  rig_time (&r2, &c2, FALSE, 2);
+  rig_time (&r1, &b1, FALSE, 2);
+  rig_time (&r2, &b2, FALSE, 2);
   for (int i = 0; i < ROUNDS; i++) {
-    double t0;
+    double t0, c0;
 
-    t1[i] = rig_time (&r1, &c1, FALSE, 5);
-    t2[i] = rig_time (&r2, &c2, FALSE, 5);
+    c0 = cpu_now ();
+    t1[i] = rig_time (&r1, &b1, FALSE, 5);
+    c1[i] = (cpu_now () - c0) / 5;
+    t2[i] = rig_time (&r2, &b2, FALSE, 5);
     tid[i] = rig_time (&ri, &ci, FALSE, 5);
+    c0 = cpu_now ();
     t0 = bench_now ();
     for (int j = 0; j < 5; j++)
       limit_memcpy (md, ms, traffic / 2);
     tm[i] = (bench_now () - t0) / 5;
+    cm[i] = (cpu_now () - c0) / 5;
+    c0 = cpu_now ();
+    rig_time (&rp, &bp, FALSE, 5);
+    cp[i] = (cpu_now () - c0) / 5;
+    cred[i] = c1[i] - cp[i];
+    c0 = cpu_now ();
+    for (int j = 0; j < 5; j++)
+      rsink = limit_read (rd, items / 2);
+    cr[i] = (cpu_now () - c0) / 5;
     tn[i] = have_nns ? rig_time (&rn, &cn, FALSE, 1) : 1;
     /* The launch line as written, and its source alone, once a round
      * (the bench's own pushes are the figures above). */
@@ -606,6 +655,15 @@ part_pipeline (void)
           " one thread at %.0f%% of it, n-threads=2 at %.0f%%\n",
       traffic / 1e6, 1e3 * bench_median (tm, ROUNDS),
       100 * bench_ratio (tm, t1, ROUNDS), 100 * bench_ratio (tm, t2, ROUNDS));
+  printf ("  in CPU time (what the load does not stretch): one thread "
+          "%.2f ms/frame, the memcpy %.2f ms: at %.0f%% of it\n",
+      1e3 * bench_median (c1, ROUNDS), 1e3 * bench_median (cm, ROUNDS),
+      100 * bench_ratio (cm, c1, ROUNDS));
+  printf ("    of which tensorreduce on the CHW view (the whole minus "
+          "tensorconvert ! tensorop) %.2f ms;\n    a read pass of its %.1f "
+          "MB %.2f ms: tensorreduce at %.0f%% of it\n",
+      1e3 * bench_median (cred, ROUNDS), 4e-6 * items,
+      1e3 * bench_median (cr, ROUNDS), 100 * bench_ratio (cr, cred, ROUNDS));
   printf ("  identity pipeline (the feeding's own cost) %.4f ms/frame\n",
       1e3 * bench_median (tid, ROUNDS));
   if (have_nns)
@@ -619,8 +677,12 @@ part_pipeline (void)
           "videotestsrc's own frames; videotestsrc ! fakesink alone %.2f "
           "ms/frame (3 runs of %d frames)\n",
       src, "...", 1 / bench_median (tl, 3), 1e3 * bench_median (ts, 3), frames);
-  gst_buffer_unref (c1);
-  gst_buffer_unref (c2);
+  (void) rsink;
+  gst_buffer_unref (bp);
+  rig_stop (&rp);
+  free (rd);
+  gst_buffer_unref (b1);
+  gst_buffer_unref (b2);
   gst_buffer_unref (ci);
   gst_buffer_unref (cn);
   gst_buffer_unref (in);
@@ -631,6 +693,25 @@ part_pipeline (void)
     rig_stop (&rn);
   free (md);
   free (ms);
+  g_free (caps);
+}
+
+/* Frames through the one-thread pipeline alone, for perf record
+ * (docs/perf-notes.md): bench_peers profile [FRAMES]. */
+static void
+part_profile (int frames)
+{
+  char *caps = video_caps (P_W, P_H), d1[256];
+  GstBuffer *in = new_input ((gsize) P_W * P_H * 3, TRUE);
+  double t;
+  Rig r;
+
+  snprintf (d1, sizeof d1, pipe_fmt, 1, 1);
+  rig_start (&r, d1, caps);
+  t = rig_time (&r, &in, FALSE, frames);
+  printf ("profile: %d frames of %s: %.2f ms/frame\n", frames, d1, 1e3 * t);
+  rig_stop (&r);
+  gst_buffer_unref (in);
   g_free (caps);
 }
 
@@ -690,6 +771,10 @@ main (int argc, char **argv)
   } else {
     printf ("# NNStreamer not found (set GST_TENSOR_NNSTREAMER to the "
             "directory of its libnnstreamer.so): its rows are skipped\n");
+  }
+  if (argc >= 2 && strcmp (argv[1], "profile") == 0) {
+    part_profile (argc > 2 ? atoi (argv[2]) : 300);
+    return 0;
   }
   printf ("# medians of %d interleaved rounds; ours on one thread\n", ROUNDS);
   if (want (argc, argv, "cast"))
