@@ -155,7 +155,8 @@
              'issue': 'issue 11.3: which element refused what and why'},
   },
   {
-    # tensorstack and tensorconcat: two pads from one tee of the appsrc
+    # tensorstack, tensorconcat and tensorcombine: two pads from one tee of
+    # the appsrc
     # (not batched: the pipelines name their tee and element)
     'axes': [
       [
@@ -163,6 +164,8 @@
          'y': 'np.stack([np.stack([x, x])] * 2)'},
         {'id': 'tensorconcat', 'n': 'tensorconcat0', 'el': 'tee name=t ! queue ! tensorconcat0.sink_0 t. ! queue ! tensorconcat0.sink_1 tensorconcat name=tensorconcat0 axis=1',
          'y': 'np.stack([np.concatenate([x, x], 1)] * 2)'},
+        {'id': 'tensorcombine', 'n': 'tensorcombine0', 'el': 'tee name=t ! queue ! tensorcombine0.sink_0 t. ! queue ! tensorcombine0.sink_1 tensorcombine name=tensorcombine0 op=mul',
+         'y': 'np.stack([x * x] * 2)'},
       ],
       [  # caps that must work
         {'id': 'minimal', 'caps': 'tensor/x-raw,type=float32,dims=<3,4>'},
@@ -183,6 +186,7 @@
       [
         {'id': 'tensorstack', 'n': 'tensorstack0', 'el': 'tee name=t ! queue ! tensorstack0.sink_0 t. ! queue ! tensorstack0.sink_1 tensorstack name=tensorstack0'},
         {'id': 'tensorconcat', 'n': 'tensorconcat0', 'el': 'tee name=t ! queue ! tensorconcat0.sink_0 t. ! queue ! tensorconcat0.sink_1 tensorconcat name=tensorconcat0'},
+        {'id': 'tensorcombine', 'n': 'tensorcombine0', 'el': 'tee name=t ! queue ! tensorcombine0.sink_0 t. ! queue ! tensorcombine0.sink_1 tensorcombine name=tensorcombine0'},
       ],
       [  # caps that are wrong, and the word the refusal must name
         {'id': 'bad-type', 'caps': 'tensor/x-raw,type=float33,dims=<3,4>', 'w': 'float33'},
@@ -196,6 +200,64 @@
              'pyargs': ['--feed', '@DIR@/x.raw'],
              'expect': 'error', 'words': ['{n}', '{w}'],
              'issue': 'issue 11.3 / 14: which element refused what and why'},
+  },
+  {
+    # The elements with several sink pads between capsfilters on both
+    # sides: two tensorsrc (x = arange, f = 2s) given each set of caps by a
+    # capsfilter, and after the element a capsfilter with the output's type
+    # and dims (out-exact) or tensor/x-raw alone (out-any).
+    'defaults': {'o': '{oc}'},
+    'axes': [
+      [
+        {'id': 'tensorcombine', 'el': 'tensorcombine op=sub', 'n': 'tensorcombine0',
+         'oc': 'tensor/x-raw,type=float32,dims=<3,4>', 'y': 'x - f'},
+        {'id': 'tensorstack', 'el': 'tensorstack axis=1', 'n': 'tensorstack0',
+         'oc': 'tensor/x-raw,type=float32,dims=<3,2,4>', 'y': 'np.stack([x, f], 1)'},
+        {'id': 'tensorconcat', 'el': 'tensorconcat axis=-1', 'n': 'tensorconcat0',
+         'oc': 'tensor/x-raw,type=float32,dims=<3,8>', 'y': 'np.concatenate([x, f], -1)'},
+      ],
+      [
+        {'id': 'minimal', 'caps': 'tensor/x-raw,type=float32,dims=<3,4>'},
+        {'id': 'dims-order', 'caps': 'tensor/x-raw,type=float32,dims=<3,4>,dims-order=row-major'},
+        {'id': 'framerate', 'caps': 'tensor/x-raw,type=float32,dims=<3,4>,framerate=30/1'},
+        {'id': 'both', 'caps': 'tensor/x-raw,type=float32,dims=<3,4>,dims-order=row-major,framerate=30/1'},
+      ],
+      [{'id': 'out-exact'}, {'id': 'out-any', 'o': 'tensor/x-raw'}],
+    ],
+    'case': {'name': '{id0}.filters.{id1}.{id2}',
+             'launch': 'tensorsrc pattern=arange num-buffers=2 ! {caps} ! {n}.sink_0 '
+                       'tensorsrc pattern=fill value=2 num-buffers=2 ! {caps} ! {n}.sink_1 '
+                       '{el} name={n} ! {o} ! filesink location=@OUT@',
+             'expect': 'ok',
+             'array': "(lambda x, f: np.stack([{y}] * 2))(np.arange(12, dtype=np.float32).reshape(3, 4), "
+                      "np.full((3, 4), 2, np.float32))",
+             'issue': 'issue 14: caps negotiate with minimal caps and with capsfilters both ways'},
+  },
+  {
+    # Between capsfilters that cannot be met: the element names what it
+    # would give or what its pads disagree on.
+    'defaults': {'w2': '{od}'},
+    'axes': [
+      [
+        {'id': 'tensorcombine', 'el': 'tensorcombine', 'n': 'tensorcombine0', 'od': '<3, 4>'},
+        {'id': 'tensorstack', 'el': 'tensorstack', 'n': 'tensorstack0', 'od': '<2, 3, 4>'},
+        {'id': 'tensorconcat', 'el': 'tensorconcat', 'n': 'tensorconcat0', 'od': '<6, 4>'},
+      ],
+      [
+        {'id': 'out-dims', 'c1': 'tensor/x-raw,type=float32,dims=<3,4>', 'o': 'tensor/x-raw,dims=<5,5>',
+         'w': ['downstream does not accept', '< 5, 5 >']},
+        {'id': 'out-type', 'c1': 'tensor/x-raw,type=float32,dims=<3,4>', 'o': 'tensor/x-raw,type=uint8',
+         'w': ['downstream does not accept', 'uint8']},
+        {'id': 'pad-type', 'c1': 'tensor/x-raw,type=int32,dims=<3,4>', 'o': 'tensor/x-raw',
+         'w': ['sink_1 has int32', 'sink_0 has float32'], 'w2': '<3, 4>'},
+      ],
+    ],
+    'case': {'name': '{id0}.filters.{id1}',
+             'launch': 'tensorsrc pattern=arange num-buffers=2 ! tensor/x-raw,type=float32,dims=<3,4> ! {n}.sink_0 '
+                       'tensorsrc pattern=fill value=2 num-buffers=2 ! {c1} ! {n}.sink_1 '
+                       '{el} name={n} ! {o} ! fakesink',
+             'expect': 'error', 'words': ['{n}', '{w}', '{w2}'],
+             'issue': 'issue 14: which element refused what and why'},
   },
 ],
 }
