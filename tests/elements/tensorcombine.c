@@ -472,6 +472,108 @@ GST_START_TEST (test_tee)
 
 GST_END_TEST;
 
+/* Buffer (taken) on pad k of p with caps info: a caps change when they
+ * differ from the last. */
+static void
+push_with_caps (AggPipe *p, guint k, const GstTnInfo *info, GstBuffer *b)
+{
+  GstCaps *caps = gst_tn_info_to_caps (info);
+  GstSample *s = gst_sample_new (b, caps, NULL, NULL);
+  GstFlowReturn ret;
+
+  g_signal_emit_by_name (p->src[k], "push-sample", s, &ret);
+  fail_unless_equals_int (ret, GST_FLOW_OK);
+  gst_sample_unref (s);
+  gst_caps_unref (caps);
+  gst_buffer_unref (b);
+}
+
+/* The element keeps each step's plan while the views stay: caps that
+ * change mid-stream (sink_1 <3> -> <2,1>, then every pad <4>) and a
+ * strided buffer under unchanged caps must each be planned again.  op=sub
+ * over three pads, (s0 - s1) - s2, against the sums worked out here. */
+GST_START_TEST (test_caps_change)
+{
+  enum { NBUF = 6 };
+  const GstTnInfo v23 = { TN_FLOAT32, 2, { 2, 3 }, 0, 1 };
+  const GstTnInfo v3 = { TN_FLOAT32, 1, { 3 }, 0, 1 };
+  const GstTnInfo v21 = { TN_FLOAT32, 2, { 2, 1 }, 0, 1 };
+  const GstTnInfo v4 = { TN_FLOAT32, 1, { 4 }, 0, 1 };
+  gfloat s2items[6];
+  AggPipe p;
+
+  aggpipe_new (&p, "tensorcombine op=sub", 3);
+  for (guint j = 0; j < NBUF; j++) {
+    const gboolean last = j == NBUF - 1;
+    const GstTnInfo *i0 = last ? &v4 : &v23, *i2 = i0;
+    const GstTnInfo *i1 = last ? &v4 : j >= 2 ? &v21 : &v3;
+    GstBuffer *b[3];
+
+    b[0] = floats ((gint) i0->dims[0] * (i0->rank > 1 ? 3 : 1), 100.0f * j);
+    b[1] = floats (i1->rank > 1 ? 2 : (gint) i1->dims[0], 10.0f * j);
+    if (j == 4) {
+      /* The same caps, read through a layout meta. */
+      Npy f = { 0 };
+
+      for (gint i = 0; i < 6; i++)
+        s2items[i] = (gfloat) j + 0.5f * (gfloat) i;
+      f.data = (const guint8 *) s2items;
+      f.size = sizeof s2items;
+      f.itemsize = 4;
+      f.dtype = TN_FLOAT32;
+      f.rank = 2;
+      f.dims[0] = 2;
+      f.dims[1] = 3;
+      f.count = 6;
+      b[2] = aggpipe_npy_strided (&f, 0, GST_SECOND);
+    } else {
+      GstMapInfo m;
+
+      b[2] = floats (last ? 4 : 6, 0);
+      gst_buffer_map (b[2], &m, GST_MAP_WRITE);
+      for (gint i = 0; i < (last ? 4 : 6); i++)
+        ((gfloat *) m.data)[i] = (gfloat) j + 0.5f * (gfloat) i;
+      gst_buffer_unmap (b[2], &m);
+    }
+    for (guint k = 0; k < 3; k++) {
+      GST_BUFFER_PTS (b[k]) = j * GST_SECOND;
+      GST_BUFFER_DURATION (b[k]) = GST_SECOND;
+      push_with_caps (&p, k, k == 0 ? i0 : k == 1 ? i1 : i2, b[k]);
+    }
+  }
+  for (guint k = 0; k < 3; k++)
+    aggpipe_eos (&p, k);
+  aggpipe_play (&p);
+  for (guint j = 0; j < NBUF; j++) {
+    const gboolean last = j == NBUF - 1;
+    const gint n = last ? 4 : 6;
+    GstTnInfo info;
+    GstBuffer *o = aggpipe_pull (&p, &info);
+    GstMapInfo m;
+
+    fail_unless (o != NULL, "output %u", j);
+    fail_unless_equals_int (info.rank, last ? 1 : 2);
+    fail_unless_equals_int64 (info.dims[0], last ? 4 : 2);
+    fail_unless (gst_buffer_map (o, &m, GST_MAP_READ));
+    fail_unless_equals_uint64 (m.size, n * sizeof (gfloat));
+    for (gint i = 0; i < n; i++) {
+      /* sink_1: <3> repeats along the rows, <2,1> along the columns. */
+      const gint i1 = last ? i : j >= 2 ? i / 3 : i % 3;
+      const gfloat want = (100.0f * j + (gfloat) i) - (10.0f * j + (gfloat) i1)
+                          - ((gfloat) j + 0.5f * (gfloat) i);
+
+      fail_unless (((gfloat *) m.data)[i] == want,
+          "output %u item %d: %g, not %g", j, i, ((gfloat *) m.data)[i], want);
+    }
+    gst_buffer_unmap (o, &m);
+    gst_buffer_unref (o);
+  }
+  fail_unless (aggpipe_wait (&p) == NULL);
+  aggpipe_free (&p);
+}
+
+GST_END_TEST;
+
 /* <400, 1000> - <1000> float32, tiled, and the same with a strided
  * sink_1, on 1, 2 and 4 threads: the same bytes, and a - b item by item. */
 GST_START_TEST (test_threads)
@@ -561,6 +663,7 @@ tensorcombine_suite (void)
   tcase_add_test (tc, test_in_place);
   tcase_add_test (tc, test_tee);
   tcase_add_test (tc, test_threads);
+  tcase_add_test (tc, test_caps_change);
   tcase_add_test (tc, test_properties);
   return s;
 }
