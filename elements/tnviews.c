@@ -1,0 +1,286 @@
+/* Recycled read-only buffers over bytes someone else owns (tnviews.h).
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "tnviews.h"
+
+/* The memory of a view buffer: where its bytes are and who owns them. */
+typedef struct _ViewMem ViewMem;
+struct _ViewMem {
+  GstMemory mem;
+  guint8 *data;
+  gpointer owner;
+  GDestroyNotify release;
+  GstTnViews *views; /* a reference: every ViewMem holds one */
+  GstBuffer *buf;    /* the buffer it was made for */
+  ViewMem *next;     /* in views' spare list */
+};
+
+struct _GstTnViews {
+  gint ref; /* the owner's, and one per ViewMem */
+  GMutex lock;
+  gboolean closed;
+  ViewMem *spare; /* buffers back from downstream, ready for reuse */
+};
+
+/* The allocator of view memories: they come from gst_tn_views_buffer
+ * only, never from gst_allocator_alloc. */
+typedef struct {
+  GstAllocator parent;
+} GstTnViewAllocator;
+typedef struct {
+  GstAllocatorClass parent_class;
+} GstTnViewAllocatorClass;
+
+GType gst_tn_view_allocator_get_type (void);
+G_DEFINE_TYPE (GstTnViewAllocator, gst_tn_view_allocator, GST_TYPE_ALLOCATOR);
+
+static GstAllocator *view_allocator;
+
+static void
+gst_tn_views_unref (GstTnViews *views)
+{
+  if (g_atomic_int_dec_and_test (&views->ref)) {
+    g_mutex_clear (&views->lock);
+    g_free (views);
+  }
+}
+
+static void
+view_mem_release (ViewMem *vm)
+{
+  GDestroyNotify release = vm->release;
+  gpointer owner = vm->owner;
+
+  vm->owner = NULL;
+  vm->release = NULL;
+  vm->data = NULL;
+  if (release != NULL)
+    release (owner);
+}
+
+static GstMemory *
+view_alloc (GstAllocator *allocator, gsize size, GstAllocationParams *params)
+{
+  return NULL;
+}
+
+static void
+view_free (GstAllocator *allocator, GstMemory *mem)
+{
+  ViewMem *vm = (ViewMem *) mem;
+  GstTnViews *views = vm->views;
+
+  view_mem_release (vm);
+  g_free (vm);
+  gst_tn_views_unref (views);
+}
+
+static gpointer
+view_map (GstMemory *mem, gsize maxsize, GstMapFlags flags)
+{
+  return ((ViewMem *) mem)->data;
+}
+
+static void
+view_unmap (GstMemory *mem)
+{}
+
+/* A share (gst_buffer_copy of a view) keeps the whole view buffer, and so
+ * the owner of the bytes, alive: the view is not reused under it. */
+static GstMemory *
+view_share (GstMemory *mem, gssize offset, gssize size)
+{
+  ViewMem *vm = (ViewMem *) mem;
+
+  if (size == -1)
+    size = (gssize) mem->size - offset;
+  return gst_memory_new_wrapped (GST_MEMORY_FLAG_READONLY, vm->data,
+      mem->maxsize, mem->offset + offset, (gsize) size,
+      gst_buffer_ref (vm->buf), (GDestroyNotify) gst_buffer_unref);
+}
+
+static void
+gst_tn_view_allocator_class_init (GstTnViewAllocatorClass *klass)
+{
+  GstAllocatorClass *ac = GST_ALLOCATOR_CLASS (klass);
+
+  ac->alloc = view_alloc;
+  ac->free = view_free;
+}
+
+static void
+gst_tn_view_allocator_init (GstTnViewAllocator *self)
+{
+  GstAllocator *a = GST_ALLOCATOR_CAST (self);
+
+  a->mem_type = "TnView";
+  a->mem_map = view_map;
+  a->mem_unmap = view_unmap;
+  a->mem_share = view_share;
+  GST_OBJECT_FLAG_SET (self, GST_ALLOCATOR_FLAG_CUSTOM_ALLOC);
+}
+
+static gboolean
+remove_meta (GstBuffer *buf, GstMeta **meta, gpointer data)
+{
+  GST_META_FLAG_UNSET (*meta, GST_META_FLAG_LOCKED);
+  *meta = NULL;
+  return TRUE;
+}
+
+/* The last reference to a view buffer went: the owner is released and
+ * the buffer goes back to the spare list (FALSE: not freed), unless it
+ * is not the buffer it was or views is closed. */
+static gboolean
+view_buffer_dispose (GstMiniObject *obj)
+{
+  GstBuffer *buf = GST_BUFFER_CAST (obj);
+  GstMemory *mem;
+  GstTnViews *views;
+  ViewMem *vm;
+
+  if (gst_buffer_n_memory (buf) != 1)
+    return TRUE;
+  mem = gst_buffer_peek_memory (buf, 0);
+  if (mem->allocator != view_allocator)
+    return TRUE;
+  vm = (ViewMem *) mem;
+  if (vm->buf != buf || GST_MINI_OBJECT_REFCOUNT_VALUE (mem) != 1)
+    return TRUE;
+  view_mem_release (vm);
+  views = vm->views;
+  g_mutex_lock (&views->lock);
+  if (views->closed) {
+    g_mutex_unlock (&views->lock);
+    return TRUE;
+  }
+  gst_mini_object_ref (obj);
+  GST_BUFFER_FLAGS (buf) = 0;
+  GST_BUFFER_PTS (buf) = GST_BUFFER_DTS (buf) = GST_CLOCK_TIME_NONE;
+  GST_BUFFER_DURATION (buf) = GST_CLOCK_TIME_NONE;
+  GST_BUFFER_OFFSET (buf) = GST_BUFFER_OFFSET_END (buf)
+      = GST_BUFFER_OFFSET_NONE;
+  gst_buffer_foreach_meta (buf, remove_meta, NULL);
+  vm->next = views->spare;
+  views->spare = vm;
+  g_mutex_unlock (&views->lock);
+  return FALSE;
+}
+
+GstTnViews *
+gst_tn_views_new (void)
+{
+  static gsize once;
+  GstTnViews *views = g_new0 (GstTnViews, 1);
+
+  if (g_once_init_enter (&once)) {
+    view_allocator = g_object_new (gst_tn_view_allocator_get_type (), NULL);
+    gst_object_ref_sink (view_allocator);
+    /* lives as long as the plugin: the leaks tracer need not see it */
+    GST_OBJECT_FLAG_SET (view_allocator, GST_OBJECT_FLAG_MAY_BE_LEAKED);
+    g_once_init_leave (&once, 1);
+  }
+  views->ref = 1;
+  g_mutex_init (&views->lock);
+  return views;
+}
+
+void
+gst_tn_views_close (GstTnViews *views)
+{
+  ViewMem *vm;
+
+  g_mutex_lock (&views->lock);
+  views->closed = TRUE;
+  vm = views->spare;
+  views->spare = NULL;
+  g_mutex_unlock (&views->lock);
+  while (vm != NULL) {
+    ViewMem *next = vm->next;
+
+    gst_buffer_unref (vm->buf);
+    vm = next;
+  }
+  gst_tn_views_unref (views);
+}
+
+GstBuffer *
+gst_tn_views_buffer (GstTnViews *views, guint8 *data, gsize len, gpointer owner,
+    GDestroyNotify release)
+{
+  ViewMem *vm;
+
+  g_mutex_lock (&views->lock);
+  vm = views->spare;
+  if (vm != NULL)
+    views->spare = vm->next;
+  g_mutex_unlock (&views->lock);
+  if (vm == NULL) {
+    vm = g_new0 (ViewMem, 1);
+    gst_memory_init (&vm->mem, GST_MEMORY_FLAG_READONLY, view_allocator, NULL,
+        len, 0, 0, len);
+    g_atomic_int_inc (&views->ref);
+    vm->views = views;
+    vm->buf = gst_buffer_new ();
+    gst_buffer_append_memory (vm->buf, &vm->mem);
+    GST_MINI_OBJECT_CAST (vm->buf)->dispose = view_buffer_dispose;
+  } else {
+    vm->mem.maxsize = vm->mem.size = len;
+    vm->next = NULL;
+  }
+  vm->data = data;
+  vm->owner = owner;
+  vm->release = release;
+  return vm->buf;
+}
+
+struct _GstTnMappedInput {
+  gint ref;
+  GstBuffer *buf;
+  GstMapInfo map;
+};
+
+GstTnMappedInput *
+gst_tn_mapped_input_new (GstBuffer *buf)
+{
+  GstTnMappedInput *in = g_new (GstTnMappedInput, 1);
+
+  if (!gst_buffer_map (buf, &in->map, GST_MAP_READ)) {
+    g_free (in);
+    return NULL;
+  }
+  in->ref = 1;
+  in->buf = gst_buffer_ref (buf);
+  return in;
+}
+
+const guint8 *
+gst_tn_mapped_input_data (GstTnMappedInput *in)
+{
+  return in->map.data;
+}
+
+gsize
+gst_tn_mapped_input_size (GstTnMappedInput *in)
+{
+  return in->map.size;
+}
+
+void
+gst_tn_mapped_input_unref (GstTnMappedInput *in)
+{
+  if (g_atomic_int_dec_and_test (&in->ref)) {
+    gst_buffer_unmap (in->buf, &in->map);
+    gst_buffer_unref (in->buf);
+    g_free (in);
+  }
+}
+
+GstBuffer *
+gst_tn_mapped_input_view (
+    GstTnMappedInput *in, GstTnViews *views, gsize off, gsize len)
+{
+  g_atomic_int_inc (&in->ref);
+  return gst_tn_views_buffer (views, in->map.data + off, len, in,
+      (GDestroyNotify) gst_tn_mapped_input_unref);
+}

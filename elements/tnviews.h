@@ -1,0 +1,49 @@
+/* Recycled read-only buffers over bytes someone else owns, for elements
+ * that hand out many small zero-copy parts per input (tensorsplit's
+ * parts, tensorwindow's windows); not installed.
+ *
+ * A buffer of gst_tn_views_buffer has one memory of its own kind that
+ * points at the bytes and holds the owner of those bytes (a reference the
+ * caller gives, released with the release function when the buffer, or
+ * its memory, dies).  When the last reference to the buffer goes, the
+ * owner is released and the buffer, with its memory, returns to the
+ * GstTnViews it came from instead of being freed: the next part costs no
+ * allocation, no gst_memory_share (whose parent bookkeeping costs as much
+ * as pushing the buffer) and no mini-object setup (docs/perf-notes.md,
+ * "per-buffer costs").  A buffer someone changed (another memory
+ * appended, its memory shared into another buffer) is freed as usual. */
+#ifndef GST_TN_VIEWS_H
+#define GST_TN_VIEWS_H
+
+#include <gst/gst.h>
+
+G_BEGIN_DECLS
+
+typedef struct _GstTnViews GstTnViews;
+
+GstTnViews *gst_tn_views_new (void);
+/* The owner is done with views: the spare buffers are freed now, buffers
+ * still out are freed when they die. */
+void gst_tn_views_close (GstTnViews *views);
+/* A read-only buffer of len bytes at data, valid while owner lives;
+ * takes owner, which release gets when the buffer is done with the
+ * bytes.  No timestamps, flags or metas. */
+GstBuffer *gst_tn_views_buffer (GstTnViews *views, guint8 *data, gsize len,
+    gpointer owner, GDestroyNotify release);
+
+/* A mapped input buffer as an owner of its bytes, shared by every view of
+ * it: one map and one reference per input, however many parts. */
+typedef struct _GstTnMappedInput GstTnMappedInput;
+
+/* NULL when buf cannot be mapped for reading. */
+GstTnMappedInput *gst_tn_mapped_input_new (GstBuffer *buf);
+const guint8 *gst_tn_mapped_input_data (GstTnMappedInput *in);
+gsize gst_tn_mapped_input_size (GstTnMappedInput *in);
+/* A view of bytes [off, off + len) of the input (a reference on it). */
+GstBuffer *gst_tn_mapped_input_view (
+    GstTnMappedInput *in, GstTnViews *views, gsize off, gsize len);
+void gst_tn_mapped_input_unref (GstTnMappedInput *in);
+
+G_END_DECLS
+
+#endif
