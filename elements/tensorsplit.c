@@ -80,6 +80,7 @@
 
 #include "elements.h"
 #include "tnelement.h"
+#include "tnviews.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_tensor_splitter_debug);
 #define GST_CAT_DEFAULT gst_tensor_splitter_debug
@@ -133,6 +134,7 @@ struct _GstTensorSplitter {
   GArray *parts; /* of Part */
   GstFlowCombiner *combiner;
   GstCaps *refused;
+  GstTnViews *views; /* the parts' buffers, recycled */
 };
 
 static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE (
@@ -476,10 +478,30 @@ gst_tensor_splitter_set_caps (GstTensorSplitter *self, GstCaps *caps)
 
 /* Buffers. */
 
-/* Part p of the dense input buf: a sub-range or a view of buf's memory,
- * or one dense copy of the view. */
+/* What a part keeps of its input: flags (but the memory tag),
+ * timestamps and offsets, and the metas when there are any (as
+ * gst_buffer_copy_into, which costs more than the rest of a small part's
+ * path when there is nothing to copy). */
+static void
+gst_tensor_splitter_stamp (GstBuffer *out, GstBuffer *in)
+{
+  gpointer state = NULL;
+
+  GST_BUFFER_FLAGS (out) = GST_BUFFER_FLAGS (in) & ~GST_BUFFER_FLAG_TAG_MEMORY;
+  GST_BUFFER_PTS (out) = GST_BUFFER_PTS (in);
+  GST_BUFFER_DTS (out) = GST_BUFFER_DTS (in);
+  GST_BUFFER_DURATION (out) = GST_BUFFER_DURATION (in);
+  GST_BUFFER_OFFSET (out) = GST_BUFFER_OFFSET (in);
+  GST_BUFFER_OFFSET_END (out) = GST_BUFFER_OFFSET_END (in);
+  if (gst_buffer_iterate_meta (in, &state) != NULL)
+    gst_buffer_copy_into (out, in, GST_BUFFER_COPY_META, 0, -1);
+}
+
+/* Part p of the dense input buf (mapped as *mi once a part needs it): a
+ * sub-range or a view of buf's memory, or one dense copy of the view. */
 static GstBuffer *
-gst_tensor_splitter_part (GstTensorSplitter *self, GstBuffer *buf, Part *p)
+gst_tensor_splitter_part (
+    GstTensorSplitter *self, GstBuffer *buf, GstTnMappedInput **mi, Part *p)
 {
   GstBuffer *out, *dense;
   GError *err = NULL;
@@ -494,17 +516,13 @@ gst_tensor_splitter_part (GstTensorSplitter *self, GstBuffer *buf, Part *p)
   }
   if (p->off == 0 && p->len == self->in_size) {
     out = gst_buffer_copy (buf);
-  } else if (gst_buffer_n_memory (buf) == 1) {
-    /* the common case, cheaper than a region: one shared memory, and the
-     * flags, timestamps and metas of the input */
-    GstMemory *mem = gst_buffer_peek_memory (buf, 0);
-
-    out = gst_buffer_new ();
-    gst_buffer_append_memory (out, gst_memory_share (mem, p->off, p->len));
-    gst_buffer_copy_into (out, buf,
-        GST_BUFFER_COPY_FLAGS | GST_BUFFER_COPY_TIMESTAMPS
-            | GST_BUFFER_COPY_META,
-        0, -1);
+  } else if (gst_buffer_n_memory (buf) == 1
+             && (*mi != NULL || (*mi = gst_tn_mapped_input_new (buf)))) {
+    /* the common case: a recycled view buffer over the mapped input (no
+     * allocation, no gst_memory_share), with the flags, timestamps and
+     * metas of the input */
+    out = gst_tn_mapped_input_view (*mi, self->views, p->off, p->len);
+    gst_tensor_splitter_stamp (out, buf);
   } else {
     /* A region keeps timestamps only from byte 0: copy them whole. */
     out = gst_buffer_copy_region (buf, GST_BUFFER_COPY_ALL, p->off, p->len);
@@ -538,6 +556,7 @@ gst_tensor_splitter_chain (GstPad *pad, GstObject *parent, GstBuffer *buf)
   GstTensorSplitter *self = GST_TENSOR_SPLITTER (parent);
   GstFlowReturn ret = GST_FLOW_OK;
   GstBuffer *in = buf;
+  GstTnMappedInput *mi = NULL;
   GError *err = NULL;
   guint k;
 
@@ -574,18 +593,22 @@ gst_tensor_splitter_chain (GstPad *pad, GstObject *parent, GstBuffer *buf)
           self->combiner, p->pad, GST_FLOW_NOT_LINKED);
       continue;
     }
-    if (gst_pad_check_reconfigure (p->pad) && !p->dense)
+    /* a dense part's buffer is the same for every reader */
+    if (!p->dense && gst_pad_check_reconfigure (p->pad))
       gst_tensor_splitter_query_meta (self, p);
-    out = gst_tensor_splitter_part (self, in, p);
+    out = gst_tensor_splitter_part (self, in, &mi, p);
     if (out == NULL) {
       ret = GST_FLOW_ERROR;
       break;
     }
+    /* gst_pad_push keeps the pad's last flow for the combiner */
     r = gst_pad_push (p->pad, out);
-    ret = gst_flow_combiner_update_pad_flow (self->combiner, p->pad, r);
+    ret = gst_flow_combiner_update_flow (self->combiner, r);
     if (ret != GST_FLOW_OK && ret != GST_FLOW_NOT_LINKED)
       break;
   }
+  if (mi != NULL)
+    gst_tn_mapped_input_unref (mi);
   gst_buffer_unref (in);
   return ret;
 }
@@ -760,6 +783,7 @@ gst_tensor_splitter_finalize (GObject *object)
   g_array_unref (self->parts);
   gst_flow_combiner_free (self->combiner);
   gst_caps_replace (&self->refused, NULL);
+  gst_tn_views_close (self->views);
   G_OBJECT_CLASS (gst_tensor_splitter_parent_class)->finalize (object);
 }
 
@@ -885,4 +909,5 @@ gst_tensor_splitter_init (GstTensorSplitter *self)
   self->squeeze = DEFAULT_SQUEEZE;
   self->parts = g_array_new (FALSE, TRUE, sizeof (Part));
   self->combiner = gst_flow_combiner_new ();
+  self->views = gst_tn_views_new ();
 }
