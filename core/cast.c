@@ -296,24 +296,6 @@ cast_f64_f32 (float *d, const double *s, size_t n)
     d[i] = (float) s[i];
 }
 
-static void
-cast_bf16_f32 (float *d, const uint16_t *s, size_t n)
-{
-  size_t i;
-
-  for (i = 0; i < n; i++)
-    d[i] = tn_bf16_to_f32_inline (s[i]);
-}
-
-static void
-cast_f32_bf16 (uint16_t *d, const float *s, size_t n)
-{
-  size_t i;
-
-  for (i = 0; i < n; i++)
-    d[i] = tn_f32_to_bf16_inline (s[i]);
-}
-
 /* Under the IEEE environment (parallel.h): a caller's DAZ would read a
  * subnormal float32 as 0 (bfloat16 -> bool gave False) and its FTZ would
  * flush float32 results of float64 values below 2^-126. */
@@ -341,9 +323,9 @@ cast_ieee (void *dst, tn_dtype dt, const void *src, tn_dtype st, size_t n)
   else if (st == TN_FLOAT32 && dt == TN_FLOAT16)
     tn_f32_to_f16_n (dst, src, n);
   else if (st == TN_BFLOAT16 && dt == TN_FLOAT32)
-    cast_bf16_f32 (dst, src, n);
+    tn_bf16_to_f32_n (dst, src, n);
   else if (st == TN_FLOAT32 && dt == TN_BFLOAT16)
-    cast_f32_bf16 (dst, src, n);
+    tn_f32_to_bf16_n (dst, src, n);
   else
     cast_from[st](dst, dt, src, n);
 }

@@ -235,46 +235,39 @@ tn_ew_gather (void *dv, const void *base, size_t es, const tn_ew_walk *w,
   }
 }
 
-/* Half blocks.  float16 goes through the bulk converters (F16C when the
- * CPU has it); bfloat16 is integer work on the bits. */
+/* Half blocks: the bulk converters of half-private.h (F16C for float16,
+ * AVX2 integer work on the bits for bfloat16, when the CPU has them). */
 void
 tn_ew_widen (float *d, const void *s, tn_dtype t, size_t n)
 {
-  const uint16_t *restrict h = s;
-  size_t i;
+  const uint16_t *h = s;
 
-  if (t == TN_FLOAT16) {
+  if (t == TN_FLOAT16)
     tn_f16_to_f32_n (d, h, n);
-    return;
-  }
-  for (i = 0; i < n; i++)
-    d[i] = tn_bf16_to_f32_inline (h[i]);
+  else
+    tn_bf16_to_f32_n (d, h, n);
 }
 
 void
 tn_ew_narrow (void *d, const float *s, tn_dtype t, size_t n)
 {
-  uint16_t *restrict h = d;
-  size_t i;
+  uint16_t *h = d;
 
-  if (t == TN_FLOAT16) {
+  if (t == TN_FLOAT16)
     tn_f32_to_f16_n (h, s, n);
-    return;
-  }
-  for (i = 0; i < n; i++)
-    h[i] = tn_f32_to_bf16_inline (s[i]);
+  else
+    tn_f32_to_bf16_n (h, s, n);
 }
 
 void
 tn_ew_round (float *x, tn_dtype t, size_t n, void *tmp)
 {
-  size_t i;
 
   if (t == TN_FLOAT16) {
     tn_f32_to_f16_n (tmp, x, n);
     tn_f16_to_f32_n (x, tmp, n);
     return;
   }
-  for (i = 0; i < n; i++)
-    x[i] = tn_bf16_to_f32_inline (tn_f32_to_bf16_inline (x[i]));
+  tn_f32_to_bf16_n (tmp, x, n);
+  tn_bf16_to_f32_n (x, tmp, n);
 }

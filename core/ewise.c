@@ -51,7 +51,11 @@ struct tn_ewise {
   int64_t n;
   bool identity;
   bool direct; /* one kernel step, straight from src to dst */
-  int nsteps;  /* steps that do something */
+  /* One cast step from a dtype that is not half: tn_cast straight from
+   * src to dst (to a half output too: the block path's cast, widening and
+   * narrowing give the same bits in three passes). */
+  bool cast_direct;
+  int nsteps; /* steps that do something */
   ew_pstep steps[];
 };
 
@@ -716,6 +720,8 @@ compile (const tn_ewise_chain *c, tn_dtype in, const int64_t *dims, int rank,
         && !is_half (cur)
         && (p->steps[0].mode == OPND_NONE || p->steps[0].mode == OPND_SCALAR
             || p->steps[0].mode == OPND_FULL);
+  p->cast_direct
+      = p->nsteps == 1 && p->steps[0].op == TN_EW_CAST && !is_half (in);
   *out = p;
   return 0;
 }
@@ -829,6 +835,11 @@ run_range (void *vctx, int64_t chunk, int64_t b, int64_t e)
 
     ps->fn (ctx->dst + b * (int64_t) osz, ctx->src + b * (int64_t) isz,
         operand_at (ps, b, e - b, NULL), (size_t) (e - b));
+    return;
+  }
+  if (p->cast_direct) {
+    tn_cast (ctx->dst + b * (int64_t) osz, p->out, ctx->src + b * (int64_t) isz,
+        p->in, (size_t) (e - b));
     return;
   }
   for (blk = b; blk < e; blk += TN_EWISE_BLOCK) {

@@ -11,6 +11,8 @@
 typedef struct {
   void (*f16_to_f32) (float *dst, const uint16_t *src, size_t n);
   void (*f32_to_f16) (uint16_t *dst, const float *src, size_t n);
+  void (*bf16_to_f32) (float *dst, const uint16_t *src, size_t n);
+  void (*f32_to_bf16) (uint16_t *dst, const float *src, size_t n);
 } tn_half_dsp;
 
 /* The portable entries, then those the CPU features in flags (TN_CPU_*)
@@ -21,6 +23,9 @@ const tn_half_dsp *tn_half_dsp_get (void);
 /* x86/half-f16c.c (the avx2 library of core/meson.build). */
 void tn_f16_to_f32_f16c (float *dst, const uint16_t *src, size_t n);
 void tn_f32_to_f16_f16c (uint16_t *dst, const float *src, size_t n);
+/* The bfloat16 ones there need AVX2 only (integer shifts and adds). */
+void tn_bf16_to_f32_avx2 (float *dst, const uint16_t *src, size_t n);
+void tn_f32_to_bf16_avx2 (uint16_t *dst, const float *src, size_t n);
 
 /* Nonzero when the bulk forms may use F16C: tn_cpu_flags () & TN_CPU_F16C.
  * Kept for core/reduce-kern.c. */
@@ -51,5 +56,9 @@ tn_f32_to_bf16_inline (float f)
     return (uint16_t) ((u >> 16) | 0x40);
   return (uint16_t) ((u + 0x7fff + ((u >> 16) & 1)) >> 16);
 }
+
+/* The bulk bfloat16 forms (cast.c's contiguous float32 pairs). */
+void tn_bf16_to_f32_n (float *dst, const uint16_t *src, size_t n);
+void tn_f32_to_bf16_n (uint16_t *dst, const float *src, size_t n);
 
 #endif

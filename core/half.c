@@ -168,6 +168,20 @@ f32_to_f16_c (uint16_t *dst, const float *src, size_t n)
     dst[i] = tn_f32_to_f16 (src[i]);
 }
 
+static void
+bf16_to_f32_c (float *dst, const uint16_t *src, size_t n)
+{
+  for (size_t i = 0; i < n; i++)
+    dst[i] = tn_bf16_to_f32_inline (src[i]);
+}
+
+static void
+f32_to_bf16_c (uint16_t *dst, const float *src, size_t n)
+{
+  for (size_t i = 0; i < n; i++)
+    dst[i] = tn_f32_to_bf16_inline (src[i]);
+}
+
 #if TN_ARCH_X86
 /* x86/half-f16c.c is built with the avx2 library's flags, so it may hold
  * AVX2 instructions besides F16C: it needs both. */
@@ -178,6 +192,10 @@ init_x86 (tn_half_dsp *d, unsigned flags)
     d->f16_to_f32 = tn_f16_to_f32_f16c;
     d->f32_to_f16 = tn_f32_to_f16_f16c;
   }
+  if (flags & TN_CPU_AVX2) {
+    d->bf16_to_f32 = tn_bf16_to_f32_avx2;
+    d->f32_to_bf16 = tn_f32_to_bf16_avx2;
+  }
 }
 #endif
 
@@ -186,6 +204,8 @@ tn_half_dsp_init (tn_half_dsp *d, unsigned flags)
 {
   d->f16_to_f32 = f16_to_f32_c;
   d->f32_to_f16 = f32_to_f16_c;
+  d->bf16_to_f32 = bf16_to_f32_c;
+  d->f32_to_bf16 = f32_to_bf16_c;
 #if TN_ARCH_X86
   init_x86 (d, flags);
 #else
@@ -211,4 +231,16 @@ void
 tn_f32_to_f16_n (uint16_t *dst, const float *src, size_t n)
 {
   tn_half_dsp_get ()->f32_to_f16 (dst, src, n);
+}
+
+void
+tn_bf16_to_f32_n (float *dst, const uint16_t *src, size_t n)
+{
+  tn_half_dsp_get ()->bf16_to_f32 (dst, src, n);
+}
+
+void
+tn_f32_to_bf16_n (uint16_t *dst, const float *src, size_t n)
+{
+  tn_half_dsp_get ()->f32_to_bf16 (dst, src, n);
 }

@@ -1,6 +1,8 @@
 /* The bulk float16 conversions with F16C (vcvtph2ps / vcvtps2ph), in the
  * avx2 library of core/meson.build: built with -mavx2 -mfma -mf16c, so
- * tn_half_dsp_init takes them only when the CPU has AVX2 as well.
+ * tn_half_dsp_init takes them only when the CPU has AVX2 as well.  The
+ * bfloat16 ones are AVX2 integer code (no F16C), the scalar rounding of
+ * tn_f32_to_bf16_inline eight lanes at a time.
  *
  * The tail goes through a padded block so every item takes the same
  * instruction and the results never depend on n. */
@@ -46,4 +48,66 @@ tn_f32_to_f16_f16c (uint16_t *dst, const float *src, size_t n)
         _mm256_cvtps_ph (_mm256_loadu_ps (tin), _MM_FROUND_TO_NEAREST_INT));
     memcpy (dst + i, tout, (n - i) * sizeof *dst);
   }
+}
+
+void
+tn_bf16_to_f32_avx2 (float *dst, const uint16_t *src, size_t n)
+{
+  size_t i = 0;
+
+  for (; i + 16 <= n; i += 16) {
+    __m256i h = _mm256_loadu_si256 ((const __m256i *) (src + i));
+    __m256i z = _mm256_setzero_si256 ();
+    /* unpack within lanes: lo holds items 0-3 and 8-11, hi 4-7 and
+     * 12-15; permute2x128 puts them back in order. */
+    __m256i lo = _mm256_unpacklo_epi16 (z, h),
+            hi = _mm256_unpackhi_epi16 (z, h);
+
+    _mm256_storeu_si256 (
+        (__m256i *) (dst + i), _mm256_permute2x128_si256 (lo, hi, 0x20));
+    _mm256_storeu_si256 (
+        (__m256i *) (dst + i + 8), _mm256_permute2x128_si256 (lo, hi, 0x31));
+  }
+  for (; i < n; i++)
+    dst[i] = tn_bf16_to_f32_inline (src[i]);
+}
+
+/* Eight float32 bits to bfloat16 bits in the low halves of the lanes. */
+static inline __attribute__ ((always_inline)) __m256i
+bf16_round8 (__m256i u)
+{
+  const __m256i absm = _mm256_set1_epi32 (0x7fffffff);
+  const __m256i inf = _mm256_set1_epi32 (0x7f800000);
+  const __m256i bias = _mm256_set1_epi32 (0x7fff);
+  const __m256i one = _mm256_set1_epi32 (1);
+  const __m256i quiet = _mm256_set1_epi32 (0x40);
+  /* NaN: |u| > inf as signed integers (|u| < 2^31) */
+  __m256i nan = _mm256_cmpgt_epi32 (_mm256_and_si256 (u, absm), inf);
+  __m256i r = _mm256_srli_epi32 (
+      _mm256_add_epi32 (_mm256_add_epi32 (u, bias),
+          _mm256_and_si256 (_mm256_srli_epi32 (u, 16), one)),
+      16);
+  __m256i q = _mm256_or_si256 (_mm256_srli_epi32 (u, 16), quiet);
+
+  return _mm256_blendv_epi8 (r, q, nan);
+}
+
+void
+tn_f32_to_bf16_avx2 (uint16_t *dst, const float *src, size_t n)
+{
+  size_t i = 0;
+
+  for (; i + 16 <= n; i += 16) {
+    __m256i a = bf16_round8 (_mm256_loadu_si256 ((const __m256i *) (src + i)));
+    __m256i b
+        = bf16_round8 (_mm256_loadu_si256 ((const __m256i *) (src + i + 8)));
+    /* packus works within lanes: a0 b0 a1 b1 in 64-bit quarters; the
+     * values fit 16 bits unsigned, so it only narrows. */
+    __m256i p = _mm256_packus_epi32 (a, b);
+
+    _mm256_storeu_si256 (
+        (__m256i *) (dst + i), _mm256_permute4x64_epi64 (p, 0xd8));
+  }
+  for (; i < n; i++)
+    dst[i] = tn_f32_to_bf16_inline (src[i]);
 }

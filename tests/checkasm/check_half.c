@@ -1,7 +1,7 @@
-/* The bulk float16 conversions (core/half-private.h): every entry gives
- * the bits of the portable one, NaN included (both make it quiet), for
- * every length, unaligned starts, edge values and all 65536 float16
- * patterns. */
+/* The bulk float16 and bfloat16 conversions (core/half-private.h): every
+ * entry gives the bits of the portable one, NaN included (both make it
+ * quiet), for every length, unaligned starts, edge values and all 65536
+ * patterns of each half type. */
 #include "checkasm.h"
 
 #include <stdlib.h>
@@ -96,8 +96,8 @@ checkasm_check_half (void)
 
     for (size_t i = 0; i < 65536; i++)
       all[i] = (uint16_t) i;
-    check_conv ((conv) { wref, NULL }, (conv) { d->f16_to_f32, NULL },
-        TN_FLOAT16, TN_FLOAT32, all, 65536);
+    check_conv ((conv){ wref, NULL }, (conv){ d->f16_to_f32, NULL }, TN_FLOAT16,
+        TN_FLOAT32, all, 65536);
     free (all);
   }
   if ((nref = checkasm_check_func (d->f32_to_f16, "f32_to_f16"))) {
@@ -117,8 +117,36 @@ checkasm_check_half (void)
         memcpy (&mid[4 * i + k], &v, sizeof v);
       }
     }
-    check_conv ((conv) { NULL, nref }, (conv) { NULL, d->f32_to_f16 },
-        TN_FLOAT32, TN_FLOAT16, mid, 4 * 65536);
+    check_conv ((conv){ NULL, nref }, (conv){ NULL, d->f32_to_f16 }, TN_FLOAT32,
+        TN_FLOAT16, mid, 4 * 65536);
+    free (mid);
+  }
+  if ((wref = checkasm_check_func (d->bf16_to_f32, "bf16_to_f32"))) {
+    uint16_t *all = malloc (65536 * sizeof *all);
+
+    for (size_t i = 0; i < 65536; i++)
+      all[i] = (uint16_t) i;
+    check_conv ((conv){ wref, NULL }, (conv){ d->bf16_to_f32, NULL },
+        TN_BFLOAT16, TN_FLOAT32, all, 65536);
+    free (all);
+  }
+  if ((nref = checkasm_check_func (d->f32_to_bf16, "f32_to_bf16"))) {
+    /* Every bfloat16 pattern widened (NaNs and infinities among them),
+     * the ties between neighbours and either side of them, and NaNs whose
+     * payload sits in the low 16 bits alone (rounding them would give
+     * infinity). */
+    uint32_t *mid = malloc (5 * 65536 * sizeof *mid);
+
+    for (uint32_t i = 0; i < 65536; i++) {
+      uint32_t u = i << 16;
+
+      mid[5 * i] = u;
+      for (int k = 1; k < 4; k++)
+        mid[5 * i + k] = u + 0x8000u + (uint32_t) (k - 2);
+      mid[5 * i + 4] = (u & 0x80000000u) | 0x7f800000u | (i | 1);
+    }
+    check_conv ((conv){ NULL, nref }, (conv){ NULL, d->f32_to_bf16 },
+        TN_FLOAT32, TN_BFLOAT16, mid, 5 * 65536);
     free (mid);
   }
 }
