@@ -216,14 +216,41 @@ limit_read (const guint64 *a, size_t n)
 
 /* ---- one row of the table ---- */
 
+static char *
+tensor_caps (const char *type, const char *dims)
+{
+  return g_strdup_printf ("tensor/x-raw,type=%s,dims=<%s>,"
+                          "dims-order=row-major,framerate=0/1",
+      type, dims);
+}
+
+static char *
+nns_caps_of (const char *type, const char *dims)
+{
+  return g_strdup_printf ("other/tensors,format=static,num_tensors=1,"
+                          "types=%s,dimensions=(string)%s,framerate=0/1",
+      type, dims);
+}
+
+static char *
+video_caps (int w, int h)
+{
+  return g_strdup_printf (
+      "video/x-raw,format=RGB,width=%d,height=%d,framerate=30/1", w, h);
+}
+
 enum { LIMIT_NONE, LIMIT_MEMCPY, LIMIT_ADD, LIMIT_IDENTITY };
 
 typedef struct {
-  const char *name;
+  const char *part, *name;
   const char *ours, *nns;
-  char *ours_caps, *nns_caps;
+  /* The input: a tensor of type with dims (ours, outermost first) and
+   * nns_dims (NNStreamer's spelling, innermost first), or RGB frames of
+   * w x h when type is NULL. */
+  const char *type, *dims, *nns_dims;
+  int w, h;
   gsize in_bytes;
-  gboolean u8, recycle, is_float;
+  gboolean recycle, is_float; /* is_float: of the output */
   int limit;
   gsize limit_bytes; /* memcpy: bytes copied; add: items */
   const char *limit_name;
@@ -236,13 +263,14 @@ static gboolean have_nns;
 static void
 compare_once (const Case *c, Rig *ro, Rig *rn)
 {
+  gboolean u8 = c->type == NULL || strcmp (c->type, "uint8") == 0;
   GstBuffer *a, *b;
   GstMapInfo ma, mb;
   gsize differ = 0;
   double maxd = 0;
 
-  rig_push (ro, new_input (c->in_bytes, c->u8));
-  rig_push (rn, new_input (c->in_bytes, c->u8));
+  rig_push (ro, new_input (c->in_bytes, u8));
+  rig_push (rn, new_input (c->in_bytes, u8));
   a = rig_take (ro);
   b = rig_take (rn);
   gst_buffer_map (a, &ma, GST_MAP_READ);
@@ -280,21 +308,26 @@ compare_once (const Case *c, Rig *ro, Rig *rn)
 }
 
 static void
-run_case (Case *c)
+run_case (const Case *c)
 {
+  gboolean u8 = c->type == NULL || strcmp (c->type, "uint8") == 0;
+  char *ours_caps
+      = c->type ? tensor_caps (c->type, c->dims) : video_caps (c->w, c->h);
+  char *nns_caps
+      = c->type ? nns_caps_of (c->type, c->nns_dims) : video_caps (c->w, c->h);
   /* CPU and wall seconds per buffer: ours, NNStreamer, the limit. */
   double tc[3][ROUNDS], tw[3][ROUNDS];
   char b1[32], b2[32];
-  GstBuffer *in = new_input (c->in_bytes, c->u8), *co, *cn, *ci;
+  GstBuffer *in = new_input (c->in_bytes, u8), *co, *cn, *ci;
   guint8 *ld = NULL, *ls = NULL;
   float *la = NULL;
   Rig ro, rn, ri;
 
   printf ("%s:\n  ours: %s\n", c->name, c->ours);
-  rig_start (&ro, c->ours, c->ours_caps);
+  rig_start (&ro, c->ours, ours_caps);
   if (have_nns) {
     printf ("  NNStreamer: %s\n", c->nns);
-    rig_start (&rn, c->nns, c->nns_caps);
+    rig_start (&rn, c->nns, nns_caps);
     compare_once (c, &ro, &rn);
   }
   if (c->limit == LIMIT_MEMCPY) {
@@ -306,7 +339,7 @@ run_case (Case *c)
     la = aligned_alloc (64, c->limit_bytes * sizeof (float));
     memset (la, 0, c->limit_bytes * sizeof (float));
   } else if (c->limit == LIMIT_IDENTITY) {
-    rig_start (&ri, "identity", c->ours_caps);
+    rig_start (&ri, "identity", ours_caps);
   }
   co = c->recycle ? gst_buffer_copy_deep (in) : gst_buffer_ref (in);
   cn = c->recycle ? gst_buffer_copy_deep (in) : gst_buffer_ref (in);
@@ -375,165 +408,55 @@ run_case (Case *c)
   free (ld);
   free (ls);
   free (la);
+  g_free (ours_caps);
+  g_free (nns_caps);
 }
 
-static char *
-tensor_caps (const char *type, const char *dims)
-{
-  return g_strdup_printf ("tensor/x-raw,type=%s,dims=<%s>,"
-                          "dims-order=row-major,framerate=0/1",
-      type, dims);
-}
+#define M1 ((gsize) 1 << 20)
+#define M16 ((gsize) 16 << 20)
+#define CAST_OURS "tensorop ops=cast:float32 n-threads=1"
+#define CAST_NNS "tensor_transform mode=typecast option=float32"
+#define ADD_OURS "tensorop ops=add:1 n-threads=1"
+#define ADD_NNS "tensor_transform mode=arithmetic option=add:1.0"
+#define NORM_OURS                                                              \
+  "tensorconvert ! tensorop ops=cast:float32,sub:127.5,div:127.5 n-threads=1"
+#define NORM_NNS                                                               \
+  "tensor_converter ! tensor_transform mode=arithmetic "                       \
+  "option=typecast:float32,add:-127.5,div:127.5"
+#define OUT_BYTES "memcpy of the output bytes"
 
-static char *
-nns_caps (const char *type, const char *dims)
-{
-  return g_strdup_printf ("other/tensors,format=static,num_tensors=1,"
-                          "types=%s,dimensions=(string)%s,framerate=0/1",
-      type, dims);
-}
-
-static char *
-video_caps (int w, int h)
-{
-  return g_strdup_printf (
-      "video/x-raw,format=RGB,width=%d,height=%d,framerate=30/1", w, h);
-}
-
-static void
-free_case (Case *c)
-{
-  g_free (c->ours_caps);
-  g_free (c->nns_caps);
-}
-
-static void
-part_cast (void)
-{
-  for (int m = 1; m <= 16; m += 15) {
-    long n = (long) m << 20;
-    char d[32], name[64];
-    Case c = { 0 };
-
-    snprintf (d, sizeof d, "%ld", n);
-    snprintf (name, sizeof name, "uint8 -> float32 cast, %dM items", m);
-    c.name = name;
-    c.ours = "tensorop ops=cast:float32 n-threads=1";
-    c.nns = "tensor_transform mode=typecast option=float32";
-    c.ours_caps = tensor_caps ("uint8", d);
-    c.nns_caps = nns_caps ("uint8", d);
-    c.in_bytes = n;
-    c.u8 = TRUE;
-    c.is_float = TRUE;
-    c.limit = LIMIT_MEMCPY;
-    c.limit_bytes = 4 * n;
-    c.limit_name = "memcpy of the output bytes";
-    c.k = m == 1 ? 20 : 2;
-    run_case (&c);
-    free_case (&c);
-  }
-}
-
-static void
-part_add (void)
-{
-  for (int m = 1; m <= 16; m += 15) {
-    long n = (long) m << 20;
-    char d[32], name[64];
-    Case c = { 0 };
-
-    snprintf (d, sizeof d, "%ld", n);
-    snprintf (name, sizeof name, "add 1.0 to float32, %dM items", m);
-    c.name = name;
-    c.ours = "tensorop ops=add:1 n-threads=1";
-    c.nns = "tensor_transform mode=arithmetic option=add:1.0";
-    c.ours_caps = tensor_caps ("float32", d);
-    c.nns_caps = nns_caps ("float32", d);
-    c.in_bytes = 4 * n;
-    c.recycle = TRUE;
-    c.is_float = TRUE;
-    c.limit = LIMIT_ADD;
-    c.limit_bytes = n;
-    c.limit_name = "in-place add loop";
-    c.k = m == 1 ? 20 : 2;
-    run_case (&c);
-    free_case (&c);
-  }
-}
-
-static void
-part_normalise (void)
-{
-  static const int wh[2][2] = { { 640, 480 }, { 1920, 1080 } };
-
-  for (int s = 0; s < 2; s++) {
-    int w = wh[s][0], h = wh[s][1];
-    char name[96];
-    Case c = { 0 };
-
-    snprintf (name, sizeof name,
-        "cast float32, sub 127.5, div 127.5 from RGB %dx%d", w, h);
-    c.name = name;
-    c.ours = "tensorconvert ! tensorop "
-             "ops=cast:float32,sub:127.5,div:127.5 n-threads=1";
-    c.nns = "tensor_converter ! tensor_transform mode=arithmetic "
-            "option=typecast:float32,add:-127.5,div:127.5";
-    c.ours_caps = video_caps (w, h);
-    c.nns_caps = video_caps (w, h);
-    c.in_bytes = (gsize) w * h * 3;
-    c.u8 = TRUE;
-    c.is_float = TRUE;
-    c.limit = LIMIT_MEMCPY;
-    c.limit_bytes = (gsize) w * h * 3 * 4;
-    c.limit_name = "memcpy of the output bytes";
-    c.k = s == 0 ? 20 : 4;
-    run_case (&c);
-    free_case (&c);
-  }
-}
-
-static void
-part_transpose (void)
-{
-  Case c = { 0 };
-
-  c.name = "HWC -> CHW of 640x480x3 uint8, materialised";
-  c.ours = "tensorview ops=permute:2:0:1";
-  /* NNStreamer lists extents innermost first (3:640:480:1 is HWC) and
-   * its data loop makes output extent i input extent order[i]: 1:2:0:3
-   * is W, H, C innermost first, CHW (its caps say otherwise; the bytes,
-   * compared below, are CHW). */
-  c.nns = "tensor_transform mode=transpose option=1:2:0:3";
-  c.ours_caps = tensor_caps ("uint8", "480,640,3");
-  c.nns_caps = nns_caps ("uint8", "3:640:480:1");
-  c.in_bytes = 640 * 480 * 3;
-  c.u8 = TRUE;
-  c.limit = LIMIT_MEMCPY;
-  c.limit_bytes = c.in_bytes;
-  c.limit_name = "cache-hot memcpy of the same bytes";
-  c.k = 20;
-  run_case (&c);
-  free_case (&c);
-}
-
-static void
-part_overhead (void)
-{
-  Case c = { 0 };
-
-  c.name = "per buffer: 16 float32 items, add 1.0";
-  c.ours = "tensorop ops=add:1 n-threads=1";
-  c.nns = "tensor_transform mode=arithmetic option=add:1.0";
-  c.ours_caps = tensor_caps ("float32", "16");
-  c.nns_caps = nns_caps ("float32", "16");
-  c.in_bytes = 64;
-  c.recycle = TRUE;
-  c.is_float = TRUE;
-  c.limit = LIMIT_IDENTITY;
-  c.k = 2000;
-  run_case (&c);
-  free_case (&c);
-}
+/* Issue 18's table.  NNStreamer lists extents innermost first
+ * (3:640:480:1 is HWC) and its transpose makes output extent i input
+ * extent order[i]: 1:2:0:3 is W, H, C innermost first, CHW (the caps it
+ * announces say otherwise; the bytes, compared, are CHW). */
+static const Case cases[] = {
+  { "cast", "uint8 -> float32 cast, 1M items", CAST_OURS, CAST_NNS, "uint8",
+      "1048576", "1048576", 0, 0, M1, FALSE, TRUE, LIMIT_MEMCPY, 4 * M1,
+      OUT_BYTES, 20 },
+  { "cast", "uint8 -> float32 cast, 16M items", CAST_OURS, CAST_NNS, "uint8",
+      "16777216", "16777216", 0, 0, M16, FALSE, TRUE, LIMIT_MEMCPY, 4 * M16,
+      OUT_BYTES, 2 },
+  { "add", "add 1.0 to float32, 1M items", ADD_OURS, ADD_NNS, "float32",
+      "1048576", "1048576", 0, 0, 4 * M1, TRUE, TRUE, LIMIT_ADD, M1,
+      "in-place add loop", 20 },
+  { "add", "add 1.0 to float32, 16M items", ADD_OURS, ADD_NNS, "float32",
+      "16777216", "16777216", 0, 0, 4 * M16, TRUE, TRUE, LIMIT_ADD, M16,
+      "in-place add loop", 2 },
+  { "normalise", "cast float32, sub 127.5, div 127.5 from RGB 640x480",
+      NORM_OURS, NORM_NNS, NULL, NULL, NULL, 640, 480, 640 * 480 * 3, FALSE,
+      TRUE, LIMIT_MEMCPY, 640 * 480 * 3 * 4, OUT_BYTES, 20 },
+  { "normalise", "cast float32, sub 127.5, div 127.5 from RGB 1920x1080",
+      NORM_OURS, NORM_NNS, NULL, NULL, NULL, 1920, 1080, 1920 * 1080 * 3, FALSE,
+      TRUE, LIMIT_MEMCPY, 1920 * 1080 * 3 * 4, OUT_BYTES, 4 },
+  { "transpose", "HWC -> CHW of 640x480x3 uint8, materialised",
+      "tensorview ops=permute:2:0:1",
+      "tensor_transform mode=transpose option=1:2:0:3", "uint8", "480,640,3",
+      "3:640:480:1", 0, 0, 640 * 480 * 3, FALSE, FALSE, LIMIT_MEMCPY,
+      640 * 480 * 3, "cache-hot memcpy of the same bytes", 20 },
+  { "overhead", "per buffer: 16 float32 items, add 1.0", ADD_OURS, ADD_NNS,
+      "float32", "16", "16", 0, 0, 64, TRUE, TRUE, LIMIT_IDENTITY, 0, NULL,
+      2000 },
+};
 
 /* ---- the realistic pipeline ---- */
 
@@ -797,16 +720,9 @@ main (int argc, char **argv)
           "table's times are\n# CPU time of the process (steadier on a "
           "loaded machine), ratios also by the wall clock\n",
       ROUNDS);
-  if (want (argc, argv, "cast"))
-    part_cast ();
-  if (want (argc, argv, "add"))
-    part_add ();
-  if (want (argc, argv, "normalise"))
-    part_normalise ();
-  if (want (argc, argv, "transpose"))
-    part_transpose ();
-  if (want (argc, argv, "overhead"))
-    part_overhead ();
+  for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
+    if (want (argc, argv, cases[i].part))
+      run_case (&cases[i]);
   if (want (argc, argv, "pipeline"))
     part_pipeline ();
   return 0;
