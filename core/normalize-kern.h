@@ -28,8 +28,28 @@ typedef enum {
 typedef void (*tn_nk_fn) (const void *x, void *y, int64_t n, const double *pa,
     const double *pb, int step);
 
+/* The reductions of the fused float32 paths (normalize.c), over n >= 1
+ * contiguous items, each with one fixed association, so that every entry
+ * gives the portable one's bits:
+ * - rmax: the largest item; NaN if any item is NaN, +0 for a largest of
+ *   zeros (so the order items meet in does not show in the bits);
+ * - rsum: the sum in float64: lane l of 16 sums the items i = l (mod 16)
+ *   in order, then lanes l and l + w are added for w = 8, 4, 2, 1;
+ * - moments: for p slots (p divides 12; n a multiple of p; item i is in
+ *   slot i mod p), with c the slot's first item, s[j] = sum of d and
+ *   q[j] = sum of d * d (fused) over the slot's items, d = (double) x - c:
+ *   lane l of 24 sums the items i = l (mod 24) in order, and slot j adds
+ *   lanes j, j + p, ... to 0 in that order. */
+typedef float (*tn_nk_max_fn) (const float *x, int64_t n);
+typedef double (*tn_nk_sum_fn) (const float *x, int64_t n);
+typedef void (*tn_nk_mom_fn) (
+    const float *x, int64_t n, int p, double *s, double *q);
+
 typedef struct {
   tn_nk_fn fn[TN_NK_NKINDS][2];
+  tn_nk_max_fn rmax;
+  tn_nk_sum_fn rsum;
+  tn_nk_mom_fn moments;
 } tn_norm_dsp;
 
 void tn_norm_dsp_init (tn_norm_dsp *dsp, unsigned flags);
@@ -38,6 +58,9 @@ const tn_norm_dsp *tn_norm_dsp_get (void);
 /* Every entry from the template as built for one ISA (c: portable). */
 void tn_nk_fill_c (tn_norm_dsp *dsp);
 void tn_nk_fill_avx2 (tn_norm_dsp *dsp);
+void tn_nk_fill_avx512 (tn_norm_dsp *dsp);
+/* x86/normalize-avx2.c: the reductions. */
+void tn_nk_fill_avx2_red (tn_norm_dsp *dsp);
 
 /* The float32 exp of the EXP pass on one item, for tests: exp (hi + lo)
  * for hi <= 88, lo tiny beside hi. */

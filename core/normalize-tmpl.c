@@ -19,7 +19,13 @@
  * over a block is both (ivdep: y may be x, but item k reads only x[k]
  * before it writes y[k]), so every ISA build vectorises it, while the
  * tail runs the same expression. */
+#ifdef __AVX512F__
+/* zmm registers: generic tuning would keep to ymm */
+#pragma GCC target("prefer-vector-width=512")
+#define NK_W 16
+#else
 #define NK_W 8
+#endif
 #define NK_MAP(T, EXPR)                                                        \
   do {                                                                         \
     int64_t i_ = 0;                                                            \
@@ -228,9 +234,71 @@ NK_NAME (nk_shift_f64, TN_ISA) (const void *xv, void *yv, int64_t n,
   }
 }
 
+#ifdef NK_PORTABLE
+/* The reductions (normalize-kern.h), portable only: the ISA entries are
+ * hand-written (x86/normalize-avx2.c), since -O2 does not vectorise a
+ * fold into lanes. */
+static float
+nk_rmax_c (const float *x, int64_t n)
+{
+  float m = -INFINITY;
+  int nan = 0;
+
+  for (int64_t i = 0; i < n; i++) {
+    nan |= x[i] != x[i];
+    m = x[i] > m ? x[i] : m;
+  }
+  return nan ? NAN : m == 0.0f ? 0.0f : m;
+}
+
+static double
+nk_rsum_c (const float *x, int64_t n)
+{
+  double l[16] = { 0 };
+
+  for (int64_t i = 0; i < n; i++)
+    l[i % 16] += (double) x[i];
+  for (int w = 8; w >= 1; w /= 2)
+    for (int j = 0; j < w; j++)
+      l[j] += l[j + w];
+  return l[0];
+}
+
+static void
+nk_moments_c (const float *x, int64_t n, int p, double *s, double *q)
+{
+  double c[24], ls[24] = { 0 }, lq[24] = { 0 };
+
+  for (int l = 0; l < 24; l++)
+    c[l] = (double) x[l % p];
+  for (int64_t i = 0; i < n; i++) {
+    const int l = (int) (i % 24);
+    const double d = (double) x[i] - c[l];
+
+    ls[l] += d;
+    lq[l] = fma (d, d, lq[l]);
+  }
+  for (int j = 0; j < p; j++) {
+    double a = 0.0, b = 0.0;
+
+    for (int l = j; l < 24; l += p) {
+      a += ls[l];
+      b += lq[l];
+    }
+    s[j] = a;
+    q[j] = b;
+  }
+}
+#endif
+
 void
 NK_NAME (tn_nk_fill, TN_ISA) (tn_norm_dsp *dsp)
 {
+#ifdef NK_PORTABLE
+  dsp->rmax = nk_rmax_c;
+  dsp->rsum = nk_rsum_c;
+  dsp->moments = nk_moments_c;
+#endif
   dsp->fn[TN_NK_EXP][0] = NK_NAME (nk_exp_f32, TN_ISA);
   dsp->fn[TN_NK_EXP][1] = NK_NAME (nk_exp_f64, TN_ISA);
   dsp->fn[TN_NK_AFFINE][0] = NK_NAME (nk_affine_f32, TN_ISA);

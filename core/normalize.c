@@ -42,8 +42,13 @@ tn_norm_dsp_init (tn_norm_dsp *dsp, unsigned flags)
   memset (dsp, 0, sizeof *dsp);
   tn_nk_fill_c (dsp);
 #if TN_ARCH_X86
-  if ((flags & TN_CPU_AVX2) == TN_CPU_AVX2)
+  if ((flags & TN_CPU_AVX2) == TN_CPU_AVX2) {
     tn_nk_fill_avx2 (dsp);
+    tn_nk_fill_avx2_red (dsp);
+    /* the maps 16 items wide (the reductions stay AVX2's) */
+    if (flags & TN_CPU_AVX512)
+      tn_nk_fill_avx512 (dsp);
+  }
 #else
   (void) flags;
 #endif
@@ -72,6 +77,23 @@ typedef struct {
   const double *pa, *pb;
 } pass_ctx;
 
+/* Unit u of the walk: its first item, its items, and the kept index of
+ * its block (the statistics of item i of the unit are at q * period +
+ * i mod period, or at q for period 0). */
+static int64_t
+unit_at (const pass_ctx *p, int64_t u, int64_t *off, int64_t *n)
+{
+  int64_t blk = u / p->upb, j = u % p->upb, rem = blk, q = 0;
+
+  *off = blk * p->blk + j * p->unit;
+  *n = p->blk - j * p->unit < p->unit ? p->blk - j * p->unit : p->unit;
+  for (int k = p->np - 1; k >= 0; k--) {
+    q += (rem % p->pdims[k]) * p->pkstr[k];
+    rem /= p->pdims[k];
+  }
+  return q;
+}
+
 static void
 pass_chunk (void *vctx, int64_t c, int64_t b, int64_t e)
 {
@@ -80,16 +102,10 @@ pass_chunk (void *vctx, int64_t c, int64_t b, int64_t e)
 
   (void) c;
   for (int64_t u = b; u < e; u++) {
-    int64_t blk = u / p->upb, j = u % p->upb, rem = blk, q = 0;
-    int64_t off = blk * p->blk + j * p->unit;
-    int64_t n = p->blk - j * p->unit < p->unit ? p->blk - j * p->unit : p->unit;
+    int64_t off, n, q = unit_at (p, u, &off, &n);
     const char *x = p->x + off * p->isz;
     char *y = p->y + off * p->isz;
 
-    for (int k = p->np - 1; k >= 0; k--) {
-      q += (rem % p->pdims[k]) * p->pkstr[k];
-      rem /= p->pdims[k];
-    }
     if (p->period == 0) {
       p->fn (x, y, n, p->pa + q, p->pb + q, 0);
     } else if (p->period >= REP_MIN) {
@@ -173,6 +189,186 @@ pass_run (pass_ctx *p, tn_nk_kind kind, int f64, const void *x, void *y,
   tn_parallel_run (nthreads, units, 65536 / p->unit + 1, pass_chunk, p);
 }
 
+/* The fused float32 paths (docs/design-notes.md): softmax and
+ * log-softmax row by row when each row (the reduced axes, innermost) is
+ * its own group and fits in cache: the maximum, the exponentials, their
+ * sum and the scaling run on the row while it sits in L1, and the tensor
+ * is read from memory once.  Rows up to ROW_MAX items; in place,
+ * log-softmax keeps the exponentials on the stack, ROW_SCRATCH items. */
+#define ROW_MAX 16384
+#define ROW_SCRATCH 4096
+
+typedef struct {
+  const tn_norm_dsp *dsp;
+  const float *x;
+  float *y;
+  int64_t n;
+  int log;
+} row_ctx;
+
+static void
+row_chunk (void *vctx, int64_t c, int64_t b, int64_t e)
+{
+  const row_ctx *r = vctx;
+  const tn_norm_dsp *d = r->dsp;
+  const double zero = 0.0;
+  float scratch[ROW_SCRATCH];
+
+  (void) c;
+  for (int64_t u = b; u < e; u++) {
+    const float *x = r->x + u * r->n;
+    float *y = r->y + u * r->n;
+    float *ex = r->log && x == y ? scratch : y;
+    const double m = d->rmax (x, r->n);
+    double s, t;
+
+    d->fn[TN_NK_EXP][0](x, ex, r->n, &m, &m, 0);
+    s = d->rsum (ex, r->n);
+    if (r->log) {
+      t = log (s);
+      d->fn[TN_NK_SHIFT][0](x, y, r->n, &m, &t, 0);
+    } else {
+      t = 1.0 / s;
+      d->fn[TN_NK_AFFINE][0](y, y, r->n, &zero, &t, 0);
+    }
+  }
+}
+
+static bool
+row_fits (const pass_ctx *p, const void *x, const void *y, tn_norm_op op)
+{
+  return p->period == 0 && p->np <= 1 && p->blk <= ROW_MAX
+         && (op == TN_NORM_SOFTMAX || x != y || p->blk <= ROW_SCRATCH);
+}
+
+static void
+row_run (const pass_ctx *p, const void *x, void *y, int64_t count,
+    tn_norm_op op, int nthreads)
+{
+  row_ctx r = { tn_norm_dsp_get (), x, y, p->blk, op == TN_NORM_LOG_SOFTMAX };
+
+  tn_parallel_run (nthreads, count / p->blk, 65536 / p->blk + 1, row_chunk, &r);
+}
+
+/* Standardize's mean and variance in one read of float32 items, when the
+ * parameters repeat with a period that divides 12 (or not at all): every
+ * unit of the walk is cut into runs of MOM_RUN items, each folded by the
+ * moments kernel about its own first items and turned into (count, mean,
+ * sum of squared deviations); those merge by Chan's formulas, within a
+ * unit and then unit by unit in the walk's order, so the bits do not
+ * depend on the thread count.  Accuracy: a run's sum of squares about an
+ * item of its own exceeds its squared deviations about the mean at most
+ * (1 + its items) times, so its cancellation costs at most 2^10 times the
+ * float64 rounding of a 1024-item sum (a slot's items per run), about
+ * 2^-33 relative; the merges add no cancellation. */
+#define MOM_RUN 3072
+
+typedef struct {
+  const pass_ctx *p;
+  tn_nk_mom_fn mom;
+  int per;      /* slots per unit: the period, or 1 */
+  double *part; /* per unit and slot: count, mean, squared deviations */
+} mom_ctx;
+
+static void
+mom_merge (double *acc, double nb, double mb, double m2b)
+{
+  double na = acc[0], n, d;
+
+  if (na == 0.0) {
+    acc[0] = nb;
+    acc[1] = mb;
+    acc[2] = m2b;
+    return;
+  }
+  n = na + nb;
+  d = mb - acc[1];
+  acc[0] = n;
+  acc[1] += d * (nb / n);
+  acc[2] += m2b + d * d * (na * nb / n);
+}
+
+static void
+mom_chunk (void *vctx, int64_t c, int64_t b, int64_t e)
+{
+  const mom_ctx *m = vctx;
+  const int per = m->per;
+
+  (void) c;
+  for (int64_t u = b; u < e; u++) {
+    int64_t off, n;
+    const float *x;
+    double *acc = m->part + u * per * 3;
+
+    (void) unit_at (m->p, u, &off, &n);
+    x = (const float *) m->p->x + off;
+    memset (acc, 0, sizeof (double) * 3 * (size_t) per);
+    for (int64_t i = 0; i < n; i += MOM_RUN) {
+      const int64_t k = n - i < MOM_RUN ? n - i : MOM_RUN;
+      const double nb = (double) (k / per);
+      double s[12], q[12];
+
+      m->mom (x + i, k, per, s, q);
+      for (int j = 0; j < per; j++) {
+        double m2 = q[j] - s[j] * (s[j] / nb);
+
+        mom_merge (acc + 3 * j, nb, (double) x[i + j] + s[j] / nb,
+            m2 < 0.0 ? 0.0 : m2);
+      }
+    }
+  }
+}
+
+static bool
+mom_fits (const pass_ctx *p, int64_t count)
+{
+  const int64_t per = p->period ? p->period : 1;
+  const int64_t units = count / p->blk * p->upb;
+
+  /* the parts at most twice the items' bytes */
+  return 12 % per == 0 && units * per * 3 * 8 <= count * 8;
+}
+
+/* pa: the means, pb: the sums of squared deviations, per output. */
+static int
+mom_run (pass_ctx *p, const float *x, int64_t count, double *pa, double *pb,
+    int64_t M, int nthreads, tn_err *e)
+{
+  const int per = p->period ? (int) p->period : 1;
+  const int64_t units = count / p->blk * p->upb;
+  double *acc;
+  mom_ctx m = { p, tn_norm_dsp_get ()->moments, per, NULL };
+
+  m.part = malloc (sizeof (double) * 3 * (size_t) (units * per));
+  acc = calloc ((size_t) M * 3, sizeof (double));
+  if (!m.part || !acc) {
+    free (m.part);
+    free (acc);
+    tn_err_set (
+        e, "out of memory for the moments of %lld units.", (long long) units);
+    return -1;
+  }
+  p->x = (const char *) x;
+  tn_parallel_run (nthreads, units, 65536 / p->unit + 1, mom_chunk, &m);
+  for (int64_t u = 0; u < units; u++) {
+    int64_t off, n, q = unit_at (p, u, &off, &n);
+    const double *pu = m.part + u * per * 3;
+
+    for (int j = 0; j < per; j++) {
+      double *a = acc + 3 * (q * (p->period ? per : 1) + j);
+
+      mom_merge (a, pu[3 * j], pu[3 * j + 1], pu[3 * j + 2]);
+    }
+  }
+  for (int64_t o = 0; o < M; o++) {
+    pa[o] = acc[3 * o + 1];
+    pb[o] = acc[3 * o + 2];
+  }
+  free (m.part);
+  free (acc);
+  return 0;
+}
+
 /* op over dense float32 or float64 items x into y (y may be x). */
 static int
 norm_float (void *y, const void *x, const tn_view *v, tn_norm_op op,
@@ -209,6 +405,10 @@ norm_float (void *y, const void *x, const tn_view *v, tn_norm_op op,
   case TN_NORM_LOG_SOFTMAX:
     /* log-softmax reads x again after the exponentials: in place, they
      * go to scratch */
+    if (!f64 && row_fits (&pc, x, y, op)) {
+      row_run (&pc, x, y, count, op, nthreads);
+      break;
+    }
     ex = y;
     if (op == TN_NORM_LOG_SOFTMAX && y == x) {
       ex = tmp = malloc (pc.isz * (size_t) count);
@@ -236,12 +436,17 @@ norm_float (void *y, const void *x, const tn_view *v, tn_norm_op op,
     }
     break;
   case TN_NORM_STANDARDIZE:
-    if (tn_reduce_fold (pa, x, v, TN_RK_DADD, mask, NULL, nthreads, e) < 0)
-      goto done;
-    for (int64_t o = 0; o < M; o++)
-      pa[o] /= (double) n;
-    if (tn_reduce_fold (pb, x, v, TN_RK_DDEV, mask, pa, nthreads, e) < 0)
-      goto done;
+    if (!f64 && mom_fits (&pc, count)) {
+      if (mom_run (&pc, x, count, pa, pb, M, nthreads, e) < 0)
+        goto done;
+    } else {
+      if (tn_reduce_fold (pa, x, v, TN_RK_DADD, mask, NULL, nthreads, e) < 0)
+        goto done;
+      for (int64_t o = 0; o < M; o++)
+        pa[o] /= (double) n;
+      if (tn_reduce_fold (pb, x, v, TN_RK_DDEV, mask, pa, nthreads, e) < 0)
+        goto done;
+    }
     for (int64_t o = 0; o < M; o++) {
       double d = sqrt (pb[o] / (double) n + eps);
 

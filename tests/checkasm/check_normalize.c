@@ -37,6 +37,82 @@ canon_nan (void *p, int f64, size_t n)
   }
 }
 
+/* The reductions of the fused float32 paths (rmax, rsum, moments) on
+ * edge-heavy items and on ordinary ones (uniform in [-100, 100]), over
+ * checkasm's lengths at unaligned starts; moments for every slot count
+ * it takes (1, 2, 3, 4, 6, 12) over lengths cut to a multiple of it. */
+static void
+check_reductions (const tn_norm_dsp *tab)
+{
+  static const int slots[] = { 1, 2, 3, 4, 6, 12 };
+  const size_t nmax = 4095 + 4;
+  tn_nk_max_fn rmax_ref = checkasm_check_func (tab->rmax, "rmax_f32");
+  tn_nk_sum_fn rsum_ref = checkasm_check_func (tab->rsum, "rsum_f32");
+  tn_nk_mom_fn mom_ref = checkasm_check_func (tab->moments, "moments_f32");
+  const int bench = mom_ref != NULL;
+  float *x = malloc (nmax * sizeof (float));
+  double bs[12], bq[12];
+
+  for (int data = 0; data < 2 && !checkasm_failed (); data++) {
+    if (data == 0)
+      checkasm_fill (x, TN_FLOAT32, nmax);
+    else
+      for (size_t i = 0; i < nmax; i++)
+        x[i] = (float) ((int) (checkasm_rand () % 200001) - 100000) / 1000.0f;
+    for (size_t li = 0; li < checkasm_nlengths; li++) {
+      const size_t n = checkasm_lengths[li];
+
+      for (size_t off = 0; off < 3 && n > 0; off += 2) {
+        if (rmax_ref) {
+          float want = rmax_ref (x + off, (int64_t) n);
+          float got = tab->rmax (x + off, (int64_t) n);
+
+          canon_nan (&want, 0, 1);
+          canon_nan (&got, 0, 1);
+          if (checkasm_check_bits (&want, &got, 1, 4,
+                  "rmax, data %d, n %zu, offset %zu", data, n, off))
+            rmax_ref = NULL;
+        }
+        if (rsum_ref) {
+          double want = rsum_ref (x + off, (int64_t) n);
+          double got = tab->rsum (x + off, (int64_t) n);
+
+          canon_nan (&want, 1, 1);
+          canon_nan (&got, 1, 1);
+          if (checkasm_check_bits (&want, &got, 1, 8,
+                  "rsum, data %d, n %zu, offset %zu", data, n, off))
+            rsum_ref = NULL;
+        }
+        for (size_t si = 0; mom_ref && si < sizeof slots / sizeof *slots;
+             si++) {
+          const int p = slots[si];
+          const size_t m = n / (size_t) p * (size_t) p;
+          double ws[12], wq[12], gs[12], gq[12];
+
+          if (m == 0)
+            continue;
+          mom_ref (x + off, (int64_t) m, p, ws, wq);
+          tab->moments (x + off, (int64_t) m, p, gs, gq);
+          canon_nan (ws, 1, (size_t) p);
+          canon_nan (wq, 1, (size_t) p);
+          canon_nan (gs, 1, (size_t) p);
+          canon_nan (gq, 1, (size_t) p);
+          if (checkasm_check_bits (ws, gs, (size_t) p, 8,
+                  "moments s, data %d, n %zu, p %d, offset %zu", data, m, p,
+                  off)
+              || checkasm_check_bits (wq, gq, (size_t) p, 8,
+                  "moments q, data %d, n %zu, p %d, offset %zu", data, m, p,
+                  off))
+            mom_ref = NULL;
+        }
+      }
+    }
+  }
+  if (bench)
+    checkasm_bench (tab->moments (x, 4092, 3, bs, bq));
+  free (x);
+}
+
 static void
 fill_softmax (void *x, double *pa, int f64, size_t n)
 {
@@ -56,6 +132,7 @@ checkasm_check_normalize (void)
   const tn_norm_dsp *tab = tn_norm_dsp_get ();
   const size_t nmax = 4095 + 4;
 
+  check_reductions (tab);
   for (int k = 0; k < TN_NK_NKINDS; k++) {
     for (int f64 = 0; f64 < 2; f64++) {
       tn_nk_fn ref;
