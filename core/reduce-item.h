@@ -135,6 +135,30 @@ rk_dfold (tn_rk_kind kind, double s, double lane)
   return kind == TN_RK_DMUL ? s * lane : s + lane;
 }
 
+/* The fold of one row of k <= 32 items (kind FSUM, DADD, DMUL or DSQ):
+ * item l is lane l's only item; FSUM's lane is its float32 half (-0.0f +
+ * x) added to -0.0.  The lanes k..31 hold the identity; folding it in is
+ * idempotent (x + -0.0 and x * 1.0 are x, or x's flush to zero or quiet
+ * NaN, whose fold again changes nothing), so one fold stands for them
+ * all. */
+RK_INLINE double
+rk_short_row (tn_dtype t, tn_rk_kind kind, const void *row, int64_t k)
+{
+  const double id = rk_identity (kind);
+  double s = id;
+
+  for (int64_t l = 0; l < k; l++) {
+    double lane = kind == TN_RK_FSUM
+                      ? id + (double) (-0.0f + rk_ld_f (t, row, l))
+                      : rk_dop (kind, id, rk_ld_d (t, row, l), 0.0);
+
+    s = rk_dfold (kind, s, lane);
+  }
+  if (k < TN_RK_LANES)
+    s = rk_dfold (kind, s, id);
+  return s;
+}
+
 /* Column arrays in scratch start at multiples of 64 bytes. */
 RK_INLINE int64_t
 rk_pad (int64_t nc)

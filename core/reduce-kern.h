@@ -83,11 +83,21 @@ typedef void (*tn_rk_strip_fn) (
 typedef void (*tn_rk_dev_strip_fn) (const char *p, int64_t nrows, int64_t P,
     const double *m, tn_rpart *out, void *scratch);
 
+/* Folds n short rows of k items each (1 <= k <= TN_RK_LANES: one block,
+ * one item per lane) into out[0..n-1], each row's float64 fold with the
+ * bits a rows kernel gives that row: row i is k contiguous items at p + i
+ * * rs items (rs may be anything, negative too).  The float folds only
+ * (TN_RK_FSUM, _DADD, _DMUL, _DSQ): the per-pixel channel sums of an
+ * image, many rows per call. */
+typedef void (*tn_rk_short_fn) (
+    const char *p, int64_t k, int64_t rs, int64_t n, double *out);
+
 /* The kernels of one CPU level; NULL where a (kind, dtype) has none. */
 typedef struct {
   tn_rk_rows_fn rows[TN_RK_NPLAIN][TN_NDTYPES];
   tn_rk_cols_fn cols[TN_RK_NPLAIN][TN_NDTYPES];
   tn_rk_strip_fn strip[TN_RK_NPLAIN][TN_NDTYPES];
+  tn_rk_short_fn shortr[TN_RK_NPLAIN][TN_NDTYPES];
   tn_rk_dev_rows_fn dev_rows[TN_NDTYPES];
   tn_rk_dev_cols_fn dev_cols[TN_NDTYPES];
   tn_rk_dev_strip_fn dev_strip[TN_NDTYPES];

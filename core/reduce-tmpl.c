@@ -530,6 +530,17 @@ strip_g (tn_dtype t, tn_rk_kind kind, const char *p, int64_t nrows, int64_t P,
   }
 }
 
+/* Short rows, one after the other (reduce-kern.h). */
+RK_INLINE void
+short_g (tn_dtype t, tn_rk_kind kind, const char *p, int64_t k, int64_t rs,
+    int64_t n, double *out)
+{
+  const int64_t step = rs * (int64_t) tn_dtype_size (t);
+
+  for (int64_t i = 0; i < n; i++)
+    out[i] = rk_short_row (t, kind, p + i * step, k);
+}
+
 /* One entry per (kind, dtype): the generic kernels above with both
  * constant, so that the item loads and the operation fold into the
  * loops.  First what every dtype has. */
@@ -547,6 +558,11 @@ strip_g (tn_dtype t, tn_rk_kind kind, const char *p, int64_t nrows, int64_t P,
       const char *p, int64_t nrows, int64_t P, tn_rpart *out, void *scratch)   \
   {                                                                            \
     strip_g (E, TN_RK_DSQ, p, nrows, P, NULL, out, scratch);                   \
+  }                                                                            \
+  static void dsq_short_##name (                                               \
+      const char *p, int64_t k, int64_t rs, int64_t n, double *out)            \
+  {                                                                            \
+    short_g (E, TN_RK_DSQ, p, k, rs, n, out);                                  \
   }                                                                            \
   static void ddev_rows_##name (                                               \
       const void *p, int64_t n, double m, tn_rpart *out)                       \
@@ -620,6 +636,11 @@ TN_FOREACH_DTYPE (RK_EVERY)
       const char *p, int64_t nrows, int64_t P, tn_rpart *out, void *scratch)   \
   {                                                                            \
     strip_g (E, K, p, nrows, P, NULL, out, scratch);                           \
+  }                                                                            \
+  static void k##_short_##name (                                               \
+      const char *p, int64_t k, int64_t rs, int64_t n, double *out)            \
+  {                                                                            \
+    short_g (E, K, p, k, rs, n, out);                                          \
   }
 #define RK_UACC(K, k, E, name)                                                 \
   static void k##_rows_##name (const void *p, int64_t n, tn_rpart *out)        \
@@ -665,6 +686,11 @@ TN_FOREACH_DTYPE (RK_EVERY)
       const char *p, int64_t nrows, int64_t P, tn_rpart *out, void *scratch)   \
   {                                                                            \
     strip_g (E, TN_RK_FSUM, p, nrows, P, NULL, out, scratch);                  \
+  }                                                                            \
+  static void fsum_short_##name (                                              \
+      const char *p, int64_t k, int64_t rs, int64_t n, double *out)            \
+  {                                                                            \
+    short_g (E, TN_RK_FSUM, p, k, rs, n, out);                                 \
   }
 
 RK_DACC (TN_RK_DADD, dadd, TN_FLOAT16, float16)
@@ -709,8 +735,13 @@ RK_FSUM (TN_FLOAT32, float32)
 #define RK_SET_EXT(K, k, E, name)                                              \
   dsp->rows[K][E] = k##_rows_##name;                                           \
   dsp->cols[K][E] = k##_cols_##name
+/* The float folds have short rows too. */
+#define RK_SET_F(K, k, E, name)                                                \
+  RK_SET (K, k, E, name);                                                      \
+  dsp->shortr[K][E] = k##_short_##name
 #define RK_SET_EVERY(E, name, ctype, kind)                                     \
   RK_SET (TN_RK_DSQ, dsq, E, name);                                            \
+  dsp->shortr[TN_RK_DSQ][E] = dsq_short_##name;                                \
   dsp->dev_rows[E] = ddev_rows_##name;                                         \
   dsp->dev_cols[E] = ddev_cols_##name;                                         \
   dsp->dev_strip[E] = ddev_strip_##name;                                       \
@@ -724,14 +755,14 @@ void
 RK_ISA_NAME (tn_rk_fill, TN_ISA) (tn_reduce_dsp *dsp)
 {
   TN_FOREACH_DTYPE (RK_SET_EVERY)
-  RK_SET (TN_RK_DADD, dadd, TN_FLOAT16, float16);
-  RK_SET (TN_RK_DADD, dadd, TN_BFLOAT16, bfloat16);
-  RK_SET (TN_RK_DADD, dadd, TN_FLOAT32, float32);
-  RK_SET (TN_RK_DADD, dadd, TN_FLOAT64, float64);
-  RK_SET (TN_RK_DMUL, dmul, TN_FLOAT16, float16);
-  RK_SET (TN_RK_DMUL, dmul, TN_BFLOAT16, bfloat16);
-  RK_SET (TN_RK_DMUL, dmul, TN_FLOAT32, float32);
-  RK_SET (TN_RK_DMUL, dmul, TN_FLOAT64, float64);
+  RK_SET_F (TN_RK_DADD, dadd, TN_FLOAT16, float16);
+  RK_SET_F (TN_RK_DADD, dadd, TN_BFLOAT16, bfloat16);
+  RK_SET_F (TN_RK_DADD, dadd, TN_FLOAT32, float32);
+  RK_SET_F (TN_RK_DADD, dadd, TN_FLOAT64, float64);
+  RK_SET_F (TN_RK_DMUL, dmul, TN_FLOAT16, float16);
+  RK_SET_F (TN_RK_DMUL, dmul, TN_BFLOAT16, bfloat16);
+  RK_SET_F (TN_RK_DMUL, dmul, TN_FLOAT32, float32);
+  RK_SET_F (TN_RK_DMUL, dmul, TN_FLOAT64, float64);
   RK_SET (TN_RK_UADD, uadd, TN_BOOL, bool);
   RK_SET (TN_RK_UADD, uadd, TN_INT8, int8);
   RK_SET (TN_RK_UADD, uadd, TN_UINT8, uint8);
@@ -752,7 +783,7 @@ RK_ISA_NAME (tn_rk_fill, TN_ISA) (tn_reduce_dsp *dsp)
   RK_SET (TN_RK_UMUL, umul, TN_UINT64, uint64);
   RK_SET (TN_RK_QADD, qadd, TN_INT64, int64);
   RK_SET (TN_RK_QADD, qadd, TN_UINT64, uint64);
-  RK_SET (TN_RK_FSUM, fsum, TN_FLOAT16, float16);
-  RK_SET (TN_RK_FSUM, fsum, TN_BFLOAT16, bfloat16);
-  RK_SET (TN_RK_FSUM, fsum, TN_FLOAT32, float32);
+  RK_SET_F (TN_RK_FSUM, fsum, TN_FLOAT16, float16);
+  RK_SET_F (TN_RK_FSUM, fsum, TN_BFLOAT16, bfloat16);
+  RK_SET_F (TN_RK_FSUM, fsum, TN_FLOAT32, float32);
 }

@@ -421,17 +421,47 @@ odo_next (
 
 typedef struct {
   int64_t d, s;
-  bool red;
 } axis;
 
+/* Appends axis x (extent > 1) to the list a of n axes, merged into the
+ * last one when x continues it in memory. */
+static int
+push_axis (axis *a, int n, axis x)
+{
+  if (n > 0 && a[n - 1].s == x.s * x.d) {
+    a[n - 1].d *= x.d;
+    a[n - 1].s = x.s;
+    return n;
+  }
+  a[n] = x;
+  return n + 1;
+}
+
+/* The first n axes of k as the plan's kept axes (the odometer's). */
+static void
+set_kept (plan *pl, const axis *k, int n)
+{
+  for (int i = 0; i < n; i++) {
+    pl->kdims[i] = k[i].d;
+    pl->kstr[i] = k[i].s;
+  }
+  pl->nk = n;
+}
+
 /* Sets *pl from v (extents all > 0); returns false when the reduced axes
- * need the dense copy first.  strips: the kind has a strip kernel. */
+ * need the dense copy first.  strips: the kind has a strip kernel.
+ *
+ * The kept and the reduced axes are two lists, each in the view's order:
+ * the outputs are row-major over the kept axes and the association is
+ * defined on the row-major order of the reduced axes, so where the two
+ * kinds interleave in the view (a permuted view: CHW over HWC memory)
+ * changes neither, and each list merges its own contiguous neighbours. */
 static bool
 make_plan (
     plan *pl, const tn_view *v, uint32_t mask, const void *base, bool strips)
 {
-  axis a[TN_MAX_RANK];
-  int na = 0, nred = 0;
+  axis k[TN_MAX_RANK], r[TN_MAX_RANK];
+  int nk = 0, nr = 0;
 
   memset (pl, 0, sizeof *pl);
   pl->isz = tn_dtype_size (v->dtype);
@@ -442,7 +472,7 @@ make_plan (
   pl->M = pl->N = 1;
   for (int i = 0; i < v->rank; i++) {
     bool red = (mask >> i) & 1;
-    axis x = { v->dims[i], v->strides[i], red };
+    axis x = { v->dims[i], v->strides[i] };
 
     if (red)
       pl->N *= v->dims[i];
@@ -450,58 +480,42 @@ make_plan (
       pl->M *= v->dims[i];
     if (x.d == 1)
       continue;
-    if (na > 0 && a[na - 1].red == red && a[na - 1].s == x.s * x.d) {
-      a[na - 1].d *= x.d;
-      a[na - 1].s = x.s;
-    } else {
-      a[na++] = x;
-    }
+    if (red)
+      nr = push_axis (r, nr, x);
+    else
+      nk = push_axis (k, nk, x);
   }
-  for (int i = 0; i < na; i++)
-    nred += a[i].red;
 
-  if (na > 0 && a[na - 1].red && a[na - 1].s == 1 && nred == 1) {
+  if (nr == 1 && r[0].s == 1) {
+    /* Each output's items are one contiguous run. */
     pl->kind = PLAN_ROWS;
-    for (int i = 0; i < na - 1; i++) {
-      pl->kdims[pl->nk] = a[i].d;
-      pl->kstr[pl->nk++] = a[i].s;
-    }
+    set_kept (pl, k, nk);
     return true;
   }
-  if (na > 0 && !a[na - 1].red && a[na - 1].s == 1
-      && (a[na - 1].d >= COLS_MIN || nred == 0 || !strips)) {
+  if (nk > 0 && k[nk - 1].s == 1
+      && (k[nk - 1].d >= COLS_MIN || nr == 0 || !strips)) {
     pl->kind = PLAN_COLS;
-    pl->P = a[na - 1].d;
-    for (int i = 0; i < na - 1; i++) {
-      if (a[i].red) {
-        pl->rdims[pl->nr] = a[i].d;
-        pl->rstr[pl->nr++] = a[i].s;
-      } else {
-        pl->kdims[pl->nk] = a[i].d;
-        pl->kstr[pl->nk++] = a[i].s;
-      }
+    pl->P = k[nk - 1].d;
+    set_kept (pl, k, nk - 1);
+    for (int i = 0; i < nr; i++) {
+      pl->rdims[pl->nr] = r[i].d;
+      pl->rstr[pl->nr++] = r[i].s;
     }
     return true;
   }
-  if (strips && na > 1 && !a[na - 1].red && a[na - 1].s == 1 && nred == 1
-      && a[na - 2].red && a[na - 2].s == a[na - 1].d) {
+  if (strips && nk > 0 && k[nk - 1].s == 1 && nr == 1
+      && r[0].s == k[nk - 1].d) {
     /* Narrow columns over dense rows: <..., R, P> with P < COLS_MIN. */
     pl->kind = PLAN_STRIP;
-    pl->P = a[na - 1].d;
-    pl->rstep = a[na - 2].s;
-    for (int i = 0; i < na - 2; i++) {
-      pl->kdims[pl->nk] = a[i].d;
-      pl->kstr[pl->nk++] = a[i].s;
-    }
+    pl->P = k[nk - 1].d;
+    pl->rstep = r[0].s;
+    set_kept (pl, k, nk - 1);
     return true;
   }
-  if (nred == 0) {
+  if (nr == 0) {
     /* One item per output, read where it is. */
     pl->kind = PLAN_ROWS;
-    for (int i = 0; i < na; i++) {
-      pl->kdims[pl->nk] = a[i].d;
-      pl->kstr[pl->nk++] = a[i].s;
-    }
+    set_kept (pl, k, nk);
     return true;
   }
   return false;
@@ -517,6 +531,7 @@ typedef struct {
   tn_rk_dev_rows_fn dev_rows;
   tn_rk_dev_cols_fn dev_cols;
   tn_rk_dev_strip_fn dev_strip;
+  tn_rk_short_fn shortr; /* rows of at most 32 items, many per call */
   tn_rk_kind kind;
   tn_dtype t;
   int64_t nb;           /* blocks per output */
@@ -601,6 +616,66 @@ rows_chunk (void *vctx, int64_t c, int64_t b, int64_t e)
       for (int64_t o = 0; o < k; o++)
         emit (&r->ex, b + o, &loc[o]);
     b += k;
+  }
+}
+
+/* Writes the float64 folds v of outputs o0.. (n of them), as emit does:
+ * the sums and means into float32 or float64 in one loop, the rest one
+ * by one. */
+static void
+emit_folds (const emit_ctx *x, int64_t o0, const double *v, int64_t n)
+{
+  bool plain = !x->means && !x->raw
+               && (x->op == TN_REDUCE_SUM || x->op == TN_REDUCE_MEAN)
+               && (x->kind == TN_RK_FSUM || x->kind == TN_RK_DADD);
+  double den = x->op == TN_REDUCE_MEAN ? (double) x->n : 1.0;
+
+  if (plain && x->out == TN_FLOAT32) {
+    float *d = (float *) x->dst + o0;
+
+    for (int64_t i = 0; i < n; i++)
+      d[i] = (float) (den == 1.0 ? v[i] : v[i] / den);
+    return;
+  }
+  if (plain && x->out == TN_FLOAT64) {
+    double *d = (double *) x->dst + o0;
+
+    for (int64_t i = 0; i < n; i++)
+      d[i] = den == 1.0 ? v[i] : v[i] / den;
+    return;
+  }
+  for (int64_t i = 0; i < n; i++) {
+    tn_rpart p;
+
+    memset (&p, 0, sizeof p);
+    p.v.d = v[i];
+    emit (x, o0 + i, &p);
+  }
+}
+
+/* Outputs of a rows plan of at most 32 items each: runs along the
+ * innermost kept axis, up to SHORT_RUN outputs per kernel call. */
+#define SHORT_RUN 512
+static void
+short_chunk (void *vctx, int64_t c, int64_t b, int64_t e)
+{
+  run_ctx *r = vctx;
+  const plan *pl = r->pl;
+  const int64_t inner = pl->nk > 0 ? pl->kdims[pl->nk - 1] : 1;
+  const int64_t rs = pl->nk > 0 ? pl->kstr[pl->nk - 1] : 0;
+  int64_t idx[TN_MAX_RANK];
+  double v[SHORT_RUN];
+
+  (void) c;
+  while (b < e) {
+    int64_t off = odo_start (pl->nk, pl->kdims, pl->kstr, b, idx);
+    int64_t n = inner - (pl->nk > 0 ? idx[pl->nk - 1] : 0);
+
+    n = n < e - b ? n : e - b;
+    n = n < SHORT_RUN ? n : SHORT_RUN;
+    r->shortr (pl->base + off * (int64_t) pl->isz, pl->N, rs, n, v);
+    emit_folds (&r->ex, b, v, n);
+    b += n;
   }
 }
 
@@ -768,7 +843,11 @@ run (const plan *pl, tn_rk_kind kind, tn_dtype t, const double *m,
     }
   }
 
-  if (pl->kind == PLAN_ROWS) {
+  if (pl->kind == PLAN_ROWS && pl->N <= TN_RK_LANES && kind != TN_RK_DDEV
+      && dsp->shortr[kind][t]) {
+    r.shortr = dsp->shortr[kind][t];
+    tn_parallel_run (nthreads, pl->M, CHUNK_ITEMS / pl->N + 1, short_chunk, &r);
+  } else if (pl->kind == PLAN_ROWS) {
     per = pl->N < TN_RK_BLOCK ? pl->N : TN_RK_BLOCK;
     units = pl->M * r.nb;
     tn_parallel_run (nthreads, units, CHUNK_ITEMS / per + 1, rows_chunk, &r);
