@@ -12,9 +12,18 @@
 void
 gst_tensor_window_count_copy (GstTensorWindow *self, gsize bytes)
 {
+  self->uncounted += bytes;
+}
+
+static void
+gst_tensor_window_flush_count (GstTensorWindow *self)
+{
+  if (self->uncounted == 0)
+    return;
   GST_OBJECT_LOCK (self);
-  self->bytes_copied += bytes;
+  self->bytes_copied += self->uncounted;
   GST_OBJECT_UNLOCK (self);
+  self->uncounted = 0;
 }
 
 static void
@@ -83,32 +92,29 @@ gst_tensor_window_items_view (GstTensorWindow *self, gint64 n, tn_view *v)
     tn_view_squeeze (v, self->k, NULL);
 }
 
-/* mem holds a window item after item; a buffer of it, a view with the
- * meta, or a copy for a reader of dense tensors.  Takes mem. */
+/* buf holds a window item after item; buf itself, a view with the meta,
+ * or a copy for a reader of dense tensors.  Takes buf. */
 static GstBuffer *
-gst_tensor_window_from_items (GstTensorWindow *self, GstMemory *mem)
+gst_tensor_window_from_items (GstTensorWindow *self, GstBuffer *buf)
 {
-  GstBuffer *buf;
-  tn_view v;
+  const tn_view *v = &self->win_view;
+  GstBuffer *copy;
+  GstMapInfo map;
 
-  v = self->win_view;
-  if (!tn_view_dense (&v) && !self->downstream_meta) {
-    GstMapInfo map;
-
-    if (!gst_memory_map (mem, &map, GST_MAP_READ)) {
-      gst_memory_unref (mem);
-      return NULL;
-    }
-    buf = gst_tensor_window_copy_out (self, map.data, &v);
-    gst_memory_unmap (mem, &map);
-    gst_memory_unref (mem);
+  if (buf == NULL || self->win_dense)
+    return buf;
+  if (self->downstream_meta) {
+    gst_tn_buffer_add_layout_meta (buf, v->rank, 0, v->strides);
     return buf;
   }
-  buf = gst_buffer_new ();
-  gst_buffer_append_memory (buf, mem);
-  if (!tn_view_dense (&v))
-    gst_tn_buffer_add_layout_meta (buf, v.rank, 0, v.strides);
-  return buf;
+  if (!gst_buffer_map (buf, &map, GST_MAP_READ)) {
+    gst_buffer_unref (buf);
+    return NULL;
+  }
+  copy = gst_tensor_window_copy_out (self, map.data, v);
+  gst_buffer_unmap (buf, &map);
+  gst_buffer_unref (buf);
+  return copy;
 }
 
 /* The input view of input items [from, to) (relative to the buffer),
@@ -211,9 +217,17 @@ gst_tensor_window_ring_append (GstTensorWindow *self, const guint8 *data,
     gst_tensor_window_error (self, "the ring lost items (internal error)");
     return FALSE;
   }
-  gst_tensor_window_in_items (self, iv, x - b0, to - b0, &v);
-  tn_view_materialize (
-      gst_tn_ring_at (self->ring, x * self->item_bytes), data, &v);
+  if (self->items_contig && tn_view_dense (iv)) {
+    /* the items are one run of the input: no view to build */
+    memcpy (gst_tn_ring_at (self->ring, x * self->item_bytes),
+        data + (gsize) iv->offset * self->isz
+            + (gsize) (x - b0) * self->item_bytes,
+        (gsize) (to - x) * self->item_bytes);
+  } else {
+    gst_tensor_window_in_items (self, iv, x - b0, to - b0, &v);
+    tn_view_materialize (
+        gst_tn_ring_at (self->ring, x * self->item_bytes), data, &v);
+  }
   gst_tensor_window_count_copy (self, (gsize) (to - x) * self->item_bytes);
   self->ring_from = from;
   self->ring_to = to;
@@ -241,7 +255,7 @@ gst_tensor_window_stamp (
  * cannot be had that way. */
 static GstBuffer *
 gst_tensor_window_share (GstTensorWindow *self, GstBuffer *in,
-    const guint8 *data, const tn_view *iv, gint64 rel)
+    GstTnMappedInput **mi, const guint8 *data, const tn_view *iv, gint64 rel)
 {
   gint64 span = 1;
   gboolean dense;
@@ -260,8 +274,14 @@ gst_tensor_window_share (GstTensorWindow *self, GstBuffer *in,
     return gst_tensor_window_copy_out (self, data, &v);
   for (i = 0; i < v.rank; i++)
     span += (v.dims[i] - 1) * v.strides[i];
-  buf = gst_buffer_copy_region (in, GST_BUFFER_COPY_MEMORY,
-      (gsize) v.offset * self->isz, (gsize) span * self->isz);
+  if (gst_buffer_n_memory (in) == 1
+      && (*mi != NULL || (*mi = gst_tn_mapped_input_new (in)) != NULL))
+    /* a recycled view of the input mapped once (tnviews.h) */
+    buf = gst_tn_mapped_input_view (*mi, self->views,
+        (gsize) v.offset * self->isz, (gsize) span * self->isz);
+  else
+    buf = gst_buffer_copy_region (in, GST_BUFFER_COPY_MEMORY,
+        (gsize) v.offset * self->isz, (gsize) span * self->isz);
   if (buf != NULL && !dense)
     gst_tn_buffer_add_layout_meta (buf, v.rank, 0, v.strides);
   return buf;
@@ -302,6 +322,7 @@ gst_tensor_window_take (GstTensorWindow *self, GstBuffer *in)
   GstTnMap m;
   gboolean tnmap = FALSE;
   const guint8 *data;
+  GstTnMappedInput *mi = NULL;
   tn_view iv;
   gint64 n;
   guint64 b0 = self->total, b1;
@@ -355,13 +376,13 @@ gst_tensor_window_take (GstTensorWindow *self, GstBuffer *in)
     if (end > b1)
       break;
     if (p.start >= b0 && aligned)
-      buf = gst_tensor_window_share (self, in, data, &iv, p.start - b0);
+      buf = gst_tensor_window_share (self, in, &mi, data, &iv, p.start - b0);
     if (buf == NULL) {
       if (!gst_tensor_window_ring_append (self, data, &iv, b0, p.start, end))
         goto failed;
-      buf = gst_tensor_window_from_items (
-          self, gst_tn_ring_window (self->ring, p.start * self->item_bytes,
-                    (gsize) s->size * self->item_bytes));
+      buf = gst_tensor_window_from_items (self,
+          gst_tn_ring_window (self->ring, self->views,
+              p.start * self->item_bytes, (gsize) s->size * self->item_bytes));
     }
     if (buf == NULL) {
       gst_tensor_window_error (self, "could not make a window buffer");
@@ -379,17 +400,23 @@ gst_tensor_window_take (GstTensorWindow *self, GstBuffer *in)
       goto failed;
   }
   self->total = b1;
+  if (mi != NULL)
+    gst_tn_mapped_input_unref (mi);
   if (tnmap)
     gst_tn_buffer_unmap (&m);
   else
     gst_buffer_unmap (in, &map);
+  gst_tensor_window_flush_count (self);
   return GST_FLOW_OK;
 
 failed:
+  if (mi != NULL)
+    gst_tn_mapped_input_unref (mi);
   if (tnmap)
     gst_tn_buffer_unmap (&m);
   else
     gst_buffer_unmap (in, &map);
+  gst_tensor_window_flush_count (self);
   return GST_FLOW_ERROR;
 }
 
@@ -444,7 +471,9 @@ gst_tensor_window_drain (GstTensorWindow *self, const gchar *why)
     gst_memory_unmap (mem, &map);
     gst_memory_resize (mem, 0, wbytes);
     gst_tensor_window_count_copy (self, have);
-    buf = gst_tensor_window_from_items (self, mem);
+    buf = gst_buffer_new ();
+    gst_buffer_append_memory (buf, mem);
+    buf = gst_tensor_window_from_items (self, buf);
     if (buf == NULL)
       break;
     gst_tensor_window_stamp (self, buf, &p);
@@ -453,6 +482,7 @@ gst_tensor_window_drain (GstTensorWindow *self, const gchar *why)
   }
 
 done:
+  gst_tensor_window_flush_count (self);
   g_array_set_size (self->pending, 0);
   self->next_start = self->total;
   if (self->ring)

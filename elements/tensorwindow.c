@@ -339,6 +339,12 @@ gst_tensor_window_setup (GstTensorWindow *self, gchar **why)
     return FALSE;
   }
   gst_tensor_window_items_view (self, self->run.size, &self->win_view);
+  self->win_dense = tn_view_dense (&self->win_view);
+  /* stack: an item is a whole input; else items along k are one run when
+   * every axis outside k has extent 1 */
+  self->items_contig = TRUE;
+  for (i = 0; !self->run.stack && i < self->k; i++)
+    self->items_contig = self->items_contig && in->dims[i] == 1;
   return TRUE;
 }
 
@@ -624,6 +630,7 @@ gst_tensor_window_finalize (GObject *object)
   gst_tensor_window_reset (self);
   g_array_unref (self->pending);
   gst_caps_replace (&self->refused, NULL);
+  gst_tn_views_close (self->views);
   if (self->pool)
     gst_object_unref (self->pool);
   G_OBJECT_CLASS (gst_tensor_window_parent_class)->finalize (object);
@@ -762,4 +769,5 @@ gst_tensor_window_init (GstTensorWindow *self)
   self->pending = g_array_new (FALSE, FALSE, sizeof (Pending));
   g_queue_init (&self->out);
   self->discont = TRUE;
+  self->views = gst_tn_views_new ();
 }

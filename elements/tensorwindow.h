@@ -46,6 +46,7 @@ struct _GstTensorWindow {
   tn_view in_view; /* the input, dense */
   gsize in_nbytes;
   tn_view win_view;      /* a window held item after item, as output */
+  gboolean win_dense;    /* win_view is dense: no meta, no copy */
   gsize isz, item_bytes; /* bytes of one item */
   gsize out_nbytes;
   guint64 total;              /* items received since the start or a flush */
@@ -55,7 +56,10 @@ struct _GstTensorWindow {
   guint64 ring_from, ring_to; /* items held in the ring */
   gboolean downstream_meta;
   gboolean discont;
+  gboolean items_contig; /* items [a, b) of a dense input are contiguous */
+  guint64 uncounted;     /* bytes copied, not yet in bytes_copied */
   GQueue out; /* windows made by submit_input_buffer, for generate_output */
+  GstTnViews *views; /* the windows' buffers, recycled */
   GstBufferPool *pool;
   GstCaps *refused;
 };
@@ -63,6 +67,8 @@ struct _GstTensorWindow {
 /* The output view of a window of n items held item after item (the
  * window axis outermost, dense) from item 0 on. */
 void gst_tensor_window_items_view (GstTensorWindow *self, gint64 n, tn_view *v);
+/* Counts bytes copied (the streaming thread's tally, into bytes-copied
+ * at the end of each input buffer and drain: one lock per input). */
 void gst_tensor_window_count_copy (GstTensorWindow *self, gsize bytes);
 /* One input buffer: the windows it completes go into self->out, and what
  * later windows need of it into the ring. */

@@ -115,8 +115,8 @@ gst_tn_ring_window_free (gpointer data)
   gst_tn_ring_unref (ring);
 }
 
-GstMemory *
-gst_tn_ring_window (GstTnRing *ring, guint64 pos, gsize len)
+GstBuffer *
+gst_tn_ring_window (GstTnRing *ring, GstTnViews *views, guint64 pos, gsize len)
 {
   Window *w = g_new0 (Window, 1);
 
@@ -128,11 +128,12 @@ gst_tn_ring_window (GstTnRing *ring, guint64 pos, gsize len)
   g_mutex_lock (&ring->lock);
   g_queue_push_tail_link (&ring->live, &w->link);
   g_mutex_unlock (&ring->lock);
-  /* A memory of its own, not a share of the ring's: a share of a share
-   * is parented to the root, so a share would not tell when the last
-   * reader of this run is gone. */
-  return gst_memory_new_wrapped (GST_MEMORY_FLAG_READONLY,
-      gst_tn_ring_at (ring, pos), len, 0, len, w, gst_tn_ring_window_free);
+  /* A view of its own, not a share of the ring's memory: a share of a
+   * share is parented to the root, so a share would not tell when the
+   * last reader of this run is gone; and a recycled view costs no
+   * allocation (tnviews.h). */
+  return gst_tn_views_buffer (
+      views, gst_tn_ring_at (ring, pos), len, w, gst_tn_ring_window_free);
 }
 
 guint

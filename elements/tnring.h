@@ -14,6 +14,8 @@
 
 #include <gst/gst.h>
 
+#include "tnviews.h"
+
 G_BEGIN_DECLS
 
 typedef struct _GstTnRing GstTnRing;
@@ -32,10 +34,11 @@ guint8 *gst_tn_ring_at (GstTnRing *ring, guint64 pos);
 /* Whether stream bytes [from, to) may be written: no live window holds
  * the bytes they overwrite (stream bytes [from - size, to - size)). */
 gboolean gst_tn_ring_can_write (GstTnRing *ring, guint64 from, guint64 to);
-/* Read-only memory over stream bytes [pos, pos + len), len <= size; live
- * (protected from gst_tn_ring_can_write) until it and every memory shared
- * from it are freed. */
-GstMemory *gst_tn_ring_window (GstTnRing *ring, guint64 pos, gsize len);
+/* A read-only buffer of views over stream bytes [pos, pos + len), len <=
+ * size; live (protected from gst_tn_ring_can_write) until it and every
+ * memory shared from it are freed (then it goes back to views). */
+GstBuffer *gst_tn_ring_window (
+    GstTnRing *ring, GstTnViews *views, guint64 pos, gsize len);
 /* Windows alive now. */
 guint gst_tn_ring_n_live (GstTnRing *ring);
 
