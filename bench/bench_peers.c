@@ -63,6 +63,7 @@ rig_start (Rig *r, const char *desc, const char *caps_str)
   GError *err = NULL;
   GstPad *bsink, *bsrc;
   GstSegment seg;
+  GstCaps *caps;
 
   memset (r, 0, sizeof *r);
   r->bin = gst_parse_bin_from_description (desc, TRUE, &err);
@@ -87,8 +88,9 @@ rig_start (Rig *r, const char *desc, const char *caps_str)
   gst_pad_set_active (r->sink, TRUE);
   gst_element_set_state (r->bin, GST_STATE_PLAYING);
   gst_pad_push_event (r->src, gst_event_new_stream_start ("bench"));
-  gst_pad_push_event (
-      r->src, gst_event_new_caps (gst_caps_from_string (caps_str)));
+  caps = gst_caps_from_string (caps_str);
+  gst_pad_push_event (r->src, gst_event_new_caps (caps));
+  gst_caps_unref (caps);
   gst_segment_init (&seg, GST_FORMAT_TIME);
   gst_pad_push_event (r->src, gst_event_new_segment (&seg));
 }
@@ -693,7 +695,7 @@ int
 main (int argc, char **argv)
 {
   const char *dir;
-  GstElementFactory *f;
+  GstElementFactory *f, *g;
 
   nns_env (argv);
   gst_init (&argc, &argv);
@@ -701,7 +703,8 @@ main (int argc, char **argv)
   if (dir && *dir)
     gst_registry_scan_path (gst_registry_get (), dir);
   f = gst_element_factory_find ("tensor_transform");
-  have_nns = f != NULL && gst_element_factory_find ("tensor_converter");
+  g = gst_element_factory_find ("tensor_converter");
+  have_nns = f != NULL && g != NULL;
   if (have_nns) {
     GstPlugin *p = gst_plugin_feature_get_plugin (GST_PLUGIN_FEATURE (f));
 
@@ -712,8 +715,11 @@ main (int argc, char **argv)
     printf ("# NNStreamer not found (set GST_TENSOR_NNSTREAMER to the "
             "directory of its libnnstreamer.so): its rows are skipped\n");
   }
+  g_clear_object (&f);
+  g_clear_object (&g);
   if (argc >= 2 && strcmp (argv[1], "profile") == 0) {
     part_profile (argc > 2 ? atoi (argv[2]) : 300);
+    gst_deinit ();
     return 0;
   }
   printf ("# medians of %d interleaved rounds; ours on one thread; the "
@@ -725,5 +731,6 @@ main (int argc, char **argv)
       run_case (&cases[i]);
   if (want (argc, argv, "pipeline"))
     part_pipeline ();
+  gst_deinit (); /* where GST_TRACERS=leaks reports */
   return 0;
 }
