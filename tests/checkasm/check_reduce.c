@@ -1,6 +1,6 @@
 /* checkasm: the reduction kernels (core/reduce-kern.h).  Every entry of
- * the table (rows, columns and strips of every kind and dtype, and the
- * squared deviations) against the portable entry, on checkasm_fill's
+ * the table (rows, columns, strips and short rows of every kind and dtype,
+ * and the squared deviations) against the portable entry, on checkasm_fill's
  * edge-heavy bits and on finite floats where every addition rounds, over
  * lengths across lane, half-block and block borders and unaligned starts.
  *
@@ -349,6 +349,79 @@ run_strip (tn_rk_kind k, tn_dtype dt, tn_rk_strip_fn fn, tn_rk_strip_fn ref,
   return 0;
 }
 
+/* Short rows: k items, row stride rs (dense, sliced, broadcast and
+ * backwards), n rows across the vector groups of 8.  fn against ref, and
+ * ref (portable) against the portable rows kernel row by row: the short
+ * entry promises the bits of rows. */
+static const int64_t short_k[] = { 1, 2, 3, 4, 5, 8, 16, 31, 32 };
+static const int64_t short_n[] = { 1, 7, 8, 9, 100, 515 };
+
+static int
+run_short (tn_rk_kind k, tn_dtype dt, tn_rk_short_fn fn, tn_rk_short_fn ref,
+    tn_rk_rows_fn rows)
+{
+  for (int s = 0; s < (is_float (dt) ? 2 : 1); s++) {
+    for (size_t ki = 0; ki < sizeof short_k / sizeof short_k[0]; ki++) {
+      for (size_t ni = 0; ni < sizeof short_n / sizeof short_n[0]; ni++) {
+        for (int how = 0; how < 4; how++) {
+          int64_t K = short_k[ki], n = short_n[ni];
+          int64_t rs = how == 0 ? K : how == 1 ? K + 3 : how == 2 ? 0 : -K;
+          int64_t span = (n - 1) * (rs < 0 ? -rs : rs) + K;
+          int64_t off = offsets[(ki + ni + how) % 3];
+          size_t isz = tn_dtype_size (dt);
+          void *base;
+          char *p = input_new (dt, span, off, s, &base);
+          char *first = rs < 0 ? p + (span - K) * (int64_t) isz : p;
+          double *want = checkasm_alloc (n * sizeof (double));
+          double *got = checkasm_alloc (n * sizeof (double));
+          int bad = 0;
+
+          ref (first, K, rs, n, want);
+          fn (first, K, rs, n, got);
+          for (int64_t i = 0; i < n && !bad; i++) {
+            tn_rpart r;
+
+            rows (first + i * rs * (int64_t) isz, K, &r);
+            if (memcmp (&r.v.d, &want[i], 8) != 0
+                && !(isnan (r.v.d) && isnan (want[i])))
+              bad = checkasm_fail ("%s, short %lld x %lld stride %lld, "
+                                   "offset %lld, data %d: row %lld: rows "
+                                   "gives %a, portable short %a",
+                  tn_dtype_name (dt), (long long) n, (long long) K,
+                  (long long) rs, (long long) off, s, (long long) i, r.v.d,
+                  want[i]);
+            if (!bad && memcmp (&got[i], &want[i], 8) != 0
+                && !(isnan (got[i]) && isnan (want[i])))
+              bad = checkasm_fail ("%s, short %lld x %lld stride %lld, "
+                                   "offset %lld, data %d: row %lld: portable "
+                                   "%a, got %a",
+                  tn_dtype_name (dt), (long long) n, (long long) K,
+                  (long long) rs, (long long) off, s, (long long) i, want[i],
+                  got[i]);
+          }
+          if (!bad)
+            bad = checkasm_check_bits (want, got, (size_t) n, sizeof *got,
+                "%s, short %lld x %lld stride %lld", tn_dtype_name (dt),
+                (long long) n, (long long) K, (long long) rs);
+          checkasm_free (want);
+          checkasm_free (got);
+          free (base);
+          if (bad)
+            return 1;
+        }
+      }
+    }
+  }
+  if (checkasm_benching ()) {
+    void *base, *p = input_new (dt, 3 * 4096, 0, is_float (dt), &base);
+    double out[4096];
+
+    checkasm_bench (fn (p, 3, 3, 4096, out));
+    free (base);
+  }
+  return 0;
+}
+
 /* The driver runs every kernel inside the pool's IEEE environment
  * (tn_fpenv_enter, core/parallel.h), whatever the caller's FTZ/DAZ flags
  * (checkasm-ftz sets them); so does this check. */
@@ -365,7 +438,8 @@ checkasm_check_reduce (void)
   for (int t = 0; t < TN_NDTYPES; t++) {
     for (int k = 0; k < TN_RK_NPLAIN; k++)
       if (!d->rows[k][t] != !c.rows[k][t] || !d->cols[k][t] != !c.cols[k][t]
-          || !d->strip[k][t] != !c.strip[k][t])
+          || !d->strip[k][t] != !c.strip[k][t]
+          || !d->shortr[k][t] != !c.shortr[k][t])
         checkasm_fail ("%s of %s: entries present differ from portable",
             kind_names[k], tn_dtype_name ((tn_dtype) t));
     if (!d->dev_rows[t] != !c.dev_rows[t] || !d->dev_cols[t] != !c.dev_cols[t]
@@ -386,6 +460,7 @@ checkasm_check_reduce (void)
       tn_rk_rows_fn rows;
       tn_rk_cols_fn cols;
       tn_rk_strip_fn strip;
+      tn_rk_short_fn shortr;
 
       if ((rows = checkasm_check_func (d->rows[k][t], "rows_%s_%s", kn, name)))
         run_rows ((tn_rk_kind) k, dt, d->rows[k][t], rows, NULL, NULL);
@@ -394,6 +469,9 @@ checkasm_check_reduce (void)
       if ((strip
               = checkasm_check_func (d->strip[k][t], "strip_%s_%s", kn, name)))
         run_strip ((tn_rk_kind) k, dt, d->strip[k][t], strip, NULL, NULL);
+      if ((shortr
+              = checkasm_check_func (d->shortr[k][t], "short_%s_%s", kn, name)))
+        run_short ((tn_rk_kind) k, dt, d->shortr[k][t], shortr, c.rows[k][t]);
     }
     if ((drows = checkasm_check_func (d->dev_rows[t], "rows_ddev_%s", name)))
       run_rows (TN_RK_DDEV, dt, NULL, NULL, d->dev_rows[t], drows);
