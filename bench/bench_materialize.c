@@ -23,7 +23,7 @@ run_case (
 {
   size_t isz = tn_dtype_size (v->dtype);
   size_t bytes = (size_t) tn_view_count (v) * isz;
-  double tm[RUNS], tc[RUNS], gm, gc;
+  double tm[RUNS], tc[RUNS], gm, gc, rr;
 
   /* Warm both destinations and the source. */
   tn_view_materialize (dst, src, v);
@@ -39,13 +39,16 @@ run_case (
     bench_sink (ref);
     tc[r] = bench_now () - t0;
   }
+  /* The median of per-round ratios first: steadier than the ratio of
+   * medians when other work shares the memory bus. */
+  rr = bench_ratio (tm, tc, RUNS);
   gm = bytes / bench_median (tm, RUNS) / 1e9;
   gc = bytes / bench_median (tc, RUNS) / 1e9;
   /* bench_median sorted both: the best runs, which on a shared machine
    * are the ones least disturbed, come first. */
-  printf ("materialize %s: %.2f GB/s, memcpy: %.2f GB/s, ratio %.2f "
-          "(best runs: %.2f, %.2f, ratio %.2f)\n",
-      label, gm, gc, gc / gm, bytes / tm[0] / 1e9, bytes / tc[0] / 1e9,
+  printf ("materialize %s: %.2f GB/s, memcpy: %.2f GB/s, ratio %.2f, "
+          "per round %.2f (best runs: %.2f, %.2f, ratio %.2f)\n",
+      label, gm, gc, gc / gm, rr, bytes / tm[0] / 1e9, bytes / tc[0] / 1e9,
       tm[0] / tc[0]);
 }
 
