@@ -1321,6 +1321,165 @@ test_ftz (void)
   g_free (d);
 }
 
+/* Strided views read in place (gen_reduce_views.py): the CHW view of an
+ * HWC frame <37, 41, 3>, a stepped slice of it ([2:35:3, 1:40:2, 1:]) and that
+ * slice's CHW view, a broadcast along W and its CHW view, built here from
+ * strides as tensorview would.  Each against NumPy's result on the same
+ * view, bit for bit (the data make every sum exact), on 1 and 3 threads
+ * and every kernel set; then on random floats (every addition rounds)
+ * against the reduction of the view's dense copy, bit for bit: the
+ * association is the logical order's, whatever the strides. */
+typedef struct {
+  int64_t dims[3], strides[3], offset;
+} ViewSpec;
+
+static const ViewSpec view_specs[] = {
+  { { 3, 37, 41 }, { 1, 123, 3 }, 0 },
+  { { 11, 20, 2 }, { 369, 6, 1 }, 250 },
+  { { 2, 11, 20 }, { 1, 369, 6 }, 250 },
+  { { 37, 41, 3 }, { 123, 0, 1 }, 0 },
+  { { 3, 37, 41 }, { 1, 123, 0 }, 0 },
+};
+static const char *const view_axes[]
+    = { "", "0", "1", "2", "0,1", "1,2", "0,2" };
+
+static tn_view
+view_of (tn_dtype dt, const ViewSpec *s)
+{
+  tn_view v;
+  tn_err e;
+
+  g_assert_cmpint (tn_view_init (&v, dt, s->dims, 3, &e), ==, 0);
+  for (int i = 0; i < 3; i++)
+    v.strides[i] = s->strides[i];
+  v.offset = s->offset;
+  if (tn_view_check (&v, 37 * 41 * 3, &e) < 0)
+    g_error ("view %lld: %s", (long long) s->offset, e.msg);
+  return v;
+}
+
+/* The reduction of v over base against that of its dense copy, bit for
+ * bit, under both kernel sets and on 1 and 3 threads. */
+static void
+check_dense_copy (const char *what, const guint8 *base, const tn_view *v,
+    tn_reduce_op op, const char *axes)
+{
+  int impls = have_isa_kernels () ? 2 : 1;
+  unsigned mask = tn_cpu_set_mask (0);
+  size_t osz = tn_dtype_size (tn_reduce_dtype (op, v->dtype));
+  guint8 *dense = g_malloc (tn_view_count (v) * tn_dtype_size (v->dtype) + 1);
+  tn_view dv;
+  int64_t n, n2;
+  guint8 *want;
+  tn_err e;
+
+  g_assert_cmpint (tn_view_init (&dv, v->dtype, v->dims, 3, &e), ==, 0);
+  tn_view_materialize (dense, base, v);
+  want = run (dense, &dv, op, axes, 0, 1, &n);
+  for (int impl = 0; impl < impls; impl++) {
+    tn_cpu_set_mask (impl ? mask : 0);
+    for (int th = 1; th <= 3; th += 2) {
+      guint8 *got = run (base, v, op, axes, 0, th, &n2);
+
+      g_assert_cmpint (n2, ==, n);
+      if (memcmp (got, want, n * osz) != 0) {
+        gchar *w = g_strdup_printf ("%s axes '%s', %s kernels, %d threads, "
+                                    "against its dense copy",
+            what, axes, impl ? "ISA" : "portable", th);
+
+        compare (w, tn_reduce_dtype (op, v->dtype), got, want, n, 0);
+        g_error ("%s: NaN bits differ", w);
+      }
+      g_free (got);
+    }
+  }
+  tn_cpu_set_mask (mask);
+  g_free (want);
+  g_free (dense);
+}
+
+static void
+test_views (void)
+{
+  static const char *const dts[]
+      = { "uint8", "int32", "float16", "float32", "float64" };
+  static const tn_reduce_op ops[] = { TN_REDUCE_SUM, TN_REDUCE_MEAN,
+    TN_REDUCE_MIN, TN_REDUCE_MAX, TN_REDUCE_ARGMIN, TN_REDUCE_ARGMAX };
+
+  for (guint d = 0; d < G_N_ELEMENTS (dts); d++) {
+    char name[96];
+    Npy in;
+
+    g_snprintf (name, sizeof name, "reduce_views_in_%s.npy", dts[d]);
+    npy_load (&in, name);
+    g_assert_cmpint (in.count, ==, 37 * 41 * 3);
+    for (guint o = 0; o < G_N_ELEMENTS (ops); o++) {
+      tn_dtype rdt = tn_reduce_dtype (ops[o], in.dtype);
+      size_t osz = tn_dtype_size (rdt);
+      int64_t off = 0;
+      Npy want;
+
+      g_snprintf (name, sizeof name, "reduce_views_%s_%s.npy",
+          tn_reduce_op_name (ops[o]), dts[d]);
+      npy_load (&want, name);
+      g_assert_cmpint (want.dtype, ==, rdt);
+      for (guint s = 0; s < G_N_ELEMENTS (view_specs); s++) {
+        tn_view v = view_of (in.dtype, &view_specs[s]);
+
+        for (guint a = 0; a < G_N_ELEMENTS (view_axes); a++) {
+          int64_t n;
+          guint8 *got = run (in.data, &v, ops[o], view_axes[a], 0, 1, &n);
+          char what[160];
+
+          g_snprintf (what, sizeof what, "%s of %s view %u axes '%s'",
+              tn_reduce_op_name (ops[o]), dts[d], s, view_axes[a]);
+          g_assert_cmpint (off + n, <=, want.count);
+          compare (what, rdt, got, want.data + off * osz, n, 0);
+          off += n;
+          g_free (got);
+          check_dense_copy (what, in.data, &v, ops[o], view_axes[a]);
+        }
+      }
+      g_assert_cmpint (off, ==, want.count);
+      npy_clear (&want);
+    }
+    npy_clear (&in);
+  }
+}
+
+/* The same views of random floats, where every addition rounds: the
+ * float folds (sum, mean, l2, var) against the dense copy's. */
+static void
+test_views_association (void)
+{
+  static const tn_dtype dts[] = { TN_FLOAT16, TN_FLOAT32, TN_FLOAT64 };
+  static const tn_reduce_op ops[]
+      = { TN_REDUCE_SUM, TN_REDUCE_MEAN, TN_REDUCE_L2, TN_REDUCE_VAR };
+
+  for (guint d = 0; d < G_N_ELEMENTS (dts); d++) {
+    size_t isz = tn_dtype_size (dts[d]);
+    guint8 *x = g_malloc (37 * 41 * 3 * isz);
+    tn_err e;
+
+    g_assert_cmpint (tn_random_fill_uniform (
+                         x, dts[d], 0, 37 * 41 * 3, -1, 3, 77 + d, 3, &e),
+        ==, 0);
+    for (guint s = 0; s < G_N_ELEMENTS (view_specs); s++) {
+      tn_view v = view_of (dts[d], &view_specs[s]);
+
+      for (guint o = 0; o < G_N_ELEMENTS (ops); o++)
+        for (guint a = 0; a < G_N_ELEMENTS (view_axes); a++) {
+          char what[160];
+
+          g_snprintf (what, sizeof what, "%s of random %s view %u",
+              tn_reduce_op_name (ops[o]), tn_dtype_name (dts[d]), s);
+          check_dense_copy (what, x, &v, ops[o], view_axes[a]);
+        }
+    }
+    g_free (x);
+  }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1354,6 +1513,8 @@ main (int argc, char **argv)
   g_test_add_func ("/reduce/threads", test_threads);
   g_test_add_func ("/reduce/association", test_association);
   g_test_add_func ("/reduce/impls", test_impls);
+  g_test_add_func ("/reduce/views", test_views);
+  g_test_add_func ("/reduce/views-association", test_views_association);
   g_test_add_func ("/reduce/ftz", test_ftz);
   return g_test_run ();
 }
