@@ -8,7 +8,8 @@
  *   the memory-bound floor (goal: ours at >= 0.8 of its speed);
  * - numpy.allclose on the same arrays in a /usr/bin/python3 co-process
  *   (goal: ours >= 3x as fast);
- * - our portable kernel (tn_cpu_set_mask (0)), for the AVX2 entry's gain.
+ * - our portable kernel (tn_cpu_set_mask (0)), for the ISA entry's gain (AVX-512
+ *   where the CPU has it, else AVX2).
  * A ratio is a speed, ours over the peer's (the median of the per-round
  * ratios).  Both arrays sit on transparent huge pages, as NumPy's do. */
 #include <math.h>
@@ -160,7 +161,7 @@ run_case (const char *name, const float *a, const float *e, const tn_cmp_tol *t,
   if (have_np)
     printf ("compare %s/NumPy speed %.2f (goal >= 3)\n", name,
         bench_ratio (np, ours, RUNS));
-  printf ("compare %s AVX2/portable speed %.2f\n", name,
+  printf ("compare %s ISA/portable speed %.2f\n", name,
       bench_ratio (port, ours, RUNS));
 }
 

@@ -203,6 +203,8 @@ tn_compare_dsp_init (tn_compare_dsp *dsp, unsigned flags)
 #if TN_ARCH_X86
   if (flags & TN_CPU_AVX2)
     tn_cmp_init_avx2 (dsp);
+  if ((flags & (TN_CPU_AVX2 | TN_CPU_AVX512)) == (TN_CPU_AVX2 | TN_CPU_AVX512))
+    tn_cmp_init_avx512 (dsp);
 #else
   (void) flags;
 #endif

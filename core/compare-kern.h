@@ -47,6 +47,8 @@ void tn_compare_dsp_init (tn_compare_dsp *dsp, unsigned flags);
 const tn_compare_dsp *tn_compare_dsp_get (void);
 /* x86/compare-avx2.c: float32 runs. */
 void tn_cmp_init_avx2 (tn_compare_dsp *dsp);
+/* x86/compare-avx512.c: float32 runs, after tn_cmp_init_avx2. */
+void tn_cmp_init_avx512 (tn_compare_dsp *dsp);
 
 /* The distance in ulps of two finite-or-infinite floats given as their
  * bits (sign-magnitude read as a signed integer: -0 and +0 are 0 apart). */
