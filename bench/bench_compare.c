@@ -8,8 +8,8 @@
  *   the memory-bound floor (goal: ours at >= 0.8 of its speed);
  * - numpy.allclose on the same arrays in a /usr/bin/python3 co-process
  *   (goal: ours >= 3x as fast);
- * - our portable kernel (tn_cpu_set_mask (0)), for the ISA entry's gain (AVX-512
- *   where the CPU has it, else AVX2).
+ * - our portable kernel (tn_cpu_set_mask (0)), for the ISA entry's gain
+ *   (AVX-512 where the CPU has it, else AVX2).
  * A ratio is a speed, ours over the peer's (the median of the per-round
  * ratios).  Both arrays sit on transparent huge pages, as NumPy's do. */
 #include <math.h>

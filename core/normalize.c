@@ -1,6 +1,7 @@
 /* Normalisations along axes (normalize.h): statistics by tensorreduce's
- * folds, then one or two elementwise passes (normalize-kern.h) that read
- * each item's statistics by its kept indices. */
+ * folds (or, for float32, the fused paths below), then one or two
+ * elementwise passes (normalize-kern.h) that read each item's statistics
+ * by its kept indices. */
 #include "normalize.h"
 
 #include <math.h>

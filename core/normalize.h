@@ -14,6 +14,11 @@
  * fixed association, so every thread count, CPU mask and stride gives the
  * same bits.  The sum of exponentials is folded in float64 lanes (not in
  * float32 halves as a float32 tn_reduce sum is) for the bound below.
+ * float32 takes fused paths with fixed associations of their own (the
+ * same bits on every thread count and mask too; docs/design-notes.md):
+ * softmax and log-softmax row by row in cache when each innermost row is
+ * its own group, and standardize's mean and variance in one read (runs
+ * folded about their first items, merged by Chan's formulas).
  *
  * Accuracy (float32, tested in tests/core/test_normalize.c): softmax is
  * within 4 ulp of the float64 result rounded to float32 (x - m is carried
