@@ -417,36 +417,50 @@ rk_fsum_strip_v (tn_dtype t, const char *p, int64_t nrows, int64_t P,
     /* Rows of this half that are whole; the partial one comes last. */
     int64_t rf = r1 < full ? r1 : full;
 
-    for (int64_t j = 0; j < W; j += 8) {
-      __m256 a = _mm256_set1_ps (-0.0f);
-      float f[8];
+    /* Four slots of 8 at a time (W = 32 P is a multiple of 32): four
+     * independent chains of additions, not one. */
+    for (int64_t j0 = 0; j0 < W; j0 += 32) {
+      __m256 a[4];
 
+      for (int g = 0; g < 4; g++)
+        a[g] = _mm256_set1_ps (-0.0f);
       for (int64_t r = r0; r < rf; r++)
-        a = _mm256_add_ps (a, rk8_f (t, p, r * W + j));
-      if (rf < r1) {
-        if (j + 8 <= rem) {
-          a = _mm256_add_ps (a, rk8_f (t, p, rf * W + j));
-        } else {
-          _mm256_storeu_ps (f, a);
-          for (int64_t k = 0; k < 8 && j + k < rem; k++)
-            f[k] += rk_ld_f (t, p, rf * W + j + k);
-          a = _mm256_loadu_ps (f);
+        for (int g = 0; g < 4; g++)
+          a[g] = _mm256_add_ps (a[g], rk8_f (t, p, r * W + j0 + 8 * g));
+      for (int g = 0; g < 4; g++) {
+        int64_t j = j0 + 8 * g;
+        float f[8];
+
+        if (rf < r1) {
+          if (j + 8 <= rem) {
+            a[g] = _mm256_add_ps (a[g], rk8_f (t, p, rf * W + j));
+          } else {
+            _mm256_storeu_ps (f, a[g]);
+            for (int64_t k = 0; k < 8 && j + k < rem; k++)
+              f[k] += rk_ld_f (t, p, rf * W + j + k);
+            a[g] = _mm256_loadu_ps (f);
+          }
         }
+        _mm256_storeu_pd (
+            lane + j, _mm256_add_pd (_mm256_loadu_pd (lane + j),
+                          _mm256_cvtps_pd (_mm256_castps256_ps128 (a[g]))));
+        _mm256_storeu_pd (lane + j + 4,
+            _mm256_add_pd (_mm256_loadu_pd (lane + j + 4),
+                _mm256_cvtps_pd (_mm256_extractf128_ps (a[g], 1))));
       }
-      _mm256_storeu_pd (
-          lane + j, _mm256_add_pd (_mm256_loadu_pd (lane + j),
-                        _mm256_cvtps_pd (_mm256_castps256_ps128 (a))));
-      _mm256_storeu_pd (
-          lane + j + 4, _mm256_add_pd (_mm256_loadu_pd (lane + j + 4),
-                            _mm256_cvtps_pd (_mm256_extractf128_ps (a, 1))));
     }
   }
-  for (int64_t c = 0; c < P; c++) {
-    double s = -0.0;
+  /* The P columns' folds of their lanes side by side (P < 32). */
+  {
+    double s[TN_RK_LANES];
 
+    for (int64_t c = 0; c < P; c++)
+      s[c] = -0.0;
     for (int l = 0; l < TN_RK_LANES; l++)
-      s += lane[l * P + c];
-    out[c].v.d = s;
+      for (int64_t c = 0; c < P; c++)
+        s[c] += lane[l * P + c];
+    for (int64_t c = 0; c < P; c++)
+      out[c].v.d = s[c];
   }
 }
 
