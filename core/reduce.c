@@ -3,15 +3,18 @@
  * and the driver that runs the kernels of reduce-kern.h on the worker
  * pool and combines their block partials in block order.
  *
- * The plan reads strides where it can: after dropping axes of extent 1
- * and merging neighbours that are contiguous with each other, either the
- * reduced items of an output form one contiguous run (the innermost
- * merged axis is the only reduced one: "rows"), or the kept innermost axis
- * is contiguous and every reduced row is a run of outputs ("columns", the
- * sums of rows into a vector of partials).  Columns narrower than
- * COLS_MIN over dense rows (the channels of an image) are "strips": 32
- * rows at a time read as one wide row.  Anything else is made dense once
- * with the kept axes first, which turns it into rows. */
+ * The plan reads strides where it can.  The kept and the reduced axes
+ * are two lists, each in the view's order (extents of 1 dropped,
+ * neighbours that are contiguous with each other merged), so a permuted
+ * view plans as its memory order does.  Either the reduced items of an
+ * output form one contiguous run (one merged reduced axis of stride 1:
+ * "rows"; runs of at most 32 items go many per call to the short-row
+ * kernels), or the last kept axis is contiguous and every reduced row is
+ * a run of outputs ("columns", the sums of rows into a vector of
+ * partials).  Columns narrower than COLS_MIN over dense rows (the
+ * channels of an image, also as the CHW view of an HWC frame) are
+ * "strips": 32 rows at a time read as one wide row.  Anything else is
+ * made dense once with the kept axes first, which turns it into rows. */
 #include "reduce.h"
 
 #include <math.h>

@@ -1,7 +1,9 @@
 /* Reductions along axes: sum, mean, prod, min, max, argmin, argmax, l2,
- * var and std, deterministic to the bit.  Strided views are read where
- * they are; only a reduction whose reduced axes are neither all inner nor
- * all outer in memory makes one dense copy first.
+ * var and std, deterministic to the bit.  Strided views (permuted,
+ * sliced, broadcast) are read where they are; a dense copy is made first
+ * only when no output's reduced items are one contiguous run and the last
+ * kept axis is not contiguous, or is narrower than 16 items while the
+ * reduced rows are not dense (core/reduce.c, the plan).
  *
  * Result dtypes (tn_reduce_dtype): sum and prod of bool and signed ints
  * give int64, of unsigned ints uint64 (both wrap modulo 2^64, as NumPy),
