@@ -389,7 +389,7 @@ gst_tensor_window_take (GstTensorWindow *self, GstBuffer *in)
       goto failed;
     }
     gst_tensor_window_stamp (self, buf, &p);
-    g_queue_push_tail (&self->out, buf);
+    gst_queue_array_push_tail (self->out, buf);
     g_array_remove_index (self->pending, 0);
   }
   /* What the windows still to come need of this buffer. */
@@ -497,7 +497,7 @@ gst_tensor_window_reset (GstTensorWindow *self)
   GstBuffer *b;
 
   g_array_set_size (self->pending, 0);
-  while ((b = g_queue_pop_head (&self->out)) != NULL)
+  while ((b = gst_queue_array_pop_head (self->out)) != NULL)
     gst_buffer_unref (b);
   if (self->ring)
     gst_tn_ring_unref (self->ring);

@@ -474,7 +474,7 @@ gst_tensor_window_generate_output (GstBaseTransform *trans, GstBuffer **outbuf)
 {
   GstTensorWindow *self = (GstTensorWindow *) trans;
 
-  *outbuf = g_queue_pop_head (&self->out);
+  *outbuf = gst_queue_array_pop_head (self->out);
   return GST_FLOW_OK;
 }
 
@@ -631,6 +631,7 @@ gst_tensor_window_finalize (GObject *object)
   g_array_unref (self->pending);
   gst_caps_replace (&self->refused, NULL);
   gst_tn_views_close (self->views);
+  gst_queue_array_free (self->out);
   if (self->pool)
     gst_object_unref (self->pool);
   G_OBJECT_CLASS (gst_tensor_window_parent_class)->finalize (object);
@@ -767,7 +768,7 @@ gst_tensor_window_init (GstTensorWindow *self)
   self->props.size = DEFAULT_SIZE;
   self->props.hop = DEFAULT_HOP;
   self->pending = g_array_new (FALSE, FALSE, sizeof (Pending));
-  g_queue_init (&self->out);
+  self->out = gst_queue_array_new (4);
   self->discont = TRUE;
   self->views = gst_tn_views_new ();
 }

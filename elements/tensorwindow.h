@@ -4,6 +4,7 @@
 #define GST_TENSOR_WINDOW_H
 
 #include <gst/base/gstbasetransform.h>
+#include <gst/base/gstqueuearray.h>
 #include <gst/tensor/gsttensor.h>
 
 #include "tnring.h"
@@ -58,7 +59,9 @@ struct _GstTensorWindow {
   gboolean discont;
   gboolean items_contig; /* items [a, b) of a dense input are contiguous */
   guint64 uncounted;     /* bytes copied, not yet in bytes_copied */
-  GQueue out; /* windows made by submit_input_buffer, for generate_output */
+  /* windows made by submit_input_buffer, for generate_output (an array:
+   * no list node to allocate per window) */
+  GstQueueArray *out;
   GstTnViews *views; /* the windows' buffers, recycled */
   GstBufferPool *pool;
   GstCaps *refused;

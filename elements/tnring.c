@@ -16,8 +16,9 @@ typedef struct {
 struct _GstTnRing {
   tn_ring map;
   GstMemory *mem; /* owns the mapping: the ring's reference count */
-  GMutex lock;    /* live: windows are freed on any thread */
+  GMutex lock;    /* live, spare: windows are freed on any thread */
   GQueue live;
+  GQueue spare; /* Windows to reuse: no allocation per window */
 };
 
 static void
@@ -25,6 +26,10 @@ gst_tn_ring_free (gpointer data)
 {
   GstTnRing *ring = data;
 
+  GList *l;
+
+  while ((l = g_queue_pop_head_link (&ring->spare)) != NULL)
+    g_free (l->data);
   tn_ring_unmap (&ring->map);
   g_mutex_clear (&ring->lock);
   g_free (ring);
@@ -43,6 +48,7 @@ gst_tn_ring_new (gsize min_bytes, gchar **why)
   }
   g_mutex_init (&ring->lock);
   g_queue_init (&ring->live);
+  g_queue_init (&ring->spare);
   /* Both halves, so that a map of the memory covers every run; nobody
    * writes through it but the element that made it. */
   ring->mem = gst_memory_new_wrapped (GST_MEMORY_FLAG_NO_SHARE, ring->map.base,
@@ -110,22 +116,25 @@ gst_tn_ring_window_free (gpointer data)
 
   g_mutex_lock (&ring->lock);
   g_queue_unlink (&ring->live, &w->link);
+  g_queue_push_head_link (&ring->spare, &w->link);
   g_mutex_unlock (&ring->lock);
-  g_free (w);
   gst_tn_ring_unref (ring);
 }
 
 GstBuffer *
 gst_tn_ring_window (GstTnRing *ring, GstTnViews *views, guint64 pos, gsize len)
 {
-  Window *w = g_new0 (Window, 1);
+  GList *l;
+  Window *w;
 
   g_return_val_if_fail (len <= ring->map.size, NULL);
+  g_mutex_lock (&ring->lock);
+  l = g_queue_pop_head_link (&ring->spare);
+  w = l != NULL ? l->data : g_new0 (Window, 1);
   w->ring = gst_tn_ring_ref (ring);
   w->from = pos;
   w->to = pos + len;
   w->link.data = w;
-  g_mutex_lock (&ring->lock);
   g_queue_push_tail_link (&ring->live, &w->link);
   g_mutex_unlock (&ring->lock);
   /* A view of its own, not a share of the ring's memory: a share of a
