@@ -672,28 +672,24 @@ RK_V_UADD_STRIP (TN_INT16, int16)
 RK_V_UADD_STRIP (TN_UINT16, uint16)
 
 /* Short rows of float32 (reduce-kern.h), 8 rows per vector: lane l of
- * the 8 rows is one vector (x_l), which takes rk_short_row's steps.  Rows
- * of 3 dense items (the pixels of an RGB image) are read as 3 vectors and
- * sorted by blends and one permutation per item; other rows by gathers
- * (row strides that fit in 32 bits). */
+ * the 8 rows is one vector (x_l).  The kernels run in the IEEE
+ * environment (core/parallel.h: no FTZ/DAZ), where rk_short_row's steps
+ * with -0.0 (-0.0f + x, -0.0 + x, the fold of the empty lanes) give back
+ * x, bit for bit (a signalling NaN would come back quiet, as the
+ * conversion to float64 makes it anyway): what is left is x_0 + x_1 +
+ * ... in float64, left to right.  Rows of 3 dense items (the pixels of an
+ * RGB image) are read as 3 vectors and sorted by blends and one
+ * permutation per item; other rows by gathers (row strides that fit in
+ * 32 bits). */
 RK_INLINE void
 rk_short_f8 (const __m256 *x, int64_t k, double *out)
 {
-  const __m256 nz = _mm256_set1_ps (-0.0f);
-  const __m256d nzd = _mm256_set1_pd (-0.0);
-  __m256d lo = nzd, hi = nzd;
+  __m256d lo = _mm256_cvtps_pd (_mm256_castps256_ps128 (x[0]));
+  __m256d hi = _mm256_cvtps_pd (_mm256_extractf128_ps (x[0], 1));
 
-  for (int64_t l = 0; l < k; l++) {
-    __m256 f = _mm256_add_ps (nz, x[l]);
-
-    lo = _mm256_add_pd (
-        lo, _mm256_add_pd (nzd, _mm256_cvtps_pd (_mm256_castps256_ps128 (f))));
-    hi = _mm256_add_pd (hi,
-        _mm256_add_pd (nzd, _mm256_cvtps_pd (_mm256_extractf128_ps (f, 1))));
-  }
-  if (k < TN_RK_LANES) {
-    lo = _mm256_add_pd (lo, nzd);
-    hi = _mm256_add_pd (hi, nzd);
+  for (int64_t l = 1; l < k; l++) {
+    lo = _mm256_add_pd (lo, _mm256_cvtps_pd (_mm256_castps256_ps128 (x[l])));
+    hi = _mm256_add_pd (hi, _mm256_cvtps_pd (_mm256_extractf128_ps (x[l], 1)));
   }
   _mm256_storeu_pd (out, lo);
   _mm256_storeu_pd (out + 4, hi);
