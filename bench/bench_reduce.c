@@ -6,6 +6,12 @@
  *   co-process that times one call per request, with time.perf_counter);
  * - argmax along the last axis of <1000, 1000> float32 against NumPy's
  *   a.argmax(axis=-1);
+ * - an HWC frame <1080, 1920, 3> float32: the mean along its innermost
+ *   axis of 3 (a.mean(axis=2)), and its CHW view (tensorview's
+ *   permute:2:0:1, strides <1, 5760, 3>, not materialised) reduced over
+ *   axes 1,2 and over axis 0, against the read loop over the same 24.9 MB
+ *   and against NumPy on the same transposed view
+ *   (v = a.transpose(2, 0, 1); v.mean(axis=(1, 2)), v.mean(axis=0));
  * - each of ours on 2 threads against 1.
  * Every figure is the median of RUNS runs; the ratios are speeds, ours
  * over the peer's (>= 1 means ours is faster).  Our data sits on
@@ -32,6 +38,8 @@
 #define RUNS 15
 #define N 4096
 #define AN 1000
+#define FH 1080
+#define FW 1920
 
 /* The NumPy peer: reads commands on stdin, answers one line each. */
 static const char *const peer_script
@@ -49,9 +57,13 @@ static const char *const peer_script
       "            [int(d) for d in w[3:]])\n"
       "        print('ok', flush=True); continue\n"
       "    a = arrs[w[1]]\n"
+      "    v = a.transpose(2, 0, 1) if a.ndim == 3 else a\n"
       "    f = {'all': lambda: a.sum(), 'ax0': lambda: a.sum(axis=0),\n"
       "         'ax1': lambda: a.sum(axis=1),\n"
-      "         'argmax': lambda: a.argmax(axis=-1)}[w[0]]\n"
+      "         'argmax': lambda: a.argmax(axis=-1),\n"
+      "         'mean2': lambda: a.mean(axis=2),\n"
+      "         'chw12': lambda: v.mean(axis=(1, 2)),\n"
+      "         'chw0': lambda: v.mean(axis=0)}[w[0]]\n"
       "    t = time.perf_counter(); r = f(); t = time.perf_counter() - t\n"
       "    print('%.9f %r' % (t, float(np.asarray(r).ravel()[0])), "
       "flush=True)\n";
@@ -280,19 +292,23 @@ int
 main (void)
 {
   const int64_t flat[1] = { (int64_t) N * N }, sq[2] = { N, N },
-                am[2] = { AN, AN };
+                am[2] = { AN, AN }, hwc[3] = { FH, FW, 3 };
+  const int perm[3] = { 2, 0, 1 };
   float *x = huge_alloc ((size_t) N * N * sizeof (float));
   float *y = huge_alloc ((size_t) AN * AN * sizeof (float));
-  void *dst = aligned_alloc (64, (size_t) N * 8);
+  float *z = huge_alloc ((size_t) FH * FW * 3 * sizeof (float));
+  void *dst = aligned_alloc (64, (size_t) FH * FW * 8);
   Peer peer;
   tn_err e;
-  Case cases[4];
+  tn_view chw;
+  Case cases[7];
   char names[32];
 
   if (!x || !y || !dst)
     return 1;
   tn_random_uniform_f32 (x, (size_t) N * N, 2024, 0, 0);
   tn_random_uniform_f32 (y, (size_t) AN * AN, 2025, 0, 0);
+  tn_random_uniform_f32 (z, (size_t) FH * FW * 3, 2026, 0, 0);
   printf ("# kernels: %s; %d runs each, medians; ratios are speeds, ours "
           "over the peer's\n",
       tn_cpu_names (tn_cpu_flags (), names, sizeof names), RUNS);
@@ -301,6 +317,7 @@ main (void)
     peer_load (&peer, "flat", x, flat, 1);
     peer_load (&peer, "sq", x, sq, 2);
     peer_load (&peer, "am", y, am, 2);
+    peer_load (&peer, "hwc", z, hwc, 3);
   }
 
   memset (cases, 0, sizeof cases);
@@ -315,11 +332,24 @@ main (void)
   if (tn_view_init (&cases[0].v, TN_FLOAT32, flat, 1, &e) < 0
       || tn_view_init (&cases[1].v, TN_FLOAT32, sq, 2, &e) < 0
       || tn_view_init (&cases[2].v, TN_FLOAT32, sq, 2, &e) < 0
-      || tn_view_init (&cases[3].v, TN_FLOAT32, am, 2, &e) < 0) {
+      || tn_view_init (&cases[3].v, TN_FLOAT32, am, 2, &e) < 0
+      || tn_view_init (&cases[4].v, TN_FLOAT32, hwc, 3, &e) < 0
+      || tn_view_init (&chw, TN_FLOAT32, hwc, 3, &e) < 0
+      || tn_view_permute (&chw, perm, 3, &e) < 0) {
     fprintf (stderr, "%s\n", e.msg);
     return 1;
   }
-  for (int k = 0; k < 4; k++)
+  cases[4].label = "mean axis 2 of <1080, 1920, 3> float32";
+  cases[4].peer_cmd = "mean2 hwc";
+  cases[4].x = z;
+  cases[4].op = TN_REDUCE_MEAN;
+  cases[4].mask = 4;
+  cases[4].with_read = 1;
+  cases[5] = (Case){ "mean axes 1,2 of the CHW view of <1080, 1920, 3> float32",
+    "chw12 hwc", z, chw, TN_REDUCE_MEAN, 6, 1 };
+  cases[6] = (Case){ "mean axis 0 of the CHW view of <1080, 1920, 3> float32",
+    "chw0 hwc", z, chw, TN_REDUCE_MEAN, 1, 1 };
+  for (int k = 0; k < 7; k++)
     run_case (&cases[k], &peer, dst);
 
   /* The result agrees with NumPy's (different association: a few ulps). */
@@ -334,6 +364,7 @@ main (void)
   peer_stop (&peer);
   free (x);
   free (y);
+  free (z);
   free (dst);
   return 0;
 }
