@@ -613,7 +613,8 @@ gst_tensor_window_get_property (
     g_value_set_boolean (value, self->props.pad_end);
     break;
   case PROP_BYTES_COPIED:
-    g_value_set_uint64 (value, self->bytes_copied);
+    g_value_set_uint64 (
+        value, __atomic_load_n (&self->bytes_copied, __ATOMIC_RELAXED));
     break;
   default:
     G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);

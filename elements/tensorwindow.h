@@ -35,7 +35,7 @@ struct _GstTensorWindow {
 
   /* under the object lock */
   Settings props;
-  guint64 bytes_copied;
+  guint64 bytes_copied; /* atomic (__atomic builtins), not under the lock */
 
   /* streaming thread */
   Settings run;
