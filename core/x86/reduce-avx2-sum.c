@@ -401,7 +401,44 @@ rk_uadd_rows_v (tn_dtype t, const void *p, int64_t n, tn_rpart *out)
 /* Narrow columns (strips), floats: slot j of the wide rows keeps its
  * float32 half-sum (or float64 fold) in a register while the rows of the
  * block stream past, 32 P items apart; slots past the last, partial row's
- * end take it item by item. */
+ * end take it item by item.  One group of G slots of 8 (j0 .. j0 + 8 G)
+ * over rows r0 .. r1 of a half (rf: the whole ones): G independent chains
+ * of additions, row after row, so that with every slot of a row in the
+ * group (P <= 3) the rows are read in memory order. */
+RK_INLINE void
+rk_fsum_strip_group (tn_dtype t, const char *p, int64_t r0, int64_t rf,
+    int64_t r1, int64_t W, int64_t rem, int64_t j0, int G, double *lane)
+{
+  __m256 a[12];
+
+  for (int g = 0; g < G; g++)
+    a[g] = _mm256_set1_ps (-0.0f);
+  for (int64_t r = r0; r < rf; r++)
+    for (int g = 0; g < G; g++)
+      a[g] = _mm256_add_ps (a[g], rk8_f (t, p, r * W + j0 + 8 * g));
+  for (int g = 0; g < G; g++) {
+    int64_t j = j0 + 8 * g;
+    float f[8];
+
+    if (rf < r1) {
+      if (j + 8 <= rem) {
+        a[g] = _mm256_add_ps (a[g], rk8_f (t, p, rf * W + j));
+      } else {
+        _mm256_storeu_ps (f, a[g]);
+        for (int64_t k = 0; k < 8 && j + k < rem; k++)
+          f[k] += rk_ld_f (t, p, rf * W + j + k);
+        a[g] = _mm256_loadu_ps (f);
+      }
+    }
+    _mm256_storeu_pd (
+        lane + j, _mm256_add_pd (_mm256_loadu_pd (lane + j),
+                      _mm256_cvtps_pd (_mm256_castps256_ps128 (a[g]))));
+    _mm256_storeu_pd (
+        lane + j + 4, _mm256_add_pd (_mm256_loadu_pd (lane + j + 4),
+                          _mm256_cvtps_pd (_mm256_extractf128_ps (a[g], 1))));
+  }
+}
+
 RK_INLINE void
 rk_fsum_strip_v (tn_dtype t, const char *p, int64_t nrows, int64_t P,
     tn_rpart *out, void *scratch)
@@ -417,38 +454,17 @@ rk_fsum_strip_v (tn_dtype t, const char *p, int64_t nrows, int64_t P,
     /* Rows of this half that are whole; the partial one comes last. */
     int64_t rf = r1 < full ? r1 : full;
 
-    /* Four slots of 8 at a time (W = 32 P is a multiple of 32): four
-     * independent chains of additions, not one. */
-    for (int64_t j0 = 0; j0 < W; j0 += 32) {
-      __m256 a[4];
-
-      for (int g = 0; g < 4; g++)
-        a[g] = _mm256_set1_ps (-0.0f);
-      for (int64_t r = r0; r < rf; r++)
-        for (int g = 0; g < 4; g++)
-          a[g] = _mm256_add_ps (a[g], rk8_f (t, p, r * W + j0 + 8 * g));
-      for (int g = 0; g < 4; g++) {
-        int64_t j = j0 + 8 * g;
-        float f[8];
-
-        if (rf < r1) {
-          if (j + 8 <= rem) {
-            a[g] = _mm256_add_ps (a[g], rk8_f (t, p, rf * W + j));
-          } else {
-            _mm256_storeu_ps (f, a[g]);
-            for (int64_t k = 0; k < 8 && j + k < rem; k++)
-              f[k] += rk_ld_f (t, p, rf * W + j + k);
-            a[g] = _mm256_loadu_ps (f);
-          }
-        }
-        _mm256_storeu_pd (
-            lane + j, _mm256_add_pd (_mm256_loadu_pd (lane + j),
-                          _mm256_cvtps_pd (_mm256_castps256_ps128 (a[g]))));
-        _mm256_storeu_pd (lane + j + 4,
-            _mm256_add_pd (_mm256_loadu_pd (lane + j + 4),
-                _mm256_cvtps_pd (_mm256_extractf128_ps (a[g], 1))));
-      }
-    }
+    /* W = 32 P: 4 P slots of 8; all of them at once up to P = 3 (12
+     * registers), else four at a time. */
+    if (P == 1)
+      rk_fsum_strip_group (t, p, r0, rf, r1, W, rem, 0, 4, lane);
+    else if (P == 2)
+      rk_fsum_strip_group (t, p, r0, rf, r1, W, rem, 0, 8, lane);
+    else if (P == 3)
+      rk_fsum_strip_group (t, p, r0, rf, r1, W, rem, 0, 12, lane);
+    else
+      for (int64_t j0 = 0; j0 < W; j0 += 32)
+        rk_fsum_strip_group (t, p, r0, rf, r1, W, rem, j0, 4, lane);
   }
   /* The P columns' folds of their lanes side by side (P < 32). */
   {
