@@ -24,6 +24,12 @@ tn_ewise_dsp_init (tn_ewise_dsp *d, unsigned flags)
 
   memset (d, 0, sizeof *d);
   tn_ew_fill_c (d);
+  {
+    static const tn_dtype small[] = { TN_INT8, TN_UINT8, TN_INT16, TN_UINT16 };
+
+    for (int i = 0; i < 4; i++)
+      d->cast_stream[small[i]] = d->run[small[i]][TN_EW_NOP][TN_EW_NOP][0];
+  }
 #if TN_ARCH_X86
   if ((flags & avx2) == avx2) {
     tn_ew_fill_avx2 (d);

@@ -147,6 +147,10 @@ typedef void (*tn_ew_where_kern) (
  *   larger than the caches; d overlaps neither input.  The caller issues
  *   a seq_cst fence after its last call, before another thread may read
  *   d (non-temporal stores are ordered by fences only).
+ * - cast_stream[t]: run[t][TN_EW_NOP][TN_EW_NOP][0] (the cast of int8,
+ *   uint8, int16, uint16 to float32) with non-temporal stores where the
+ *   ISA has them (the portable entry is the run), for outputs far larger
+ *   than the caches; the caller fences as for stream.
  * - rdiv_check: whether fma (x, zh, RN (x zl)) is x / c for every x in
  *   [2^e, 2^(e+1)); NULL when no kernel divides that way. */
 typedef struct {
@@ -157,6 +161,7 @@ typedef struct {
   tn_ew_kern bit[TN_EW_NBIT][TN_NDTYPES][2];
   tn_ew_where_kern where[4];
   tn_ew_kern stream[TN_EW_DIV + 1][TN_NDTYPES];
+  tn_ew_kern cast_stream[TN_NDTYPES];
   bool (*rdiv_check) (float c, float zh, float zl, int e);
 } tn_ewise_dsp;
 

@@ -5,6 +5,7 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <math.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,6 +56,9 @@ struct tn_ewise {
    * src to dst (to a half output too: the block path's cast, widening and
    * narrowing give the same bits in three passes). */
   bool cast_direct;
+  /* The direct step with non-temporal stores (a lone cast of a small
+   * integer type to float32), or NULL: taken for large outputs. */
+  tn_ew_kern cast_stream;
   int nsteps; /* steps that do something */
   ew_pstep steps[];
 };
@@ -722,6 +726,9 @@ compile (const tn_ewise_chain *c, tn_dtype in, const int64_t *dims, int rank,
             || p->steps[0].mode == OPND_FULL);
   p->cast_direct
       = p->nsteps == 1 && p->steps[0].op == TN_EW_CAST && !is_half (in);
+  if (p->direct && p->out == TN_FLOAT32
+      && p->steps[0].fn == dsp->run[in][TN_EW_NOP][TN_EW_NOP][0])
+    p->cast_stream = dsp->cast_stream[in];
   *out = p;
   return 0;
 }
@@ -812,10 +819,17 @@ cast_block (const ew_pstep *ps, void *d, const void *cur, size_t m, void *tmp)
   }
 }
 
+/* Outputs from this size on are written past the caches where a stream
+ * kernel exists (as core/combine.c does): far larger than L3, the output
+ * is not read back from cache anyway, and ordinary stores read each line
+ * first. */
+#define EW_STREAM_BYTES (16u << 20)
+
 typedef struct {
   const tn_ewise *p;
   unsigned char *dst;
   const unsigned char *src;
+  bool stream; /* p->cast_stream instead of the direct step */
 } run_ctx;
 
 static void
@@ -833,8 +847,13 @@ run_range (void *vctx, int64_t chunk, int64_t b, int64_t e)
   if (p->direct) {
     const ew_pstep *ps = &p->steps[0];
 
-    ps->fn (ctx->dst + b * (int64_t) osz, ctx->src + b * (int64_t) isz,
-        operand_at (ps, b, e - b, NULL), (size_t) (e - b));
+    (ctx->stream ? p->cast_stream : ps->fn) (ctx->dst + b * (int64_t) osz,
+        ctx->src + b * (int64_t) isz, operand_at (ps, b, e - b, NULL),
+        (size_t) (e - b));
+    /* Non-temporal stores are ordered by a fence only, and the range's
+     * end is published to the caller's thread. */
+    if (ctx->stream)
+      atomic_thread_fence (memory_order_seq_cst);
     return;
   }
   if (p->cast_direct) {
@@ -897,7 +916,7 @@ run_range (void *vctx, int64_t chunk, int64_t b, int64_t e)
 void
 tn_ewise_run (const tn_ewise *p, void *dst, const void *src, int nthreads)
 {
-  run_ctx ctx = { p, dst, src };
+  run_ctx ctx = { p, dst, src, false };
 
   if (p->n == 0)
     return;
@@ -906,6 +925,8 @@ tn_ewise_run (const tn_ewise *p, void *dst, const void *src, int nthreads)
       memcpy (dst, src, (size_t) p->n * tn_dtype_size (p->in));
     return;
   }
+  ctx.stream = p->cast_stream && dst != src
+               && (uint64_t) p->n * tn_dtype_size (p->out) >= EW_STREAM_BYTES;
   /* Items are independent, so where the borders fall cannot change a
    * bit; one thread takes the whole range in one call.  The caller's
    * thread may flush subnormals (FTZ/DAZ): the steps promise IEEE

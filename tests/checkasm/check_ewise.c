@@ -1,6 +1,7 @@
 /* checkasm: the elementwise kernels (core/ewise-kern.h).  Every entry of
  * the table, the steps in both variants, the fused runs, and the kernels
- * between tensors (rev, rel, bit, where, stream: core/combine.c), against the
+ * between tensors (rev, rel, bit, where, stream: core/combine.c) and the
+ * streamed casts (cast_stream: core/ewise.c), against the
  * portable entry: on checkasm_fill's edge-heavy items (NaN, +-0, +-inf,
  * subnormals, INT_MIN, -1, ...) as data and as operands, at
  * checkasm_lengths, from unaligned starts, out of place and in place.
@@ -364,6 +365,10 @@ check_between (const tn_ewise_dsp *tab)
       check_one (
           tab->stream[op][t], (tn_dtype) t, (tn_dtype) t, true, false, name);
     }
+    /* The lone casts to float32 with the output past the caches. */
+    snprintf (name, sizeof name, "cast_stream_%s", tn_dtype_name (t));
+    check_one (
+        tab->cast_stream[t], (tn_dtype) t, TN_FLOAT32, false, false, name);
     for (int op = 0; op <= TN_EW_MOD; op++) {
       snprintf (name, sizeof name, "rev_%s_%s", tn_ew_op_name ((tn_ew_op) op),
           tn_dtype_name (t));

@@ -256,6 +256,61 @@ test_casts (void)
   tn_cpu_set_mask (old);
 }
 
+/* Outputs of 16 MiB and more take the stream kernels (non-temporal
+ * stores, core/ewise.c): a cast of 4M + 5 small integers to float32, from
+ * an odd output address, on 1 and 2 threads under every mask, gives
+ * (float) x, which is exact. */
+static void
+test_large_casts (void)
+{
+  static const tn_dtype types[] = { TN_UINT8, TN_INT8, TN_UINT16, TN_INT16 };
+  const gsize n = ((gsize) 4 << 20) + 5;
+  const unsigned old = tn_cpu_set_mask (masks[0]);
+  guint8 *src = g_malloc (n * 2);
+  float *out = g_malloc ((n + 1) * sizeof (float)), *dst = out + 1;
+
+  for (gsize i = 0; i < n * 2; i++)
+    src[i] = (guint8) (i * 2654435761u >> 11);
+  for (int m = 0; m < NMASKS; m++) {
+    tn_cpu_set_mask (masks[m]);
+    for (gsize k = 0; k < G_N_ELEMENTS (types); k++) {
+      const int64_t dims = (int64_t) n;
+      tn_ewise *p = compile_ok ("cast:float32", types[k], &dims, 1);
+
+      for (int threads = 1; threads <= 2; threads++) {
+        memset (out, 0xff, (n + 1) * sizeof (float));
+        tn_ewise_run (p, dst, src, threads);
+        for (gsize i = 0; i < n; i++) {
+          float want;
+
+          switch (types[k]) {
+          case TN_UINT8:
+            want = src[i];
+            break;
+          case TN_INT8:
+            want = (gint8) src[i];
+            break;
+          case TN_UINT16:
+            want = ((const guint16 *) src)[i];
+            break;
+          default:
+            want = ((const gint16 *) src)[i];
+            break;
+          }
+          if (dst[i] != want)
+            g_error ("cast %s -> float32, mask %d, %d threads: item %zu "
+                     "is %g, expected %g",
+                tn_dtype_name (types[k]), m, threads, (size_t) i, dst[i], want);
+        }
+      }
+      tn_ewise_free (p);
+    }
+  }
+  tn_cpu_set_mask (old);
+  g_free (src);
+  g_free (out);
+}
+
 static void
 test_normalise_uint8 (void)
 {
@@ -1402,6 +1457,7 @@ main (int argc, char **argv)
     g_free (path);
   }
   g_test_add_func ("/ewise/casts", test_casts);
+  g_test_add_func ("/ewise/large-casts", test_large_casts);
   g_test_add_func ("/ewise/normalise-uint8", test_normalise_uint8);
   g_test_add_func ("/ewise/broadcast-golden", test_broadcast_golden);
   g_test_add_func ("/ewise/broadcast-frame", test_broadcast_frame);
