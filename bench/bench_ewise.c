@@ -684,6 +684,7 @@ bench_cast (long n)
     if (cases[k].in == TN_FLOAT32)
       for (long i = 0; i < n; i++)
         ((float *) src)[i] = (float) (i % 1000) * 0.37f - 100.0f;
+    gst_buffer_fill (buf, 0, src, ib);
     memset (dst, 0, ob);
     memset (hp, 0, ob);
     memset (ma, 1, ob);
@@ -731,6 +732,21 @@ bench_cast (long n)
               = bench_now () - t0;
         }
       }
+    }
+    /* The work compared is the same: tensorop's bytes are the core's. */
+    {
+      GstBuffer *o;
+      GstMapInfo m;
+
+      rig_push (&r, gst_buffer_ref (buf));
+      o = rig_take (&r);
+      gst_buffer_map (o, &m, GST_MAP_READ);
+      if (m.size != ob || memcmp (m.data, dst, ob) != 0) {
+        fprintf (stderr, "cast %s: tensorop and core differ\n", cases[k].name);
+        exit (1);
+      }
+      gst_buffer_unmap (o, &m);
+      gst_buffer_unref (o);
     }
     printf ("cast %s, %ldM items (memcpy of %zu MiB output bytes "
             "%.3f ms): fraction of memcpy speed: tensorop %.2f, core %.2f, "
