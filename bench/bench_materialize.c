@@ -1,11 +1,12 @@
 /* tn_view_materialize against memcpy of the same bytes: transposed
  * 2048x2048 views (cache-tiled path), column slices (memcpy runs and a
  * step of 2: the deinterleave kernel), 640x480 (cache-resident) and
- * 1080p images HWC -> CHW and back (deinterleave and interleave), and the float32 CHW permute of
- * bench_view.  The kernels of core/view-kern.c run once per level
- * (portable, SSSE3, AVX2: CPU masks; all the CPU has last).  Both sides
- * copy into a preallocated, warm destination; runs are interleaved so
+ * 1080p images HWC -> CHW and back (deinterleave and interleave), and the
+ * float32 CHW permute of bench_view.  The kernels of core/view-kern.c run once
+ * per level (portable, SSSE3, AVX2: CPU masks; all the CPU has last).  Both
+ * sides copy into a preallocated, warm destination; runs are interleaved so
  * that frequency changes hit both sides alike. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -148,18 +149,18 @@ main (void)
       const char *name;
     } ct[] = { { TN_UINT8, "u8" }, { TN_FLOAT32, "f32" } };
 
-    for (int k = 0; k < 2; k++) {
-      if (tn_view_init (&v, ct[k].t, hwc, 3, &e) < 0
-          || tn_view_permute (&v, to_chw, 3, &e) < 0)
+    for (int k = 0; k < 4; k++) {
+      const bool back = k % 2; /* CHW -> HWC */
+
+      if (tn_view_init (&v, ct[k / 2].t, back ? chw : hwc, 3, &e) < 0
+          || tn_view_permute (&v, back ? to_hwc : to_chw, 3, &e) < 0)
         die (&e);
-      snprintf (label, sizeof label, "HWC -> CHW <%d,%d,3> %s", (int) hh,
-          (int) ww, ct[k].name);
-      run_impls (label, &v, src, dst, ref);
-      if (tn_view_init (&v, ct[k].t, chw, 3, &e) < 0
-          || tn_view_permute (&v, to_hwc, 3, &e) < 0)
-        die (&e);
-      snprintf (label, sizeof label, "CHW -> HWC <3,%d,%d> %s", (int) hh,
-          (int) ww, ct[k].name);
+      if (back)
+        snprintf (label, sizeof label, "CHW -> HWC <3,%d,%d> %s", (int) hh,
+            (int) ww, ct[k / 2].name);
+      else
+        snprintf (label, sizeof label, "HWC -> CHW <%d,%d,3> %s", (int) hh,
+            (int) ww, ct[k / 2].name);
       run_impls (label, &v, src, dst, ref);
     }
   }
