@@ -226,6 +226,7 @@ gst_tn_views_buffer (GstTnViews *views, guint8 *data, gsize len, gpointer owner,
     GST_MINI_OBJECT_CAST (vm->buf)->dispose = view_buffer_dispose;
   } else {
     vm->mem.maxsize = vm->mem.size = len;
+    vm->mem.offset = 0;
     vm->next = NULL;
   }
   vm->data = data;
