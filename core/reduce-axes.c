@@ -1,5 +1,6 @@
-/* Axis lists of reductions (reduce.h): "0,-1" parsed, formatted, and
- * resolved against a rank into a mask of axes. */
+/* What a reduction computes (reduce.h): its names, result dtypes and
+ * shapes; and axis lists, "0,-1" parsed, formatted, and resolved against
+ * a rank into a mask of axes. */
 #include "reduce.h"
 
 #include <ctype.h>
@@ -7,6 +8,113 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+static bool
+is_float (tn_dtype t)
+{
+  return tn_dtype_kind (t) == TN_KIND_FLOAT;
+}
+
+static const char *const op_names[TN_REDUCE_NOPS] = { "sum", "mean", "prod",
+  "min", "max", "argmin", "argmax", "l2", "var", "std" };
+
+const char *
+tn_reduce_op_name (tn_reduce_op op)
+{
+  return (unsigned) op < TN_REDUCE_NOPS ? op_names[op] : NULL;
+}
+
+int
+tn_reduce_op_from_name (const char *name, tn_reduce_op *op, tn_err *e)
+{
+  for (int i = 0; i < TN_REDUCE_NOPS; i++) {
+    if (name && strcmp (name, op_names[i]) == 0) {
+      *op = (tn_reduce_op) i;
+      return 0;
+    }
+  }
+  tn_err_set (e,
+      "'%s' is not a reduction; expected one of sum, mean, prod, min, max, "
+      "argmin, argmax, l2, var, std.",
+      name ? name : "(null)");
+  return -1;
+}
+
+tn_dtype
+tn_reduce_dtype (tn_reduce_op op, tn_dtype t)
+{
+  switch (op) {
+  case TN_REDUCE_SUM:
+  case TN_REDUCE_PROD:
+    if (t == TN_FLOAT16 || t == TN_BFLOAT16)
+      return TN_FLOAT32;
+    if (is_float (t))
+      return t;
+    return tn_dtype_kind (t) == TN_KIND_UINT ? TN_UINT64 : TN_INT64;
+  case TN_REDUCE_MEAN:
+  case TN_REDUCE_L2:
+  case TN_REDUCE_VAR:
+  case TN_REDUCE_STD:
+    return is_float (t) ? t : TN_FLOAT64;
+  case TN_REDUCE_ARGMIN:
+  case TN_REDUCE_ARGMAX:
+    return TN_INT64;
+  default:
+    return t;
+  }
+}
+
+bool
+tn_reduce_has_identity (tn_reduce_op op)
+{
+  return op == TN_REDUCE_SUM || op == TN_REDUCE_PROD || op == TN_REDUCE_L2;
+}
+
+int
+tn_reduce_shape (tn_reduce_op op, const int64_t *dims, int rank, uint32_t mask,
+    bool keepdims, int64_t *out, int *out_rank, tn_err *e)
+{
+  int r = 0;
+
+  if ((unsigned) op >= TN_REDUCE_NOPS) {
+    tn_err_set (e, "reduction %d is not one of the %d reductions.", (int) op,
+        TN_REDUCE_NOPS);
+    return -1;
+  }
+  if (rank < 0 || rank > TN_MAX_RANK) {
+    tn_err_set (e, "rank %d is outside 0..%d.", rank, TN_MAX_RANK);
+    return -1;
+  }
+  if (rank < 32 && (mask >> rank) != 0) {
+    tn_err_set (e, "the axes mask 0x%x names axes beyond rank %d.", mask, rank);
+    return -1;
+  }
+  for (int i = 0; i < rank; i++) {
+    if (dims[i] < 0) {
+      tn_err_set (e, "axis %d has extent %lld; extents must be >= 0.", i,
+          (long long) dims[i]);
+      return -1;
+    }
+    if ((mask & (1u << i)) && dims[i] == 0 && !tn_reduce_has_identity (op)) {
+      char shape[TN_MAX_RANK * 22 + 8];
+
+      tn_shape_format (shape, sizeof shape, dims, rank);
+      tn_err_set (e,
+          "%s over axis %d of extent 0 has no value: the axis holds no items "
+          "(dims %s); only sum, prod and l2 reduce an empty axis.",
+          op_names[op], i, shape);
+      return -1;
+    }
+  }
+  for (int i = 0; i < rank; i++) {
+    if (!(mask & (1u << i)))
+      out[r++] = dims[i];
+    else if (keepdims)
+      out[r++] = 1;
+  }
+  *out_rank = r;
+  return 0;
+}
 
 int
 tn_axes_parse (tn_axes *a, const char *s, tn_err *e)
