@@ -50,8 +50,11 @@
  * ## Memory
  *
  * Strided input (with the layout meta) is read where it is: tensorreduce
- * advertises the meta.  Only reductions whose axes are neither all
- * innermost nor all outermost in memory make one dense copy first.
+ * advertises the meta, and a permuted view (the CHW view of an HWC frame)
+ * is reduced in its memory order.  A dense copy is made first only when
+ * no output's reduced items are one contiguous run and the last kept axis
+ * is not contiguous in memory, or is narrower than 16 items over reduced
+ * rows that are not dense (a slice reduced over its height and width).
  * Output tensors come from a tensor buffer pool.  A buffer whose size does
  * not match its caps is an element error that gives both sizes.
  *
