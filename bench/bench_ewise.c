@@ -25,6 +25,7 @@
 #include <orc/orc.h>
 
 #include "bench.h"
+#include "rig.h"
 #include "core/cpu.h"
 #include "core/ewise-kern.h"
 #include "core/ewise.h"
@@ -67,88 +68,18 @@ static const char numpy_script[]
       "    f(n)\n"
       "    print(time.perf_counter() - t, flush=True)\n";
 
-/* ---- an element fed buffer by buffer through pads of our own ---- */
-
-typedef struct {
-  GstElement *e;
-  GstPad *src, *sink;
-  GstBuffer *back; /* what came out of the last push */
-} Rig;
-
-static GstFlowReturn
-rig_chain (GstPad *pad, GstObject *parent, GstBuffer *buf)
-{
-  Rig *r = g_object_get_data (G_OBJECT (pad), "rig");
-
-  gst_buffer_replace (&r->back, NULL);
-  r->back = buf;
-  return GST_FLOW_OK;
-}
+/* ---- tensorop fed buffer by buffer (rig.h) ---- */
 
 static void
-rig_start (Rig *r, const char *factory, const char *ops, int threads,
-    const char *caps_str)
+start_element (BenchRig *r, const char *factory, const char *ops, int threads,
+    const char *caps)
 {
-  GstPad *esink, *esrc;
-  GstSegment seg;
+  gchar *desc = ops ? g_strdup_printf (
+                    "%s ops=\"%s\" n-threads=%d", factory, ops, threads)
+                    : g_strdup (factory);
 
-  memset (r, 0, sizeof *r);
-  r->e = gst_element_factory_make (factory, NULL);
-  if (r->e == NULL) {
-    fprintf (stderr, "no element %s (GST_PLUGIN_PATH?)\n", factory);
-    exit (1);
-  }
-  if (ops)
-    g_object_set (r->e, "ops", ops, "n-threads", threads, NULL);
-  r->src = gst_pad_new ("src", GST_PAD_SRC);
-  r->sink = gst_pad_new ("sink", GST_PAD_SINK);
-  g_object_set_data (G_OBJECT (r->sink), "rig", r);
-  gst_pad_set_chain_function (r->sink, rig_chain);
-  esink = gst_element_get_static_pad (r->e, "sink");
-  esrc = gst_element_get_static_pad (r->e, "src");
-  gst_pad_link (r->src, esink);
-  gst_pad_link (esrc, r->sink);
-  gst_object_unref (esink);
-  gst_object_unref (esrc);
-  gst_pad_set_active (r->src, TRUE);
-  gst_pad_set_active (r->sink, TRUE);
-  gst_element_set_state (r->e, GST_STATE_PLAYING);
-  gst_pad_push_event (r->src, gst_event_new_stream_start ("bench"));
-  gst_pad_push_event (
-      r->src, gst_event_new_caps (gst_caps_from_string (caps_str)));
-  gst_segment_init (&seg, GST_FORMAT_TIME);
-  gst_pad_push_event (r->src, gst_event_new_segment (&seg));
-}
-
-/* Pushes buf (taken) and keeps what comes out for the next push. */
-static void
-rig_push (Rig *r, GstBuffer *buf)
-{
-  if (gst_pad_push (r->src, buf) != GST_FLOW_OK) {
-    fprintf (stderr, "push failed\n");
-    exit (1);
-  }
-}
-
-static GstBuffer *
-rig_take (Rig *r)
-{
-  GstBuffer *b = r->back;
-
-  r->back = NULL;
-  return b;
-}
-
-static void
-rig_stop (Rig *r)
-{
-  gst_buffer_replace (&r->back, NULL);
-  gst_element_set_state (r->e, GST_STATE_NULL);
-  gst_pad_set_active (r->src, FALSE);
-  gst_pad_set_active (r->sink, FALSE);
-  gst_object_unref (r->src);
-  gst_object_unref (r->sink);
-  gst_object_unref (r->e);
+  bench_rig_start (r, desc, caps, BENCH_RIG_KEEP);
+  g_free (desc);
 }
 
 static GstBuffer *
@@ -209,7 +140,7 @@ bench_add (BenchPeer *np, long n)
   tn_ewise *p = compile ("add:1", TN_FLOAT32, n);
   GstBuffer *buf = new_tensor_buffer (n * sizeof (float));
   double bytes = 2.0 * n * sizeof (float), e, c, s, nn;
-  Rig r;
+  BenchRig r;
 
   madvise (hp, n * sizeof (float), MADV_HUGEPAGE);
   memset (a, 0, n * sizeof (float));
@@ -219,9 +150,9 @@ bench_add (BenchPeer *np, long n)
       "tensor/x-raw,type=float32,dims=<%ld>,dims-order=row-major,"
       "framerate=0/1",
       n);
-  rig_start (&r, "tensorop", "add:1", 1, caps);
-  rig_push (&r, buf);
-  buf = rig_take (&r);
+  start_element (&r, "tensorop", "add:1", 1, caps);
+  bench_rig_push (&r, buf);
+  buf = bench_rig_take (&r);
   tn_ewise_run (p, a, a, 1);
   stream_add (a, n);
   bench_peer_run (np, "add", n);
@@ -235,8 +166,8 @@ bench_add (BenchPeer *np, long n)
         double t0 = bench_now ();
 
         if (k == 0) {
-          rig_push (&r, buf);
-          buf = rig_take (&r);
+          bench_rig_push (&r, buf);
+          buf = bench_rig_take (&r);
         } else if (k == 1) {
           tn_ewise_run (p, a, a, 1);
           bench_sink (a);
@@ -273,7 +204,7 @@ bench_add (BenchPeer *np, long n)
         e / s);
   }
   gst_buffer_unref (buf);
-  rig_stop (&r);
+  bench_rig_stop (&r);
   tn_ewise_free (p);
   free (a);
   free (a2);
@@ -414,7 +345,7 @@ bench_normalise (BenchPeer *np, int h, int w)
   char caps[160];
   GstBuffer *in = new_tensor_buffer (n), *out;
   tn_err e;
-  Rig r;
+  BenchRig r;
 
   for (long i = 0; i < n; i++)
     u[i] = (guint8) i;
@@ -425,18 +356,18 @@ bench_normalise (BenchPeer *np, int h, int w)
       "tensor/x-raw,type=uint8,dims=<%d,%d,3>,dims-order=row-major,"
       "framerate=0/1",
       h, w);
-  rig_start (&r, "tensorop", ops, 1, caps);
+  start_element (&r, "tensorop", ops, 1, caps);
   tn_ewise_run (p, f, u, 1);
   bench_peer_run (np, "norm", n);
   for (int i = 0; i < RUNS; i++) {
     double t0;
 
     /* The output comes from tensorop's pool (uint8 -> float32 widens). */
-    rig_push (&r, gst_buffer_ref (in));
-    gst_buffer_unref (rig_take (&r));
+    bench_rig_push (&r, gst_buffer_ref (in));
+    gst_buffer_unref (bench_rig_take (&r));
     t0 = bench_now ();
-    rig_push (&r, gst_buffer_ref (in));
-    out = rig_take (&r);
+    bench_rig_push (&r, gst_buffer_ref (in));
+    out = bench_rig_take (&r);
     te[i] = bench_now () - t0;
     gst_buffer_unref (out);
     tn_ewise_run (p, f, u, 1);
@@ -456,7 +387,7 @@ bench_normalise (BenchPeer *np, int h, int w)
   else
     printf ("\n");
   gst_buffer_unref (in);
-  rig_stop (&r);
+  bench_rig_stop (&r);
   tn_ewise_free (p);
   free (u);
   free (f);
@@ -618,22 +549,22 @@ bench_overhead (void)
   const int pushes = 20000;
   double to[RUNS], ti[RUNS];
   GstBuffer *bo = new_tensor_buffer (64), *bi = new_tensor_buffer (64);
-  Rig ro, ri;
+  BenchRig ro, ri;
 
-  rig_start (&ro, "tensorop", "add:1", 1, caps);
-  rig_start (&ri, "identity", NULL, 1, caps);
+  start_element (&ro, "tensorop", "add:1", 1, caps);
+  start_element (&ri, "identity", NULL, 1, caps);
   for (int i = 0; i < RUNS; i++) {
     double t0 = bench_now ();
 
     for (int k = 0; k < pushes; k++) {
-      rig_push (&ro, bo);
-      bo = rig_take (&ro);
+      bench_rig_push (&ro, bo);
+      bo = bench_rig_take (&ro);
     }
     to[i] = (bench_now () - t0) / pushes;
     t0 = bench_now ();
     for (int k = 0; k < pushes; k++) {
-      rig_push (&ri, bi);
-      bi = rig_take (&ri);
+      bench_rig_push (&ri, bi);
+      bi = bench_rig_take (&ri);
     }
     ti[i] = (bench_now () - t0) / pushes;
   }
@@ -643,8 +574,8 @@ bench_overhead (void)
       bench_median (to, RUNS) / bench_median (ti, RUNS));
   gst_buffer_unref (bo);
   gst_buffer_unref (bi);
-  rig_stop (&ro);
-  rig_stop (&ri);
+  bench_rig_stop (&ro);
+  bench_rig_stop (&ri);
 }
 
 /* Large casts out of place, against memcpy of the output bytes (the
@@ -676,7 +607,7 @@ bench_cast (long n)
     GstBuffer *buf = new_tensor_buffer (ib);
     double te[RUNS], tc[RUNS], tf[RUNS], th[RUNS], tm[RUNS];
     char caps[160];
-    Rig r;
+    BenchRig r;
 
     madvise (hp, ob, MADV_HUGEPAGE);
     for (size_t i = 0; i < ib; i++)
@@ -693,12 +624,12 @@ bench_cast (long n)
         "tensor/x-raw,type=%s,dims=<%ld>,dims-order=row-major,"
         "framerate=0/1",
         cases[k].type, n);
-    rig_start (&r, "tensorop", cases[k].ops, 1, caps);
+    start_element (&r, "tensorop", cases[k].ops, 1, caps);
     /* The input stays ours (not writable): tensorop writes a pool
      * buffer, warm after the first two. */
     for (int i = 0; i < 2; i++) {
-      rig_push (&r, gst_buffer_ref (buf));
-      gst_buffer_unref (rig_take (&r));
+      bench_rig_push (&r, gst_buffer_ref (buf));
+      gst_buffer_unref (bench_rig_take (&r));
     }
     for (int i = 0; i < RUNS; i++) {
       for (int c = 0; c < 5; c++) {
@@ -706,8 +637,8 @@ bench_cast (long n)
           double t0 = bench_now ();
 
           if (c == 0) {
-            rig_push (&r, gst_buffer_ref (buf));
-            gst_buffer_unref (rig_take (&r));
+            bench_rig_push (&r, gst_buffer_ref (buf));
+            gst_buffer_unref (bench_rig_take (&r));
           } else if (c == 1) {
             tn_ewise_run (p, dst, src, 1);
             bench_sink (dst);
@@ -738,8 +669,8 @@ bench_cast (long n)
       GstBuffer *o;
       GstMapInfo m;
 
-      rig_push (&r, gst_buffer_ref (buf));
-      o = rig_take (&r);
+      bench_rig_push (&r, gst_buffer_ref (buf));
+      o = bench_rig_take (&r);
       gst_buffer_map (o, &m, GST_MAP_READ);
       if (m.size != ob || memcmp (m.data, dst, ob) != 0) {
         fprintf (stderr, "cast %s: tensorop and core differ\n", cases[k].name);
@@ -755,7 +686,7 @@ bench_cast (long n)
         bench_ratio (tm, te, RUNS), bench_ratio (tm, tc, RUNS),
         bench_ratio (tm, tf, RUNS), bench_ratio (tm, th, RUNS));
     gst_buffer_unref (buf);
-    rig_stop (&r);
+    bench_rig_stop (&r);
     tn_ewise_free (p);
     free (src);
     free (dst);

@@ -33,100 +33,13 @@
 #include <gst/gst.h>
 
 #include "bench.h"
+#include "rig.h"
 #include <gst/tensor/gsttensor.h>
 
 #define ROUNDS 7
 
-/* ---- a pipeline fed buffer by buffer through pads of our own ---- */
-
-typedef struct {
-  GstElement *bin;
-  GstPad *src, *sink;
-  GstBuffer *back; /* what came out of the last push */
-} Rig;
-
-static GstFlowReturn
-rig_chain (GstPad *pad, GstObject *parent, GstBuffer *buf)
-{
-  Rig *r = g_object_get_data (G_OBJECT (pad), "rig");
-
-  gst_buffer_replace (&r->back, NULL);
-  r->back = buf;
-  return GST_FLOW_OK;
-}
-
-/* Our sink pad answers no ALLOCATION query: downstream of the last element
- * is then a consumer that reads no layout meta, as fakesink. */
-static void
-rig_start (Rig *r, const char *desc, const char *caps_str)
-{
-  GError *err = NULL;
-  GstPad *bsink, *bsrc;
-  GstSegment seg;
-  GstCaps *caps;
-
-  memset (r, 0, sizeof *r);
-  r->bin = gst_parse_bin_from_description (desc, TRUE, &err);
-  if (r->bin == NULL) {
-    fprintf (stderr, "%s: %s\n", desc, err->message);
-    exit (1);
-  }
-  r->src = gst_pad_new ("src", GST_PAD_SRC);
-  r->sink = gst_pad_new ("sink", GST_PAD_SINK);
-  g_object_set_data (G_OBJECT (r->sink), "rig", r);
-  gst_pad_set_chain_function (r->sink, rig_chain);
-  bsink = gst_element_get_static_pad (r->bin, "sink");
-  bsrc = gst_element_get_static_pad (r->bin, "src");
-  if (gst_pad_link (r->src, bsink) != GST_PAD_LINK_OK
-      || gst_pad_link (bsrc, r->sink) != GST_PAD_LINK_OK) {
-    fprintf (stderr, "%s: cannot link\n", desc);
-    exit (1);
-  }
-  gst_object_unref (bsink);
-  gst_object_unref (bsrc);
-  gst_pad_set_active (r->src, TRUE);
-  gst_pad_set_active (r->sink, TRUE);
-  gst_element_set_state (r->bin, GST_STATE_PLAYING);
-  gst_pad_push_event (r->src, gst_event_new_stream_start ("bench"));
-  caps = gst_caps_from_string (caps_str);
-  gst_pad_push_event (r->src, gst_event_new_caps (caps));
-  gst_caps_unref (caps);
-  gst_segment_init (&seg, GST_FORMAT_TIME);
-  gst_pad_push_event (r->src, gst_event_new_segment (&seg));
-}
-
-/* Pushes buf (taken); what comes out waits in r->back. */
-static void
-rig_push (Rig *r, GstBuffer *buf)
-{
-  GstFlowReturn ret = gst_pad_push (r->src, buf);
-
-  if (ret != GST_FLOW_OK || r->back == NULL) {
-    fprintf (stderr, "push failed: %s\n", gst_flow_get_name (ret));
-    exit (1);
-  }
-}
-
-static GstBuffer *
-rig_take (Rig *r)
-{
-  GstBuffer *b = r->back;
-
-  r->back = NULL;
-  return b;
-}
-
-static void
-rig_stop (Rig *r)
-{
-  gst_buffer_replace (&r->back, NULL);
-  gst_element_set_state (r->bin, GST_STATE_NULL);
-  gst_pad_set_active (r->src, FALSE);
-  gst_pad_set_active (r->sink, FALSE);
-  gst_object_unref (r->src);
-  gst_object_unref (r->sink);
-  gst_object_unref (r->bin);
-}
+/* ---- a pipeline fed buffer by buffer (rig.h): our sink pad is a
+ * consumer that reads no layout meta, as fakesink ---- */
 
 /* A buffer of the tensor allocator (aligned), filled by pattern: uint8
  * i % 251 (every value, no period of a power of two) or float32 zeros. */
@@ -152,14 +65,14 @@ new_input (gsize bytes, gboolean u8)
  * (writable, so an in-place element works in place, as it would behind a
  * pool); else push the shared input again. */
 static double
-rig_time (Rig *r, GstBuffer **cur, gboolean recycle, int k)
+rig_time (BenchRig *r, GstBuffer **cur, gboolean recycle, int k)
 {
   double t0 = bench_now ();
 
   for (int i = 0; i < k; i++) {
-    rig_push (r, recycle ? *cur : gst_buffer_ref (*cur));
+    bench_rig_push (r, recycle ? *cur : gst_buffer_ref (*cur));
     if (recycle)
-      *cur = rig_take (r);
+      *cur = bench_rig_take (r);
   }
   return (bench_now () - t0) / k;
 }
@@ -263,7 +176,7 @@ static gboolean have_nns;
 
 /* One buffer through each, from equal inputs: are the bytes the same? */
 static void
-compare_once (const Case *c, Rig *ro, Rig *rn)
+compare_once (const Case *c, BenchRig *ro, BenchRig *rn)
 {
   gboolean u8 = c->type == NULL || strcmp (c->type, "uint8") == 0;
   GstBuffer *a, *b;
@@ -271,10 +184,10 @@ compare_once (const Case *c, Rig *ro, Rig *rn)
   gsize differ = 0;
   double maxd = 0;
 
-  rig_push (ro, new_input (c->in_bytes, u8));
-  rig_push (rn, new_input (c->in_bytes, u8));
-  a = rig_take (ro);
-  b = rig_take (rn);
+  bench_rig_push (ro, new_input (c->in_bytes, u8));
+  bench_rig_push (rn, new_input (c->in_bytes, u8));
+  a = bench_rig_take (ro);
+  b = bench_rig_take (rn);
   gst_buffer_map (a, &ma, GST_MAP_READ);
   gst_buffer_map (b, &mb, GST_MAP_READ);
   if (ma.size != mb.size) {
@@ -323,13 +236,13 @@ run_case (const Case *c)
   GstBuffer *in = new_input (c->in_bytes, u8), *co, *cn, *ci;
   guint8 *ld = NULL, *ls = NULL;
   float *la = NULL;
-  Rig ro, rn, ri;
+  BenchRig ro, rn, ri;
 
   printf ("%s:\n  ours: %s\n", c->name, c->ours);
-  rig_start (&ro, c->ours, ours_caps);
+  bench_rig_start (&ro, c->ours, ours_caps, BENCH_RIG_KEEP);
   if (have_nns) {
     printf ("  NNStreamer: %s\n", c->nns);
-    rig_start (&rn, c->nns, nns_caps);
+    bench_rig_start (&rn, c->nns, nns_caps, BENCH_RIG_KEEP);
     compare_once (c, &ro, &rn);
   }
   if (c->limit == LIMIT_MEMCPY) {
@@ -341,7 +254,7 @@ run_case (const Case *c)
     la = aligned_alloc (64, c->limit_bytes * sizeof (float));
     memset (la, 0, c->limit_bytes * sizeof (float));
   } else if (c->limit == LIMIT_IDENTITY) {
-    rig_start (&ri, "identity", ours_caps);
+    bench_rig_start (&ri, "identity", ours_caps, BENCH_RIG_KEEP);
   }
   co = c->recycle ? gst_buffer_copy_deep (in) : gst_buffer_ref (in);
   cn = c->recycle ? gst_buffer_copy_deep (in) : gst_buffer_ref (in);
@@ -402,11 +315,11 @@ run_case (const Case *c)
   gst_buffer_unref (co);
   gst_buffer_unref (cn);
   gst_buffer_unref (in);
-  rig_stop (&ro);
+  bench_rig_stop (&ro);
   if (have_nns)
-    rig_stop (&rn);
+    bench_rig_stop (&rn);
   if (c->limit == LIMIT_IDENTITY)
-    rig_stop (&ri);
+    bench_rig_stop (&ri);
   free (ld);
   free (ls);
   free (la);
@@ -527,7 +440,7 @@ part_pipeline (void)
   GstBuffer *in = new_input (items, TRUE), *b1, *b2, *ci, *cn, *bp;
   guint8 *md = aligned_alloc (64, traffic / 2),
          *ms = aligned_alloc (64, traffic / 2);
-  Rig r1, r2, ri, rn, rp;
+  BenchRig r1, r2, ri, rn, rp;
 
   memset (md, 0, traffic / 2);
   memset (ms, 1, traffic / 2);
@@ -542,17 +455,17 @@ part_pipeline (void)
   printf ("realistic pipeline, RGB %dx%d frames pushed by the bench:\n"
           "  %s\n",
       P_W, P_H, d1);
-  rig_start (&r1, d1, caps);
-  rig_start (&r2, d2, caps);
-  rig_start (&ri, "identity", caps);
+  bench_rig_start (&r1, d1, caps, BENCH_RIG_KEEP);
+  bench_rig_start (&r2, d2, caps, BENCH_RIG_KEEP);
+  bench_rig_start (&ri, "identity", caps, BENCH_RIG_KEEP);
   /* The stages before tensorreduce, alone: the whole minus this is
    * tensorreduce's cost on the CHW view (its input is the float32 frame). */
-  rig_start (&rp,
+  bench_rig_start (&rp,
       "tensorconvert ! tensorop ops=cast:float32,sub:127.5,div:127.5 "
       "n-threads=1",
-      caps);
+      caps, BENCH_RIG_KEEP);
   if (have_nns)
-    rig_start (&rn, pipe_nns, caps);
+    bench_rig_start (&rn, pipe_nns, caps, BENCH_RIG_KEEP);
   memset (rd, 1, 4 * items);
   bp = gst_buffer_ref (in);
   b1 = gst_buffer_ref (in);
@@ -621,18 +534,18 @@ part_pipeline (void)
       src, "...", 1 / bench_median (tl, 3), 1e3 * bench_median (ts, 3), frames);
   (void) rsink;
   gst_buffer_unref (bp);
-  rig_stop (&rp);
+  bench_rig_stop (&rp);
   free (rd);
   gst_buffer_unref (b1);
   gst_buffer_unref (b2);
   gst_buffer_unref (ci);
   gst_buffer_unref (cn);
   gst_buffer_unref (in);
-  rig_stop (&r1);
-  rig_stop (&r2);
-  rig_stop (&ri);
+  bench_rig_stop (&r1);
+  bench_rig_stop (&r2);
+  bench_rig_stop (&ri);
   if (have_nns)
-    rig_stop (&rn);
+    bench_rig_stop (&rn);
   free (md);
   free (ms);
   g_free (caps);
@@ -646,13 +559,13 @@ part_profile (int frames)
   char *caps = video_caps (P_W, P_H), d1[256];
   GstBuffer *in = new_input ((gsize) P_W * P_H * 3, TRUE);
   double t;
-  Rig r;
+  BenchRig r;
 
   snprintf (d1, sizeof d1, pipe_fmt, 1, 1);
-  rig_start (&r, d1, caps);
+  bench_rig_start (&r, d1, caps, BENCH_RIG_KEEP);
   t = rig_time (&r, &in, FALSE, frames);
   printf ("profile: %d frames of %s: %.2f ms/frame\n", frames, d1, 1e3 * t);
-  rig_stop (&r);
+  bench_rig_stop (&r);
   gst_buffer_unref (in);
   g_free (caps);
 }

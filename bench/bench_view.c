@@ -29,6 +29,7 @@
 #include <gst/gst.h>
 
 #include "bench.h"
+#include "rig.h"
 #include <gst/tensor/gsttensor.h>
 
 #define RUNS 7
@@ -44,92 +45,22 @@ static int count_n;
  * the two into one function. */
 static volatile int count_who;
 
-typedef struct {
-  GstElement *e;
-  GstPad *src, *sink;
-} Rig;
-
-static gboolean
-sink_query (GstPad *pad, GstObject *parent, GstQuery *query)
-{
-  if (GST_QUERY_TYPE (query) == GST_QUERY_ALLOCATION) {
-    if (gst_pad_get_element_private (pad) != NULL)
-      gst_query_add_allocation_meta (query, GST_TN_LAYOUT_META_API_TYPE, NULL);
-    return TRUE;
-  }
-  return gst_pad_query_default (pad, parent, query);
-}
-
-static gboolean
-sink_event (GstPad *pad, GstObject *parent, GstEvent *event)
-{
-  gst_event_unref (event);
-  return TRUE;
-}
-
-static GstFlowReturn
-sink_chain (GstPad *pad, GstObject *parent, GstBuffer *buf)
-{
-  gst_buffer_unref (buf);
-  return GST_FLOW_OK;
-}
-
-static Rig
-rig_new (const gchar *factory, const gchar *prop, const gchar *value,
-    const gchar *caps, gboolean meta)
-{
-  Rig r;
-  GstSegment seg;
-  GstCaps *c = gst_caps_from_string (caps);
-  GstPad *esink, *esrc;
-
-  r.e = gst_element_factory_make (factory, NULL);
-  if (r.e == NULL) {
-    fprintf (stderr, "%s not found (GST_PLUGIN_PATH=%s)\n", factory,
-        g_getenv ("GST_PLUGIN_PATH"));
-    exit (1);
-  }
-  if (prop)
-    gst_util_set_object_arg (G_OBJECT (r.e), prop, value);
-  r.src = gst_pad_new ("src", GST_PAD_SRC);
-  r.sink = gst_pad_new ("sink", GST_PAD_SINK);
-  gst_pad_set_chain_function (r.sink, sink_chain);
-  gst_pad_set_event_function (r.sink, sink_event);
-  gst_pad_set_query_function (r.sink, sink_query);
-  gst_pad_set_element_private (r.sink, meta ? r.e : NULL);
-  esink = gst_element_get_static_pad (r.e, "sink");
-  esrc = gst_element_get_static_pad (r.e, "src");
-  gst_pad_link (r.src, esink);
-  gst_pad_link (esrc, r.sink);
-  gst_object_unref (esink);
-  gst_object_unref (esrc);
-  gst_pad_set_active (r.src, TRUE);
-  gst_pad_set_active (r.sink, TRUE);
-  gst_element_set_state (r.e, GST_STATE_PLAYING);
-  gst_pad_push_event (r.src, gst_event_new_stream_start ("bench"));
-  if (!gst_pad_push_event (r.src, gst_event_new_caps (c))) {
-    fprintf (stderr, "%s refused %s\n", factory, caps);
-    exit (1);
-  }
-  gst_segment_init (&seg, GST_FORMAT_TIME);
-  gst_pad_push_event (r.src, gst_event_new_segment (&seg));
-  return r;
-}
-
+/* The element with one property set, fed from a pad of ours (rig.h);
+ * meta: our sink pad reads the layout meta. */
 static void
-rig_free (Rig *r)
+rig_new (BenchRig *r, const gchar *factory, const gchar *prop,
+    const gchar *value, const gchar *caps, gboolean meta)
 {
-  gst_element_set_state (r->e, GST_STATE_NULL);
-  gst_pad_set_active (r->src, FALSE);
-  gst_pad_set_active (r->sink, FALSE);
-  gst_object_unref (r->e);
-  gst_object_unref (r->src);
-  gst_object_unref (r->sink);
+  gchar *desc = prop ? g_strdup_printf ("%s %s=\"%s\"", factory, prop, value)
+                     : g_strdup (factory);
+
+  bench_rig_start (r, desc, caps, meta ? BENCH_RIG_META : 0);
+  g_free (desc);
 }
 
 /* Seconds per buffer over n pushes. */
 static double
-push_n (Rig *r, GstBuffer *buf, int n)
+push_n (BenchRig *r, GstBuffer *buf, int n)
 {
   double t0 = bench_now ();
 
@@ -144,7 +75,7 @@ push_n (Rig *r, GstBuffer *buf, int n)
 /* Seconds per buffer over n pushes of writable buffers from pool, as a
  * source hands them on: the element may pass its input on itself. */
 static double
-push_pool_n (Rig *r, GstBufferPool *pool, int n)
+push_pool_n (BenchRig *r, GstBufferPool *pool, int n)
 {
   double t0 = bench_now ();
 
@@ -200,7 +131,7 @@ filled (gsize size)
 }
 
 static guint64
-copied (Rig *r)
+copied (BenchRig *r)
 {
   guint64 v;
 
@@ -218,7 +149,7 @@ selected (const gchar *label)
 }
 
 G_NO_INLINE static void
-count_element (Rig *r, GstBuffer *buf, GstBufferPool *pool, int n)
+count_element (BenchRig *r, GstBuffer *buf, GstBufferPool *pool, int n)
 {
   count_who = 1;
   if (pool)
@@ -228,7 +159,7 @@ count_element (Rig *r, GstBuffer *buf, GstBufferPool *pool, int n)
 }
 
 G_NO_INLINE static void
-count_peer (Rig *r, GstBuffer *buf, GstBufferPool *pool, int n)
+count_peer (BenchRig *r, GstBuffer *buf, GstBufferPool *pool, int n)
 {
   count_who = 2;
   if (pool)
@@ -243,15 +174,15 @@ against_identity (const gchar *label, const gchar *factory, const gchar *prop,
     const gchar *value, const gchar *caps, gsize size, gboolean meta, int n)
 {
   GstBuffer *buf;
-  Rig a, b;
+  BenchRig a, b;
   double ta[RUNS], tb[RUNS], ma, mb;
   guint64 c0;
 
   if (!selected (label))
     return;
   buf = filled (size);
-  a = rig_new (factory, prop, value, caps, meta);
-  b = rig_new ("identity", NULL, NULL, caps, meta);
+  rig_new (&a, factory, prop, value, caps, meta);
+  rig_new (&b, "identity", NULL, NULL, caps, meta);
   push_n (&a, buf, n / 10 + 1);
   push_n (&b, buf, n / 10 + 1);
   c0 = copied (&a);
@@ -272,8 +203,8 @@ against_identity (const gchar *label, const gchar *factory, const gchar *prop,
       label, ma * 1e6, mb * 1e6, ma / mb,
       (copied (&a) - c0) / ((guint64) n * RUNS));
 done:
-  rig_free (&a);
-  rig_free (&b);
+  bench_rig_stop (&a);
+  bench_rig_stop (&b);
   gst_buffer_unref (buf);
 }
 
@@ -284,15 +215,15 @@ against_identity_pool (const gchar *label, const gchar *factory,
     gboolean meta, int n)
 {
   GstBufferPool *pool;
-  Rig a, b;
+  BenchRig a, b;
   double ta[RUNS], tb[RUNS], ma, mb;
   guint64 c0;
 
   if (!selected (label))
     return;
   pool = pool_new (size);
-  a = rig_new (factory, prop, value, caps, meta);
-  b = rig_new ("identity", NULL, NULL, caps, meta);
+  rig_new (&a, factory, prop, value, caps, meta);
+  rig_new (&b, "identity", NULL, NULL, caps, meta);
   push_pool_n (&a, pool, n / 10 + 1);
   push_pool_n (&b, pool, n / 10 + 1);
   c0 = copied (&a);
@@ -313,8 +244,8 @@ against_identity_pool (const gchar *label, const gchar *factory,
       label, ma * 1e6, mb * 1e6, ma / mb,
       (copied (&a) - c0) / ((guint64) n * RUNS));
 done:
-  rig_free (&a);
-  rig_free (&b);
+  bench_rig_stop (&a);
+  bench_rig_stop (&b);
   gst_buffer_pool_set_active (pool, FALSE);
   gst_object_unref (pool);
 }
@@ -325,7 +256,7 @@ against_memcpy (const gchar *label, const gchar *factory, const gchar *prop,
     const gchar *value, const gchar *caps, gsize size, gsize out_size, int n)
 {
   GstBuffer *buf;
-  Rig a;
+  BenchRig a;
   double ta[RUNS], tb[RUNS], ma, mb;
   guint8 *src, *dst;
   guint64 c0;
@@ -333,7 +264,7 @@ against_memcpy (const gchar *label, const gchar *factory, const gchar *prop,
   if (!selected (label) || count_n > 0)
     return;
   buf = filled (size);
-  a = rig_new (factory, prop, value, caps, FALSE);
+  rig_new (&a, factory, prop, value, caps, FALSE);
   src = g_malloc (out_size);
   dst = g_malloc (out_size);
   memset (src, 1, out_size);
@@ -351,7 +282,7 @@ against_memcpy (const gchar *label, const gchar *factory, const gchar *prop,
           "%" G_GUINT64_FORMAT " B/buffer\n",
       label, ma * 1e6, mb * 1e6, ma / mb,
       (copied (&a) - c0) / ((guint64) n * RUNS));
-  rig_free (&a);
+  bench_rig_stop (&a);
   g_free (src);
   g_free (dst);
   gst_buffer_unref (buf);
