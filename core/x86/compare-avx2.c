@@ -15,7 +15,7 @@ typedef struct {
   __m256i ok;      /* per lane: minus the count of passing items */
   __m256 abs, rel; /* per lane maxima */
   __m256i ulp;     /* per lane unsigned maxima */
-  __m256 gate;     /* rel * (1 - 2^-10) - 2^-126, at least 0 */
+  __m256 gate;     /* rel * (1 - 2^-10), at least 0 */
 } acc8;
 
 /* One vector of 8 items.  same: x == y, computed by the caller. */
@@ -28,11 +28,13 @@ step8 (acc8 *acc, __m256 x, __m256 y, __m256 same, __m256 rtol, __m256 atol,
   const __m256 anynan = _mm256_cmp_ps (x, y, _CMP_UNORD_Q);
   const __m256 ax = _mm256_and_ps (x, absmask);
   const __m256 ay = _mm256_and_ps (y, absmask);
-  const __m256 d
-      = _mm256_andnot_ps (same, _mm256_and_ps (_mm256_sub_ps (x, y), absmask));
+  /* |x - y|: 0 where x == y, except NaN for equal infinities, which no
+   * maximum below takes (maxps keeps its second operand then) and which
+   * same passes */
+  const __m256 d = _mm256_and_ps (_mm256_sub_ps (x, y), absmask);
   /* ulps, sign-magnitude: |mx - my| for equal signs, mx + my for
    * opposite ones (at most 2^32 - 2, exact in uint32); blendv picks by
-   * the sign bit of x ^ y */
+   * the sign bit of x ^ y; 0 where x == y (+0 and -0 too) */
   const __m256i mx = _mm256_castps_si256 (ax), my = _mm256_castps_si256 (ay);
   const __m256 opp = _mm256_xor_ps (x, y);
   __m256i u = _mm256_castps_si256 (_mm256_blendv_ps (
@@ -40,8 +42,6 @@ step8 (acc8 *acc, __m256 x, __m256 y, __m256 same, __m256 rtol, __m256 atol,
       _mm256_castsi256_ps (_mm256_add_epi32 (mx, my)), opp));
   __m256 ok;
 
-  u = _mm256_andnot_si256 (
-      _mm256_castps_si256 (_mm256_or_ps (anynan, same)), u);
   if (ulp_mode) {
     __m256i le = _mm256_cmpeq_epi32 (_mm256_max_epu32 (u, mulp), mulp);
 
@@ -50,38 +50,36 @@ step8 (acc8 *acc, __m256 x, __m256 y, __m256 same, __m256 rtol, __m256 atol,
     __m256 p = _mm256_mul_ps (rtol, ay);
 
     __asm__("" : "+x"(p)); /* no FMA: NumPy rounds the product */
-    /* NumPy: infinities are close only to themselves.  A NaN x leaves
-     * max its second operand, and d is NaN then anyway. */
-    ok = _mm256_and_ps (_mm256_cmp_ps (_mm256_max_ps (ax, ay), inf, _CMP_LT_OQ),
+    /* NumPy: infinities are close only to themselves.  Only an infinite
+     * reference needs the test: an infinite x beside a finite y has
+     * d = inf above any finite tolerance, and equal infinities are in
+     * same; a NaN gives a NaN d, which compares false. */
+    ok = _mm256_and_ps (_mm256_cmp_ps (ay, inf, _CMP_LT_OQ),
         _mm256_cmp_ps (d, _mm256_add_ps (atol, p), _CMP_LE_OQ));
   }
   ok = _mm256_or_ps (ok, same);
-  if (equal_nan)
-    ok = _mm256_or_ps (ok, _mm256_and_ps (_mm256_cmp_ps (x, x, _CMP_UNORD_Q),
-                               _mm256_cmp_ps (y, y, _CMP_UNORD_Q)));
+  if (_mm256_movemask_ps (anynan)) { /* rare: NaNs have no ulps */
+    u = _mm256_andnot_si256 (_mm256_castps_si256 (anynan), u);
+    if (equal_nan)
+      ok = _mm256_or_ps (ok, _mm256_and_ps (_mm256_cmp_ps (x, x, _CMP_UNORD_Q),
+                                 _mm256_cmp_ps (y, y, _CMP_UNORD_Q)));
+  }
   acc->ok = _mm256_add_epi32 (acc->ok, _mm256_castps_si256 (ok));
   /* maxps keeps its second operand when the first is NaN */
   acc->abs = _mm256_max_ps (d, acc->abs);
-  /* The largest d / ay without a division per item: rcpps gives the
-   * quotient to 2^-11, so an item can raise a lane's maximum only where
-   * that estimate reaches acc->gate (the maximum less 2^-10 of it); those
-   * vectors, rare once the maxima settle, divide exactly.  An ay whose
-   * reciprocal rcpps may flush (>= 2^126) always divides. */
-  {
-    const __m256 est = _mm256_mul_ps (d, _mm256_rcp_ps (ay));
-    const __m256 go = _mm256_or_ps (_mm256_cmp_ps (est, acc->gate, _CMP_GE_OQ),
-        _mm256_cmp_ps (ay, _mm256_set1_ps (0x1p126f), _CMP_GE_OQ));
-
-    if (_mm256_movemask_ps (go)) {
-      acc->rel = _mm256_max_ps (_mm256_div_ps (d, ay), acc->rel);
-      /* less 2^-126: where the maximum is subnormal, the estimate's
-       * error is no longer relative; there every item divides */
-      acc->gate = _mm256_max_ps (
-          _mm256_sub_ps (
-              _mm256_mul_ps (acc->rel, _mm256_set1_ps (1.0f - 0x1p-10f)),
-              _mm256_set1_ps (0x1p-126f)),
-          _mm256_setzero_ps ());
-    }
+  /* The largest d / ay with a division only where it may raise a lane's
+   * maximum: d / ay > rel needs d > gate * ay (gate is rel less 2^-10 of
+   * it, more than the two roundings; rounding is monotonic, so a rounded
+   * gate * ay never passes a d above the exact one), so vectors whose
+   * lanes are all below gate * ay, nearly all once the maxima settle,
+   * skip it.  A NaN product (gate 0, ay inf) skips a quotient that is 0
+   * or NaN, and neither raises a maximum. */
+  if (_mm256_movemask_ps (
+          _mm256_cmp_ps (d, _mm256_mul_ps (acc->gate, ay), _CMP_GE_OQ))) {
+    acc->rel = _mm256_max_ps (_mm256_div_ps (d, ay), acc->rel);
+    acc->gate = _mm256_max_ps (
+        _mm256_mul_ps (acc->rel, _mm256_set1_ps (1.0f - 0x1p-10f)),
+        _mm256_setzero_ps ());
   }
   acc->ulp = _mm256_max_epu32 (u, acc->ulp);
 }
