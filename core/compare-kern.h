@@ -1,4 +1,4 @@
-/* Internal to core/compare*.c and core/x86/compare-avx2.c: the comparison
+/* Internal to core/compare*.c and core/x86/compare-*.c: the comparison
  * kernels, one table of them per CPU level (core/dsp.h).
  *
  * A run kernel compares n items of the actual tensor (stride sa, in
@@ -68,6 +68,36 @@ tn_cmp_ulp_bits (uint64_t x, uint64_t y, unsigned bits)
                     : (uint64_t) oy - (uint64_t) ox;
   }
   return (uint64_t) (ox >= oy ? ox - oy : oy - ox);
+}
+
+/* The end of a float32 vector run: folds the nl lanes' maxima (fa, fr,
+ * u) into o, then items [i, n) through the item kernel.  o->bad holds
+ * the vector part's count already. */
+static inline void
+tn_cmp_finish_f32 (tn_cmp_part *o, int nl, const float *fa, const float *fr,
+    const uint32_t *u, const float *pa, const float *pe, int64_t i, int64_t n,
+    const tn_cmp_tol *t, tn_cmp_item_fn item)
+{
+  for (int l = 0; l < nl; l++) {
+    if (fa[l] > o->max_abs)
+      o->max_abs = fa[l];
+    if (fr[l] > o->max_rel)
+      o->max_rel = fr[l];
+    if (u[l] > o->max_ulp)
+      o->max_ulp = u[l];
+  }
+  for (; i < n; i++) {
+    tn_cmp_item it;
+
+    item (pa + i, pe + i, t, &it);
+    o->bad += it.bad;
+    if (it.abs > o->max_abs)
+      o->max_abs = it.abs;
+    if (it.rel > o->max_rel)
+      o->max_rel = it.rel;
+    if (it.ulp > o->max_ulp)
+      o->max_ulp = it.ulp;
+  }
 }
 
 #endif

@@ -139,28 +139,10 @@ run_float32_avx2 (const void *a, int64_t sa, const void *e, int64_t se,
   _mm256_storeu_ps (fa, c0.abs);
   _mm256_storeu_ps (fr, c0.rel);
   _mm256_storeu_si256 ((__m256i *) u, c0.ulp);
-  for (int l = 0; l < 8; l++) {
+  for (int l = 0; l < 8; l++)
     okc -= k[l];
-    if (fa[l] > o.max_abs)
-      o.max_abs = fa[l];
-    if (fr[l] > o.max_rel)
-      o.max_rel = fr[l];
-    if (u[l] > o.max_ulp)
-      o.max_ulp = u[l];
-  }
   o.bad = i - okc;
-  for (; i < n; i++) {
-    tn_cmp_item it;
-
-    item_c (pa + i, pe + i, t, &it);
-    o.bad += it.bad;
-    if (it.abs > o.max_abs)
-      o.max_abs = it.abs;
-    if (it.rel > o.max_rel)
-      o.max_rel = it.rel;
-    if (it.ulp > o.max_ulp)
-      o.max_ulp = it.ulp;
-  }
+  tn_cmp_finish_f32 (&o, 8, fa, fr, u, pa, pe, i, n, t, item_c);
   *out = o;
 }
 
