@@ -55,6 +55,24 @@ typedef struct {
 void tn_norm_dsp_init (tn_norm_dsp *dsp, unsigned flags);
 const tn_norm_dsp *tn_norm_dsp_get (void);
 
+/* The end of moments: slot j of p adds lanes j, j + p, ... of the 24
+ * lane sums ls and lq, to 0, in that order. */
+static inline void
+tn_nk_moments_fold (
+    const double *ls, const double *lq, int p, double *s, double *q)
+{
+  for (int j = 0; j < p; j++) {
+    double a = 0.0, b = 0.0;
+
+    for (int l = j; l < 24; l += p) {
+      a += ls[l];
+      b += lq[l];
+    }
+    s[j] = a;
+    q[j] = b;
+  }
+}
+
 /* Every entry from the template as built for one ISA (c: portable). */
 void tn_nk_fill_c (tn_norm_dsp *dsp);
 void tn_nk_fill_avx2 (tn_norm_dsp *dsp);

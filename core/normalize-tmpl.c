@@ -278,16 +278,7 @@ nk_moments_c (const float *x, int64_t n, int p, double *s, double *q)
     ls[l] += d;
     lq[l] = fma (d, d, lq[l]);
   }
-  for (int j = 0; j < p; j++) {
-    double a = 0.0, b = 0.0;
-
-    for (int l = j; l < 24; l += p) {
-      a += ls[l];
-      b += lq[l];
-    }
-    s[j] = a;
-    q[j] = b;
-  }
+  tn_nk_moments_fold (ls, lq, p, s, q);
 }
 #endif
 
