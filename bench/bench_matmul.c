@@ -18,43 +18,10 @@
 #include <gst/gst.h>
 
 #include "bench.h"
+#include "rig.h"
 #include "core/npy.h"
 
 #define RUNS 7
-
-static double
-run (const gchar *desc)
-{
-  GError *err = NULL;
-  GstElement *pipe = gst_parse_launch (desc, &err);
-  GstBus *bus;
-  GstMessage *msg;
-  double t0, t1;
-
-  if (!pipe) {
-    fprintf (stderr, "cannot build '%s': %s\n", desc, err->message);
-    exit (1);
-  }
-  bus = gst_element_get_bus (pipe);
-  /* negotiation, loading and packing the weights stay out of the time */
-  gst_element_set_state (pipe, GST_STATE_PAUSED);
-  gst_element_get_state (pipe, NULL, NULL, GST_CLOCK_TIME_NONE);
-  t0 = bench_now ();
-  gst_element_set_state (pipe, GST_STATE_PLAYING);
-  msg = gst_bus_timed_pop_filtered (
-      bus, GST_CLOCK_TIME_NONE, GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
-  t1 = bench_now ();
-  if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
-    gst_message_parse_error (msg, &err, NULL);
-    fprintf (stderr, "'%s' failed: %s\n", desc, err->message);
-    exit (1);
-  }
-  gst_message_unref (msg);
-  gst_element_set_state (pipe, GST_STATE_NULL);
-  gst_object_unref (bus);
-  gst_object_unref (pipe);
-  return t1 - t0;
-}
 
 /* A float32 .npy of dims k x n with small values, in a temporary file. */
 static gchar *
@@ -144,8 +111,8 @@ main (int argc, char **argv)
     for (int c = 0; c < 3; c++) {
       if (!on[c])
         continue;
-      tm[c][r] = run (mm[c]) / nbuf[c];
-      ti[c][r] = run (id[c]) / nbuf[c];
+      tm[c][r] = bench_pipeline_seconds (mm[c]) / nbuf[c];
+      ti[c][r] = bench_pipeline_seconds (id[c]) / nbuf[c];
     }
   printf ("bench_matmul: us/buffer, median of %d interleaved runs, "
           "n-threads=0 (%u cores)\n",

@@ -19,6 +19,7 @@
 #include <gst/gst.h>
 
 #include "bench.h"
+#include "rig.h"
 
 #define RUNS 7
 
@@ -36,42 +37,6 @@ static const Case cases[] = {
   { "1M x float32", "uniform", 1 << 20, 100 },
   { "1M x float32", "normal", 1 << 20, 20 },
 };
-
-/* Seconds from PLAYING to EOS; exits on an error. */
-static double
-run (const gchar *desc)
-{
-  GError *err = NULL;
-  GstElement *pipe = gst_parse_launch (desc, &err);
-  GstBus *bus;
-  GstMessage *msg;
-  double t0, t1;
-
-  if (!pipe) {
-    fprintf (stderr, "cannot build '%s': %s\n", desc, err->message);
-    exit (1);
-  }
-  bus = gst_element_get_bus (pipe);
-  /* PAUSED first, so that start-up (negotiation, pool set-up, preroll) is
-   * out of the timed part. */
-  gst_element_set_state (pipe, GST_STATE_PAUSED);
-  gst_element_get_state (pipe, NULL, NULL, GST_CLOCK_TIME_NONE);
-  t0 = bench_now ();
-  gst_element_set_state (pipe, GST_STATE_PLAYING);
-  msg = gst_bus_timed_pop_filtered (
-      bus, GST_CLOCK_TIME_NONE, GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
-  t1 = bench_now ();
-  if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
-    gst_message_parse_error (msg, &err, NULL);
-    fprintf (stderr, "'%s' failed: %s\n", desc, err->message);
-    exit (1);
-  }
-  gst_message_unref (msg);
-  gst_element_set_state (pipe, GST_STATE_NULL);
-  gst_object_unref (bus);
-  gst_object_unref (pipe);
-  return t1 - t0;
-}
 
 static void
 use_build_tree_plugin (void)
@@ -124,8 +89,8 @@ main (int argc, char **argv)
           "sizemax=%u ! fakesink sync=false enable-last-sample=false",
           cases[c].buffers, cases[c].items * 4);
 
-      src[c][r] = run (a) / cases[c].buffers;
-      fake[c][r] = run (b) / cases[c].buffers;
+      src[c][r] = bench_pipeline_seconds (a) / cases[c].buffers;
+      fake[c][r] = bench_pipeline_seconds (b) / cases[c].buffers;
       g_free (a);
       g_free (b);
     }

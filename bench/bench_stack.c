@@ -25,42 +25,10 @@
 #include <gst/gst.h>
 
 #include "bench.h"
+#include "rig.h"
 
 #define RUNS 9
 #define NBUF 20000
-
-static double
-run (const gchar *desc)
-{
-  GError *err = NULL;
-  GstElement *pipe = gst_parse_launch (desc, &err);
-  GstBus *bus;
-  GstMessage *msg;
-  double t0, t1;
-
-  if (!pipe) {
-    fprintf (stderr, "cannot build '%s': %s\n", desc, err->message);
-    exit (1);
-  }
-  bus = gst_element_get_bus (pipe);
-  gst_element_set_state (pipe, GST_STATE_PAUSED);
-  gst_element_get_state (pipe, NULL, NULL, GST_CLOCK_TIME_NONE);
-  t0 = bench_now ();
-  gst_element_set_state (pipe, GST_STATE_PLAYING);
-  msg = gst_bus_timed_pop_filtered (
-      bus, GST_CLOCK_TIME_NONE, GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
-  t1 = bench_now ();
-  if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
-    gst_message_parse_error (msg, &err, NULL);
-    fprintf (stderr, "'%s' failed: %s\n", desc, err->message);
-    exit (1);
-  }
-  gst_message_unref (msg);
-  gst_element_set_state (pipe, GST_STATE_NULL);
-  gst_object_unref (bus);
-  gst_object_unref (pipe);
-  return t1 - t0;
-}
 
 static gchar *
 two_tensor_streams (const gchar *element, const gchar *dims, guint n)
@@ -91,12 +59,13 @@ bench_per_buffer (void)
   printf ("per-buffer hand-off: two 16-item streams, %u buffers, median of "
           "%d runs\n",
       NBUF, RUNS);
-  run (stack); /* warm: the registry, the pool, the page cache */
-  run (mix);
+  bench_pipeline_seconds (
+      stack); /* warm: the registry, the pool, the page cache */
+  bench_pipeline_seconds (mix);
   for (int r = 0; r < RUNS; r++) {
-    ts[r] = run (stack) / NBUF * 1e6;
-    tm[r] = run (mm) / NBUF * 1e6;
-    ta[r] = run (mix) / NBUF * 1e6;
+    ts[r] = bench_pipeline_seconds (stack) / NBUF * 1e6;
+    tm[r] = bench_pipeline_seconds (mm) / NBUF * 1e6;
+    ta[r] = bench_pipeline_seconds (mix) / NBUF * 1e6;
   }
   rs = bench_ratio (ts, ta, RUNS);
   rm = bench_ratio (tm, ta, RUNS);
@@ -289,7 +258,7 @@ main (int argc, char **argv)
   if (argc == 3 && strcmp (argv[1], "buffer-only") == 0) {
     gchar *d = two_tensor_streams ("tensorstack", "<16>", atoi (argv[2]));
 
-    run (d);
+    bench_pipeline_seconds (d);
     g_free (d);
     return 0;
   }

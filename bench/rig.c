@@ -3,6 +3,8 @@
  */
 #include "rig.h"
 
+#include "bench.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -128,4 +130,37 @@ bench_rig_stop (BenchRig *r)
   gst_object_unref (r->src);
   gst_object_unref (r->sink);
   gst_object_unref (r->e);
+}
+
+double
+bench_pipeline_seconds (const char *desc)
+{
+  GError *err = NULL;
+  GstElement *pipe = gst_parse_launch (desc, &err);
+  GstBus *bus;
+  GstMessage *msg;
+  double t0, t1;
+
+  if (!pipe) {
+    fprintf (stderr, "cannot build '%s': %s\n", desc, err->message);
+    exit (1);
+  }
+  bus = gst_element_get_bus (pipe);
+  gst_element_set_state (pipe, GST_STATE_PAUSED);
+  gst_element_get_state (pipe, NULL, NULL, GST_CLOCK_TIME_NONE);
+  t0 = bench_now ();
+  gst_element_set_state (pipe, GST_STATE_PLAYING);
+  msg = gst_bus_timed_pop_filtered (
+      bus, GST_CLOCK_TIME_NONE, GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  t1 = bench_now ();
+  if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
+    gst_message_parse_error (msg, &err, NULL);
+    fprintf (stderr, "'%s' failed: %s\n", desc, err->message);
+    exit (1);
+  }
+  gst_message_unref (msg);
+  gst_element_set_state (pipe, GST_STATE_NULL);
+  gst_object_unref (bus);
+  gst_object_unref (pipe);
+  return t1 - t0;
 }

@@ -1,6 +1,7 @@
-/* A pipeline fed buffer by buffer from a pad of the benchmark, its output
- * taken by another: the per-buffer rows time an element without a source
- * or a sink of GStreamer's in the measurement.
+/* How the benchmarks drive GStreamer: a pipeline fed buffer by buffer
+ * from a pad of the benchmark, its output taken by another (the
+ * per-buffer rows time an element without a source or a sink of
+ * GStreamer's in the measurement), and whole pipelines timed to EOS.
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #ifndef BENCH_RIG_H
@@ -34,5 +35,10 @@ void bench_rig_push (BenchRig *r, GstBuffer *buf);
 /* The last buffer out (yours), or NULL. */
 GstBuffer *bench_rig_take (BenchRig *r);
 void bench_rig_stop (BenchRig *r);
+
+/* Seconds from PLAYING to EOS of a whole pipeline (a gst-launch
+ * description), after it prerolled in PAUSED, so that negotiation, pool
+ * set-up and preroll stay out of the time.  Exits on an error. */
+double bench_pipeline_seconds (const char *desc);
 
 #endif
