@@ -321,25 +321,15 @@ run_plan (GstTensorCombine *self, guint k, tn_combine_op op, const tn_view *v,
 }
 
 /* Whether sink_0's buffer may become the output: the plan would write it
- * in place (dense, the output's dims and type) and its memory is aligned
- * for the type (the tensor map needs no copy).  Alignment is read from a
- * plain map: the tensor map of a misaligned buffer would copy all of it
- * only to say so. */
+ * in place (dense, the output's dims and type) and the base allows it
+ * (gst_tn_aggregator_take_in_place). */
 static GstBuffer *
 take_sink0 (GstTensorCombine *self, GstTnAggInput *in0, const GstTnInfo *oi)
 {
-  gboolean aligned;
-  GstMapInfo m;
-
   if (self->op_used == TN_COMBINE_WHERE || !tn_view_dense (&in0->view)
-      || in0->view.offset != 0 || in0->buffer == NULL
-      || !gst_buffer_map (in0->buffer, &m, GST_MAP_READ))
+      || in0->view.offset != 0 || in0->buffer == NULL)
     return NULL;
-  aligned = (guintptr) m.data % tn_dtype_size (in0->info.dtype) == 0;
-  gst_buffer_unmap (in0->buffer, &m);
-  return aligned ? gst_tn_aggregator_take_in_place (
-             GST_TN_AGGREGATOR (self), in0, oi)
-                 : NULL;
+  return gst_tn_aggregator_take_in_place (GST_TN_AGGREGATOR (self), in0, oi);
 }
 
 static GstFlowReturn

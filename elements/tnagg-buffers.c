@@ -53,6 +53,8 @@ gst_tn_aggregator_take_in_place (
     GstTnAggregator *self, GstTnAggInput *in, const GstTnInfo *out_info)
 {
   GstBuffer *buf = in->buffer;
+  gboolean aligned;
+  GstMapInfo m;
   gsize size;
 
   if (in->index != 0 || !buf || !gst_buffer_is_writable (buf)
@@ -70,6 +72,15 @@ gst_tn_aggregator_take_in_place (
         || GST_MEMORY_FLAG_IS_SET (mem, GST_MEMORY_FLAG_READONLY))
       return NULL;
   }
+  /* Aligned for the dtype, read with a plain map: the tensor map of a
+   * misaligned buffer would copy all of it only to say so, and writing
+   * through such a copy would not write the buffer. */
+  if (!gst_buffer_map (buf, &m, GST_MAP_READ))
+    return NULL;
+  aligned = (guintptr) m.data % tn_dtype_size (out_info->dtype) == 0;
+  gst_buffer_unmap (buf, &m);
+  if (!aligned)
+    return NULL;
   in->buffer = NULL;
   return buf;
 }

@@ -135,7 +135,8 @@ GstFlowReturn gst_tn_aggregator_alloc_output (
  * the output, when that is safe and fits: in is sink_0's (the only
  * buffer the base gives one output only), nobody else holds the buffer or
  * its memory (after a tee another branch sees it: never), its memory is
- * writable, it is dense from byte 0 and its dtype and dims are out_info's.
+ * writable and aligned for the dtype, it is dense from byte 0 and its
+ * dtype and dims are out_info's.
  * The reference passes to the caller and in->buffer becomes NULL.  NULL
  * when any of that fails; the caller then allocates. */
 GstBuffer *gst_tn_aggregator_take_in_place (
