@@ -220,5 +220,45 @@
              'expect': 'ok', 'array': 'np.stack([({f})({x})] * {nbuf})',
              'issue': 'issue 14: tensorstack and tensorconcat read views, write dense'},
   },
+  {
+    # The float32 kernels of session 7 (the lone-cast path, bfloat16's
+    # table, softmax in one pass, standardize's one-read moments) read a
+    # view or a dense tensor and write dense: followed by a debug, a queue
+    # and an identity into sinks that read dense bytes only.  The casts
+    # are exact (small integers); the normalisations are checked against
+    # NumPy in float64 within rtol 1e-5.
+    'axes': [
+      [
+        {'id': 'transpose', 'src': 'tensorsrc pattern=arange num-buffers=2 ! tensor/x-raw,type=float32,dims=<3,5> ! tensorview ops=transpose',
+         'x': 'np.arange(15, dtype=np.float32).reshape(3, 5).T', 'nbuf': '2'},
+        {'id': 'dense', 'src': 'tensorsrc pattern=arange num-buffers=2 ! tensor/x-raw,type=float32,dims=<4,6>',
+         'x': 'np.arange(24, dtype=np.float32).reshape(4, 6)', 'nbuf': '2'},
+      ],
+      [
+        {'id': 'cast-float16', 'op': '! tensorop ops=cast:float16', 'expect': 'ok', 'dt': 'np.float16',
+         'f': 'lambda a: a.astype(np.float16)'},
+        {'id': 'cast-bfloat16', 'op': '! tensorop ops=cast:bfloat16', 'expect': 'ok', 'dt': 'np.uint16',
+         'f': 'lambda a: (np.ascontiguousarray(a, np.float32).view(np.uint32) >> 16).astype(np.uint16)'},
+        {'id': 'softmax', 'op': '! tensornormalize op=softmax axes=-1', 'expect': 'clean', 'dt': 'np.float32',
+         'f': 'lambda a: np.exp(a - a.max(-1, keepdims=True)) / np.exp(a - a.max(-1, keepdims=True)).sum(-1, keepdims=True)'},
+        {'id': 'standardize', 'op': '! tensornormalize op=standardize axes=0,1', 'expect': 'clean', 'dt': 'np.float32',
+         'f': 'lambda a: (a - a.mean((-2, -1), keepdims=True)) / np.sqrt(a.var((-2, -1), keepdims=True) + 1e-5)'},
+      ],
+      [
+        {'id': 'filesink', 'launch': '{src} {op} ! tensordebug output=log ! queue ! identity ! filesink location=@OUT@'},
+        {'id': 'gdppay', 'launch': '{src} {op} ! tensordebug output=log ! queue ! identity ! gdppay ! filesink location=@OUT@.gdp',
+         'then': 'filesrc location=@OUT@.gdp ! gdpdepay ! filesink location=@OUT@',
+         'needs': ['gdppay', 'gdpdepay']},
+        {'id': 'appsink', 'py': '{src} {op} ! tensordebug output=log ! queue ! identity ! appsink name=@SINK@'},
+      ],
+    ],
+    'case': {'name': 'kernels.{id0}.{id1}.{id2}', 'collect': 'file',
+             'expect': '{expect}', 'array': 'np.stack([({f})({x})] * {nbuf})',
+             # f in float64 for the normalisations ('clean'); the casts
+             # are compared byte for byte ('ok') and here again
+             'check': 'out is not None and np.allclose(np.frombuffer(out, {dt}).astype(np.float64), '
+                      'np.stack([({f})(np.asarray({x}, np.float64))] * {nbuf}).astype(np.float64).ravel(), rtol=1e-5, atol=1e-6)',
+             'issue': 'issues 15 and 18: the new float32 kernels write dense bytes'},
+  },
 ],
 }
