@@ -39,8 +39,8 @@
  *
  * Flow returns are combined over the src pads (GstFlowCombiner): the
  * stream stops when a pad errors, or when every pad is not linked or
- * flushing.  A pad that is not linked gets no part at all (so nothing is
- * copied for it).
+ * flushing.  A pad that is not linked gets no copy (a view is made and
+ * gst_pad_push tells it is not linked: cheaper than asking first).
  *
  * ## Example launch lines
  * |[
@@ -516,12 +516,15 @@ gst_tensor_splitter_part (
   }
   if (p->off == 0 && p->len == self->in_size) {
     out = gst_buffer_copy (buf);
+    if (!p->dense)
+      gst_tn_buffer_add_layout_meta (out, p->view.rank, 0, p->view.strides);
   } else if (gst_buffer_n_memory (buf) == 1
              && (*mi != NULL || (*mi = gst_tn_mapped_input_new (buf)))) {
     /* the common case: a recycled view buffer over the mapped input (no
-     * allocation, no gst_memory_share), with the flags, timestamps and
-     * metas of the input */
-    out = gst_tn_mapped_input_view (*mi, self->views, p->off, p->len);
+     * allocation, no gst_memory_share; its layout meta kept from its
+     * last use), with the flags, timestamps and metas of the input */
+    out = gst_tn_mapped_input_view (*mi, self->views, p->off, p->len,
+        p->dense ? 0 : p->view.rank, p->view.strides);
     gst_tensor_splitter_stamp (out, buf);
   } else {
     /* A region keeps timestamps only from byte 0: copy them whole. */
@@ -529,11 +532,10 @@ gst_tensor_splitter_part (
     if (out == NULL)
       return NULL;
     gst_buffer_copy_into (out, buf, GST_BUFFER_COPY_TIMESTAMPS, 0, -1);
+    if (!p->dense)
+      gst_tn_buffer_add_layout_meta (out, p->view.rank, 0, p->view.strides);
   }
-  if (p->dense)
-    return out;
-  gst_tn_buffer_add_layout_meta (out, p->view.rank, 0, p->view.strides);
-  if (p->meta_ok)
+  if (p->dense || p->meta_ok)
     return out;
   dense = gst_tn_buffer_dense (out, &p->info, NULL, &err);
   gst_buffer_unref (out);
@@ -587,15 +589,21 @@ gst_tensor_splitter_chain (GstPad *pad, GstObject *parent, GstBuffer *buf)
     GstBuffer *out;
     GstFlowReturn r;
 
-    if (!gst_pad_is_linked (p->pad)) {
+    /* A dense part's buffer is the same for every reader.  The flag is
+     * read without the pad's lock first (one lock pair less per part);
+     * gst_pad_check_reconfigure takes it when the flag is set. */
+    if (!p->dense && GST_PAD_NEEDS_RECONFIGURE (p->pad)
+        && gst_pad_check_reconfigure (p->pad))
+      gst_tensor_splitter_query_meta (self, p);
+    /* Only a part that costs a copy asks whether anybody reads it: a
+     * view is cheaper to make than the pad's lock, and gst_pad_push
+     * says NOT_LINKED itself. */
+    if (!p->dense && !p->meta_ok && !gst_pad_is_linked (p->pad)) {
       /* nothing to make, nothing to copy, for a part nobody reads */
       ret = gst_flow_combiner_update_pad_flow (
           self->combiner, p->pad, GST_FLOW_NOT_LINKED);
       continue;
     }
-    /* a dense part's buffer is the same for every reader */
-    if (!p->dense && gst_pad_check_reconfigure (p->pad))
-      gst_tensor_splitter_query_meta (self, p);
     out = gst_tensor_splitter_part (self, in, &mi, p);
     if (out == NULL) {
       ret = GST_FLOW_ERROR;

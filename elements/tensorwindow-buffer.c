@@ -103,7 +103,9 @@ gst_tensor_window_from_items (GstTensorWindow *self, GstBuffer *buf)
   if (buf == NULL || self->win_dense)
     return buf;
   if (self->downstream_meta) {
-    gst_tn_buffer_add_layout_meta (buf, v->rank, 0, v->strides);
+    /* a ring window has it already (gst_tn_ring_window) */
+    if (gst_tn_buffer_get_layout_meta (buf) == NULL)
+      gst_tn_buffer_add_layout_meta (buf, v->rank, 0, v->strides);
     return buf;
   }
   if (!gst_buffer_map (buf, &map, GST_MAP_READ)) {
@@ -277,11 +279,12 @@ gst_tensor_window_share (GstTensorWindow *self, GstBuffer *in,
       && (*mi != NULL || (*mi = gst_tn_mapped_input_new (in)) != NULL))
     /* a recycled view of the input mapped once (tnviews.h) */
     buf = gst_tn_mapped_input_view (*mi, self->views,
-        (gsize) v.offset * self->isz, (gsize) span * self->isz);
-  else
-    buf = gst_buffer_copy_region (in, GST_BUFFER_COPY_MEMORY,
-        (gsize) v.offset * self->isz, (gsize) span * self->isz);
-  if (buf != NULL && !dense)
+        (gsize) v.offset * self->isz, (gsize) span * self->isz,
+        dense ? 0 : v.rank, v.strides);
+  else if ((buf = gst_buffer_copy_region (in, GST_BUFFER_COPY_MEMORY,
+                (gsize) v.offset * self->isz, (gsize) span * self->isz))
+               != NULL
+           && !dense)
     gst_tn_buffer_add_layout_meta (buf, v.rank, 0, v.strides);
   return buf;
 }
@@ -379,9 +382,13 @@ gst_tensor_window_take (GstTensorWindow *self, GstBuffer *in)
     if (buf == NULL) {
       if (!gst_tensor_window_ring_append (self, data, &iv, b0, p.start, end))
         goto failed;
+      /* with the layout meta when the window is a view for downstream */
       buf = gst_tensor_window_from_items (self,
           gst_tn_ring_window (self->ring, self->views,
-              p.start * self->item_bytes, (gsize) s->size * self->item_bytes));
+              p.start * self->item_bytes, (gsize) s->size * self->item_bytes,
+              self->win_dense || !self->downstream_meta ? 0
+                                                        : self->win_view.rank,
+              self->win_view.strides));
     }
     if (buf == NULL) {
       gst_tensor_window_error (self, "could not make a window buffer");

@@ -5,33 +5,38 @@
 
 #include "core/ring.h"
 
-/* A window handed downstream: its run of the ring, in the ring's list of
- * live windows until its memory is freed. */
+/* A window handed downstream: its run of the ring.  The writer (one
+ * thread at a time: the element's streaming thread) keeps every window
+ * it made in `made`, oldest first; a window dies on any thread by
+ * clearing `live` (an atomic store, no lock), and the writer moves dead
+ * ones to `spare` when it next looks (gst_tn_ring_can_write), so
+ * neither a window's birth nor its death takes a lock. */
 typedef struct {
   GstTnRing *ring;
   guint64 from, to;
+  gint live; /* atomic */
   GList link;
 } Window;
 
 struct _GstTnRing {
   tn_ring map;
   GstMemory *mem; /* owns the mapping: the ring's reference count */
-  GMutex lock;    /* live, spare: windows are freed on any thread */
-  GQueue live;
-  GQueue spare; /* Windows to reuse: no allocation per window */
+  GQueue made;    /* the writer's: windows live or dead, oldest first */
+  GQueue spare;   /* the writer's: Windows to reuse */
 };
 
 static void
 gst_tn_ring_free (gpointer data)
 {
   GstTnRing *ring = data;
-
   GList *l;
 
+  /* every window held a reference: all are dead now */
+  while ((l = g_queue_pop_head_link (&ring->made)) != NULL)
+    g_free (l->data);
   while ((l = g_queue_pop_head_link (&ring->spare)) != NULL)
     g_free (l->data);
   tn_ring_unmap (&ring->map);
-  g_mutex_clear (&ring->lock);
   g_free (ring);
 }
 
@@ -46,8 +51,7 @@ gst_tn_ring_new (gsize min_bytes, gchar **why)
     g_free (ring);
     return NULL;
   }
-  g_mutex_init (&ring->lock);
-  g_queue_init (&ring->live);
+  g_queue_init (&ring->made);
   g_queue_init (&ring->spare);
   /* Both halves, so that a map of the memory covers every run; nobody
    * writes through it but the element that made it. */
@@ -87,25 +91,41 @@ gst_tn_ring_at (GstTnRing *ring, guint64 pos)
   return tn_ring_at (&ring->map, pos);
 }
 
+/* The dead windows of made go to spare. */
+static void
+gst_tn_ring_collect (GstTnRing *ring)
+{
+  GList *l = ring->made.head;
+
+  while (l != NULL) {
+    GList *next = l->next;
+
+    if (!g_atomic_int_get (&((Window *) l->data)->live)) {
+      g_queue_unlink (&ring->made, l);
+      g_queue_push_head_link (&ring->spare, l);
+    }
+    l = next;
+  }
+}
+
 gboolean
 gst_tn_ring_can_write (GstTnRing *ring, guint64 from, guint64 to)
 {
   guint64 size = ring->map.size;
-  gboolean ok = TRUE;
   GList *l;
 
   if (to <= from || to <= size)
     return TRUE;
   from = from > size ? from - size : 0;
   to -= size;
-  g_mutex_lock (&ring->lock);
-  for (l = ring->live.head; l != NULL && ok; l = l->next) {
+  gst_tn_ring_collect (ring);
+  for (l = ring->made.head; l != NULL; l = l->next) {
     Window *w = l->data;
 
-    ok = w->to <= from || w->from >= to;
+    if (w->to > from && w->from < to)
+      return FALSE;
   }
-  g_mutex_unlock (&ring->lock);
-  return ok;
+  return TRUE;
 }
 
 static void
@@ -114,44 +134,39 @@ gst_tn_ring_window_free (gpointer data)
   Window *w = data;
   GstTnRing *ring = w->ring;
 
-  g_mutex_lock (&ring->lock);
-  g_queue_unlink (&ring->live, &w->link);
-  g_queue_push_head_link (&ring->spare, &w->link);
-  g_mutex_unlock (&ring->lock);
+  /* the reader is done with the bytes; from this store on the writer
+   * may reuse w, so ring was read before */
+  g_atomic_int_set (&w->live, 0);
   gst_tn_ring_unref (ring);
 }
 
 GstBuffer *
-gst_tn_ring_window (GstTnRing *ring, GstTnViews *views, guint64 pos, gsize len)
+gst_tn_ring_window (GstTnRing *ring, GstTnViews *views, guint64 pos, gsize len,
+    gint rank, const gint64 *strides)
 {
   GList *l;
   Window *w;
 
   g_return_val_if_fail (len <= ring->map.size, NULL);
-  g_mutex_lock (&ring->lock);
   l = g_queue_pop_head_link (&ring->spare);
   w = l != NULL ? l->data : g_new0 (Window, 1);
   w->ring = gst_tn_ring_ref (ring);
   w->from = pos;
   w->to = pos + len;
+  g_atomic_int_set (&w->live, 1);
   w->link.data = w;
-  g_queue_push_tail_link (&ring->live, &w->link);
-  g_mutex_unlock (&ring->lock);
+  g_queue_push_tail_link (&ring->made, &w->link);
   /* A view of its own, not a share of the ring's memory: a share of a
    * share is parented to the root, so a share would not tell when the
    * last reader of this run is gone; and a recycled view costs no
    * allocation (tnviews.h). */
-  return gst_tn_views_buffer (
-      views, gst_tn_ring_at (ring, pos), len, w, gst_tn_ring_window_free);
+  return gst_tn_views_buffer (views, gst_tn_ring_at (ring, pos), len, w,
+      gst_tn_ring_window_free, rank, strides);
 }
 
 guint
 gst_tn_ring_n_live (GstTnRing *ring)
 {
-  guint n;
-
-  g_mutex_lock (&ring->lock);
-  n = ring->live.length;
-  g_mutex_unlock (&ring->lock);
-  return n;
+  gst_tn_ring_collect (ring);
+  return ring->made.length;
 }

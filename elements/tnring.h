@@ -35,11 +35,14 @@ guint8 *gst_tn_ring_at (GstTnRing *ring, guint64 pos);
  * the bytes they overwrite (stream bytes [from - size, to - size)). */
 gboolean gst_tn_ring_can_write (GstTnRing *ring, guint64 from, guint64 to);
 /* A read-only buffer of views over stream bytes [pos, pos + len), len <=
- * size; live (protected from gst_tn_ring_can_write) until it and every
- * memory shared from it are freed (then it goes back to views). */
-GstBuffer *gst_tn_ring_window (
-    GstTnRing *ring, GstTnViews *views, guint64 pos, gsize len);
-/* Windows alive now. */
+ * size, with the layout of gst_tn_views_buffer; live (protected from
+ * gst_tn_ring_can_write) until it and every memory shared from it are
+ * freed (then it goes back to views). */
+GstBuffer *gst_tn_ring_window (GstTnRing *ring, GstTnViews *views, guint64 pos,
+    gsize len, gint rank, const gint64 *strides);
+/* Windows alive now.  The ring's writer calls gst_tn_ring_can_write,
+ * gst_tn_ring_window and this from one thread at a time (the element's
+ * streaming thread); windows die on any thread. */
 guint gst_tn_ring_n_live (GstTnRing *ring);
 
 G_END_DECLS

@@ -3,6 +3,10 @@
  */
 #include "tnviews.h"
 
+#include <string.h>
+
+#include <gst/tensor/gsttensor.h>
+
 /* The memory of a view buffer: where its bytes are and who owns them. */
 typedef struct _ViewMem ViewMem;
 struct _ViewMem {
@@ -12,14 +16,26 @@ struct _ViewMem {
   GDestroyNotify release;
   GstTnViews *views; /* a reference: every ViewMem holds one */
   GstBuffer *buf;    /* the buffer it was made for */
-  ViewMem *next;     /* in views' spare list */
+  /* the buffer's layout meta, kept across reuse (found again at every
+   * dispose: downstream may have removed it) */
+  GstTnLayoutMeta *layout;
+  ViewMem *next; /* in views' spare lists */
 };
 
+/* views->back once closed: a buffer coming back is freed. */
+#define VIEWS_CLOSED ((ViewMem *) &view_allocator)
+
+/* The spare buffers, without a lock: buffers come back on any thread and
+ * are pushed onto `back` with a compare-and-swap; one thread at a time
+ * (the element's streaming thread, under its stream lock) takes them,
+ * from its own list `mine`, which it refills by taking the whole of
+ * `back` at once.  A stack popped by one taker and whole only has no ABA
+ * problem.  A spare buffer's refcount is 0 (as dispose left it): the
+ * taker refs it. */
 struct _GstTnViews {
-  gint ref; /* the owner's, and one per ViewMem */
-  GMutex lock;
-  gboolean closed;
-  ViewMem *spare; /* buffers back from downstream, ready for reuse */
+  gint ref;      /* the owner's, and one per ViewMem */
+  ViewMem *back; /* atomic; VIEWS_CLOSED when closed */
+  ViewMem *mine; /* the taker's */
 };
 
 /* The allocator of view memories: they come from gst_tn_views_buffer
@@ -39,10 +55,8 @@ static GstAllocator *view_allocator;
 static void
 gst_tn_views_unref (GstTnViews *views)
 {
-  if (g_atomic_int_dec_and_test (&views->ref)) {
-    g_mutex_clear (&views->lock);
+  if (g_atomic_int_dec_and_test (&views->ref))
     g_free (views);
-  }
 }
 
 static void
@@ -120,9 +134,16 @@ gst_tn_view_allocator_init (GstTnViewAllocator *self)
   GST_OBJECT_FLAG_SET (self, GST_ALLOCATOR_FLAG_CUSTOM_ALLOC);
 }
 
+/* Drops every meta but the layout meta, which it notes in vm. */
 static gboolean
-remove_meta (GstBuffer *buf, GstMeta **meta, gpointer data)
+strip_meta (GstBuffer *buf, GstMeta **meta, gpointer data)
 {
+  ViewMem *vm = data;
+
+  if ((*meta)->info->api == GST_TN_LAYOUT_META_API_TYPE && vm->layout == NULL) {
+    vm->layout = (GstTnLayoutMeta *) *meta;
+    return TRUE;
+  }
   GST_META_FLAG_UNSET (*meta, GST_META_FLAG_LOCKED);
   *meta = NULL;
   return TRUE;
@@ -137,7 +158,7 @@ view_buffer_dispose (GstMiniObject *obj)
   GstBuffer *buf = GST_BUFFER_CAST (obj);
   GstMemory *mem;
   GstTnViews *views;
-  ViewMem *vm;
+  ViewMem *vm, *head;
 
   if (gst_buffer_n_memory (buf) != 1)
     return TRUE;
@@ -149,21 +170,21 @@ view_buffer_dispose (GstMiniObject *obj)
     return TRUE;
   view_mem_release (vm);
   views = vm->views;
-  g_mutex_lock (&views->lock);
-  if (views->closed) {
-    g_mutex_unlock (&views->lock);
+  if (g_atomic_pointer_get (&views->back) == VIEWS_CLOSED)
     return TRUE;
-  }
-  gst_mini_object_ref (obj);
   GST_BUFFER_FLAGS (buf) = 0;
   GST_BUFFER_PTS (buf) = GST_BUFFER_DTS (buf) = GST_CLOCK_TIME_NONE;
   GST_BUFFER_DURATION (buf) = GST_CLOCK_TIME_NONE;
   GST_BUFFER_OFFSET (buf) = GST_BUFFER_OFFSET_END (buf)
       = GST_BUFFER_OFFSET_NONE;
-  gst_buffer_foreach_meta (buf, remove_meta, NULL);
-  vm->next = views->spare;
-  views->spare = vm;
-  g_mutex_unlock (&views->lock);
+  vm->layout = NULL;
+  gst_buffer_foreach_meta (buf, strip_meta, vm);
+  do {
+    head = g_atomic_pointer_get (&views->back);
+    if (head == VIEWS_CLOSED)
+      return TRUE;
+    vm->next = head;
+  } while (!g_atomic_pointer_compare_and_exchange (&views->back, head, vm));
   return FALSE;
 }
 
@@ -181,40 +202,39 @@ gst_tn_views_new (void)
     g_once_init_leave (&once, 1);
   }
   views->ref = 1;
-  g_mutex_init (&views->lock);
   return views;
+}
+
+/* Frees a list of spare buffers (refcount 0: a ref and an unref, whose
+ * dispose then sees views closed). */
+static void
+free_spares (ViewMem *vm)
+{
+  while (vm != NULL) {
+    ViewMem *next = vm->next;
+
+    gst_buffer_unref (gst_buffer_ref (vm->buf));
+    vm = next;
+  }
 }
 
 void
 gst_tn_views_close (GstTnViews *views)
 {
-  ViewMem *vm;
-
-  g_mutex_lock (&views->lock);
-  views->closed = TRUE;
-  vm = views->spare;
-  views->spare = NULL;
-  g_mutex_unlock (&views->lock);
-  while (vm != NULL) {
-    ViewMem *next = vm->next;
-
-    gst_buffer_unref (vm->buf);
-    vm = next;
-  }
+  free_spares (g_atomic_pointer_exchange (&views->back, VIEWS_CLOSED));
+  free_spares (views->mine);
+  views->mine = NULL;
   gst_tn_views_unref (views);
 }
 
 GstBuffer *
 gst_tn_views_buffer (GstTnViews *views, guint8 *data, gsize len, gpointer owner,
-    GDestroyNotify release)
+    GDestroyNotify release, gint rank, const gint64 *strides)
 {
-  ViewMem *vm;
+  ViewMem *vm = views->mine;
 
-  g_mutex_lock (&views->lock);
-  vm = views->spare;
-  if (vm != NULL)
-    views->spare = vm->next;
-  g_mutex_unlock (&views->lock);
+  if (vm == NULL)
+    vm = g_atomic_pointer_exchange (&views->back, NULL);
   if (vm == NULL) {
     vm = g_new0 (ViewMem, 1);
     gst_memory_init (&vm->mem, GST_MEMORY_FLAG_READONLY, view_allocator, NULL,
@@ -225,6 +245,8 @@ gst_tn_views_buffer (GstTnViews *views, guint8 *data, gsize len, gpointer owner,
     gst_buffer_append_memory (vm->buf, &vm->mem);
     GST_MINI_OBJECT_CAST (vm->buf)->dispose = view_buffer_dispose;
   } else {
+    views->mine = vm->next;
+    gst_buffer_ref (vm->buf);
     vm->mem.maxsize = vm->mem.size = len;
     vm->mem.offset = 0;
     vm->next = NULL;
@@ -232,6 +254,18 @@ gst_tn_views_buffer (GstTnViews *views, guint8 *data, gsize len, gpointer owner,
   vm->data = data;
   vm->owner = owner;
   vm->release = release;
+  /* the layout meta of the buffer's last use, rewritten in place (no
+   * meta to add and strip per buffer), or dropped for a dense view */
+  if (vm->layout != NULL && rank > 0) {
+    vm->layout->rank = rank;
+    vm->layout->offset = 0;
+    memcpy (vm->layout->strides, strides, sizeof (gint64) * rank);
+  } else if (vm->layout != NULL) {
+    gst_buffer_remove_meta (vm->buf, &vm->layout->meta);
+    vm->layout = NULL;
+  } else if (rank > 0) {
+    vm->layout = gst_tn_buffer_add_layout_meta (vm->buf, rank, 0, strides);
+  }
   return vm->buf;
 }
 
@@ -278,10 +312,10 @@ gst_tn_mapped_input_unref (GstTnMappedInput *in)
 }
 
 GstBuffer *
-gst_tn_mapped_input_view (
-    GstTnMappedInput *in, GstTnViews *views, gsize off, gsize len)
+gst_tn_mapped_input_view (GstTnMappedInput *in, GstTnViews *views, gsize off,
+    gsize len, gint rank, const gint64 *strides)
 {
   g_atomic_int_inc (&in->ref);
   return gst_tn_views_buffer (views, in->map.data + off, len, in,
-      (GDestroyNotify) gst_tn_mapped_input_unref);
+      (GDestroyNotify) gst_tn_mapped_input_unref, rank, strides);
 }

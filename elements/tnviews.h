@@ -27,9 +27,12 @@ GstTnViews *gst_tn_views_new (void);
 void gst_tn_views_close (GstTnViews *views);
 /* A read-only buffer of len bytes at data, valid while owner lives;
  * takes owner, which release gets when the buffer is done with the
- * bytes.  No timestamps, flags or metas. */
+ * bytes.  No timestamps or flags; a layout meta (offset 0, the rank
+ * strides) when rank > 0, else no meta.  The layout meta stays on the
+ * buffer across reuse and is rewritten in place.  Called by one thread
+ * at a time (the element's streaming thread). */
 GstBuffer *gst_tn_views_buffer (GstTnViews *views, guint8 *data, gsize len,
-    gpointer owner, GDestroyNotify release);
+    gpointer owner, GDestroyNotify release, gint rank, const gint64 *strides);
 
 /* A mapped input buffer as an owner of its bytes, shared by every view of
  * it: one map and one reference per input, however many parts. */
@@ -39,9 +42,10 @@ typedef struct _GstTnMappedInput GstTnMappedInput;
 GstTnMappedInput *gst_tn_mapped_input_new (GstBuffer *buf);
 const guint8 *gst_tn_mapped_input_data (GstTnMappedInput *in);
 gsize gst_tn_mapped_input_size (GstTnMappedInput *in);
-/* A view of bytes [off, off + len) of the input (a reference on it). */
-GstBuffer *gst_tn_mapped_input_view (
-    GstTnMappedInput *in, GstTnViews *views, gsize off, gsize len);
+/* A view of bytes [off, off + len) of the input (a reference on it),
+ * with the layout of gst_tn_views_buffer. */
+GstBuffer *gst_tn_mapped_input_view (GstTnMappedInput *in, GstTnViews *views,
+    gsize off, gsize len, gint rank, const gint64 *strides);
 void gst_tn_mapped_input_unref (GstTnMappedInput *in);
 
 G_END_DECLS
