@@ -16,6 +16,7 @@
 
 #include "compare.h"
 #include "dtype.h"
+#include "parallel.h"
 
 /* What one run gives. */
 typedef struct {
@@ -69,6 +70,32 @@ tn_cmp_ulp_bits (uint64_t x, uint64_t y, unsigned bits)
   }
   return (uint64_t) (ox >= oy ? ox - oy : oy - ox);
 }
+
+/* The vector runs' cheap pass (x86/compare-*.c).  Most items of a
+ * comparison that runs at all differ a little or not at all, so a run
+ * takes CMP_FAST_BLOCK items at a time with a test that is exact for
+ * finite items of equal signs and nothing else: d = |x - y| against the
+ * bound (a verdict that can only say "pass" where the whole test says
+ * pass), the maxima of the bits of d (all finite while below inf's; for
+ * non-negative floats the bits order as the values do) and of |bits x -
+ * bits y| (the ulps for equal signs), the or of x ^ y (a sign differs),
+ * and, per vector, whether d may reach the run's max rel so far, R
+ * (d >= R * |y|: d / |y| rounding above R means d > R * |y| exactly, so
+ * the rounded product is <= d; R is the max over all lanes, as only the
+ * run's max counts, so only ties with it flag, not every lane's own).
+ * A block with an item that fails, a sign that differs or a d that is
+ * not finite is done again with the whole test while it is in L1; else
+ * its maxima are folded in, and the quotients of the flagged vectors
+ * taken (again in L1).  No division, no blend, no NaN test per item.
+ * Under DAZ (MXCSR bit 6) two distinct subnormals compare equal, which
+ * the cheap test would not see: whole test only.  FTZ alone changes
+ * nothing here (a d flushed to 0 is what the whole test computes too). */
+#define CMP_FAST_BLOCK 256
+#if defined(__SSE__)
+#define CMP_FAST_OK() (!(tn_mxcsr_get () & 0x40u))
+#else
+#define CMP_FAST_OK() 1
+#endif
 
 /* The end of a float32 vector run: folds the nl lanes' maxima (fa, fr,
  * u) into o, then items [i, n) through the item kernel.  o->bad holds

@@ -3,7 +3,9 @@
  * entry's (x86/compare-avx2.c), so the part has the portable kernel's
  * bits; the opmask registers carry the verdicts, which halves the
  * instructions per item, and that is what a comparison whose items all
- * take the whole test (a reference off by an ulp everywhere) is bound by. */
+ * take the whole test is bound by.  Blocks of clean items (a reference
+ * off by an ulp everywhere) take the cheap pass instead (CMP_FAST in
+ * core/compare-kern.h). */
 #include "core/compare-kern.h"
 
 #include <immintrin.h>
@@ -75,6 +77,129 @@ step16 (acc16 *acc, __m512 x, __m512 y, __mmask16 ks, __m512 rtol, __m512 atol,
   acc->ulp = _mm512_max_epu32 (u, acc->ulp);
 }
 
+/* The whole test for items [i, end) of pa, pe (end - i a multiple of
+ * 32), into c0 and c1. */
+static inline void
+full_range (acc16 *c0, acc16 *c1, const float *pa, const float *pe, int64_t i,
+    int64_t end, __m512 rtol, __m512 atol, __m512i mulp, int ulp_mode,
+    int equal_nan)
+{
+  for (; i < end; i += 32) {
+    const __m512 x0 = _mm512_loadu_ps (pa + i), y0 = _mm512_loadu_ps (pe + i);
+    const __m512 x1 = _mm512_loadu_ps (pa + i + 16);
+    const __m512 y1 = _mm512_loadu_ps (pe + i + 16);
+    const __mmask16 s0 = _mm512_cmp_ps_mask (x0, y0, _CMP_EQ_OQ);
+    const __mmask16 s1 = _mm512_cmp_ps_mask (x1, y1, _CMP_EQ_OQ);
+
+    /* 32 equal items (a bit-exact golden): each passes with no error,
+     * which changes no maximum */
+    if ((s0 & s1) == 0xffff) {
+      c0->ok += 32;
+      continue;
+    }
+    step16 (c0, x0, y0, s0, rtol, atol, mulp, ulp_mode, equal_nan);
+    step16 (c1, x1, y1, s1, rtol, atol, mulp, ulp_mode, equal_nan);
+  }
+}
+
+/* What the cheap pass over a block gathers (CMP_FAST in compare-kern.h);
+ * the masks are cleared where a lane fails a test. */
+typedef struct {
+  __mmask16 ok; /* lanes whose items all pass the cheap test */
+  __m512i sg;   /* or of x ^ y: a sign bit set if any signs differ */
+  __m512i dmax; /* max of the bits of d (>= inf's: not all finite) */
+  __m512i umax; /* max of |bits x - bits y| */
+} fast16;
+
+/* Returns the lanes where d / ay may reach the running max rel. */
+static inline __attribute__ ((always_inline)) __mmask16
+fast_step16 (fast16 *f, __m512 x, __m512 y, __m512 rel, __m512 rtol,
+    __m512 atol, __m512i mulp, int ulp_mode)
+{
+  const __m512i absmask = _mm512_set1_epi32 (0x7fffffff);
+  const __m512 minsub = _mm512_castsi512_ps (_mm512_set1_epi32 (1));
+  const __m512i xi = _mm512_castps_si512 (x), yi = _mm512_castps_si512 (y);
+  const __m512i di
+      = _mm512_and_si512 (_mm512_castps_si512 (_mm512_sub_ps (x, y)), absmask);
+  const __m512 d = _mm512_castsi512_ps (di);
+  const __m512 ay = _mm512_castsi512_ps (_mm512_and_si512 (yi, absmask));
+  const __m512i u = _mm512_abs_epi32 (_mm512_sub_epi32 (xi, yi));
+
+  if (ulp_mode) {
+    f->ok = _mm512_mask_cmple_epu32_mask (f->ok, u, mulp);
+  } else {
+    __m512 p = _mm512_mul_ps (rtol, ay);
+
+    __asm__("" : "+v"(p)); /* no FMA: NumPy rounds the product */
+    f->ok = _mm512_mask_cmp_ps_mask (
+        f->ok, d, _mm512_add_ps (atol, p), _CMP_LE_OQ);
+  }
+  f->sg = _mm512_ternarylogic_epi32 (f->sg, xi, yi, 0xf6); /* sg | x ^ y */
+  f->dmax = _mm512_max_epi32 (f->dmax, di);
+  f->umax = _mm512_max_epu32 (f->umax, u);
+  /* the product at least the least subnormal, so no d = 0 flags; maxps
+   * keeps its second operand when one is NaN: inf * 0 (a lane whose max
+   * rel is inf already) flags nothing */
+  return _mm512_cmp_ps_mask (
+      d, _mm512_max_ps (minsub, _mm512_mul_ps (rel, ay)), _CMP_GE_OQ);
+}
+
+/* The largest rel of both accumulators in every lane. */
+static inline __m512
+rel_all (const acc16 *c0, const acc16 *c1)
+{
+  return _mm512_set1_ps (
+      _mm512_reduce_max_ps (_mm512_max_ps (c0->rel, c1->rel)));
+}
+
+/* Items [i, end) (end - i a multiple of 32, at most CMP_FAST_BLOCK) the
+ * cheap way, else the whole test (CMP_FAST in compare-kern.h).  *relg:
+ * the run's max rel so far in every lane (rel_all). */
+static inline __attribute__ ((always_inline)) void
+fast_block (acc16 *c0, acc16 *c1, __m512 *relg, const float *pa,
+    const float *pe, int64_t i, int64_t end, __m512 rtol, __m512 atol,
+    __m512i mulp, int ulp_mode, int equal_nan)
+{
+  const __m512 rel = *relg;
+  fast16 f = { 0xffff, _mm512_setzero_si512 (), _mm512_setzero_si512 (),
+    _mm512_setzero_si512 () };
+  __mmask16 relf[CMP_FAST_BLOCK / 16], any = 0;
+
+  for (int64_t j = i, k = 0; j < end; j += 32, k += 2) {
+    relf[k] = fast_step16 (&f, _mm512_loadu_ps (pa + j),
+        _mm512_loadu_ps (pe + j), rel, rtol, atol, mulp, ulp_mode);
+    relf[k + 1] = fast_step16 (&f, _mm512_loadu_ps (pa + j + 16),
+        _mm512_loadu_ps (pe + j + 16), rel, rtol, atol, mulp, ulp_mode);
+    any |= relf[k] | relf[k + 1];
+  }
+  if (f.ok != 0xffff || _mm512_movepi32_mask (f.sg)
+      || _mm512_cmpgt_epi32_mask (f.dmax, _mm512_set1_epi32 (0x7f7fffff))) {
+    full_range (c0, c1, pa, pe, i, end, rtol, atol, mulp, ulp_mode, equal_nan);
+    *relg = rel_all (c0, c1);
+    return;
+  }
+  c0->ok += end - i;
+  c0->abs = _mm512_max_ps (_mm512_castsi512_ps (f.dmax), c0->abs);
+  c0->ulp = _mm512_max_epu32 (f.umax, c0->ulp);
+  if (any) {
+    /* the quotients of the vectors that may raise the max; all finite:
+     * 0 / 0 (equal zeros) is NaN, which maxps drops */
+    for (int64_t j = i, k = 0; j < end; j += 16, k++) {
+      if (relf[k]) {
+        const __m512 y = _mm512_loadu_ps (pe + j);
+        const __m512 d
+            = _mm512_abs_ps (_mm512_sub_ps (_mm512_loadu_ps (pa + j), y));
+
+        c0->rel = _mm512_max_ps (_mm512_div_ps (d, _mm512_abs_ps (y)), c0->rel);
+      }
+    }
+    c0->gate = _mm512_max_ps (
+        _mm512_mul_ps (c0->rel, _mm512_set1_ps (1.0f - 0x1p-10f)),
+        _mm512_setzero_ps ());
+    *relg = rel_all (c0, c1);
+  }
+}
+
 static void
 run_float32_avx512 (const void *a, int64_t sa, const void *e, int64_t se,
     int64_t n, const tn_cmp_tol *t, tn_cmp_part *out)
@@ -93,28 +218,31 @@ run_float32_avx512 (const void *a, int64_t sa, const void *e, int64_t se,
   float fa[16], fr[16];
   uint32_t u[16];
   int64_t i = 0, okc;
+  const int64_t n32 = n - n % 32;
   tn_cmp_part o = { 0, 0.0, 0.0, 0 };
 
   if (sa != 1 || se != 1) {
     run_c (a, sa, e, se, n, t, out);
     return;
   }
-  for (; i + 32 <= n; i += 32) {
-    const __m512 x0 = _mm512_loadu_ps (pa + i), y0 = _mm512_loadu_ps (pe + i);
-    const __m512 x1 = _mm512_loadu_ps (pa + i + 16);
-    const __m512 y1 = _mm512_loadu_ps (pe + i + 16);
-    const __mmask16 s0 = _mm512_cmp_ps_mask (x0, y0, _CMP_EQ_OQ);
-    const __mmask16 s1 = _mm512_cmp_ps_mask (x1, y1, _CMP_EQ_OQ);
+  if (CMP_FAST_OK ()) {
+    __m512 relg = _mm512_setzero_ps ();
 
-    /* 32 equal items (a bit-exact golden): each passes with no error,
-     * which changes no maximum */
-    if ((s0 & s1) == 0xffff) {
-      c0.ok += 32;
-      continue;
+    for (; i < n32; i += CMP_FAST_BLOCK) {
+      const int64_t end = n32 - i < CMP_FAST_BLOCK ? n32 : i + CMP_FAST_BLOCK;
+
+      if (ulp_mode)
+        fast_block (
+            &c0, &c1, &relg, pa, pe, i, end, rtol, atol, mulp, 1, equal_nan);
+      else
+        fast_block (
+            &c0, &c1, &relg, pa, pe, i, end, rtol, atol, mulp, 0, equal_nan);
     }
-    step16 (&c0, x0, y0, s0, rtol, atol, mulp, ulp_mode, equal_nan);
-    step16 (&c1, x1, y1, s1, rtol, atol, mulp, ulp_mode, equal_nan);
+  } else {
+    full_range (
+        &c0, &c1, pa, pe, 0, n32, rtol, atol, mulp, ulp_mode, equal_nan);
   }
+  i = n32;
   for (; i + 16 <= n; i += 16) {
     const __m512 x0 = _mm512_loadu_ps (pa + i), y0 = _mm512_loadu_ps (pe + i);
 
