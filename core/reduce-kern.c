@@ -9,7 +9,8 @@
 
 #if TN_ARCH_X86
 /* The AVX2 build (the template's and the hand-written kernels) is
- * compiled with -mf16c as well: its float16 loads are F16C's. */
+ * compiled with -mf16c as well: its float16 loads are F16C's.  AVX-512
+ * replaces the float32 short rows' sums and means over it. */
 static void
 init_x86 (tn_reduce_dsp *dsp, unsigned flags)
 {
@@ -19,6 +20,9 @@ init_x86 (tn_reduce_dsp *dsp, unsigned flags)
     tn_rk_fill_avx2 (dsp);
     tn_rk_init_avx2_sum (dsp);
     tn_rk_init_avx2_ext (dsp);
+    tn_rk_init_avx2_short (dsp);
+    if (flags & TN_CPU_AVX512)
+      tn_rk_init_avx512_short (dsp);
   }
 }
 #endif

@@ -92,12 +92,21 @@ typedef void (*tn_rk_dev_strip_fn) (const char *p, int64_t nrows, int64_t P,
 typedef void (*tn_rk_short_fn) (
     const char *p, int64_t k, int64_t rs, int64_t n, double *out);
 
+/* The same rows of the float sums (TN_RK_FSUM: float16, bfloat16,
+ * float32) written as the driver writes a float32 sum or mean: out[i] =
+ * (float) (fold_i / den), a true division in float64 (den 1 for a sum,
+ * k for a mean), rounded once to float32.  Fold, divide and round in one
+ * pass: the image's channel means without a float64 array between. */
+typedef void (*tn_rk_short32_fn) (
+    const char *p, int64_t k, int64_t rs, int64_t n, double den, float *out);
+
 /* The kernels of one CPU level; NULL where a (kind, dtype) has none. */
 typedef struct {
   tn_rk_rows_fn rows[TN_RK_NPLAIN][TN_NDTYPES];
   tn_rk_cols_fn cols[TN_RK_NPLAIN][TN_NDTYPES];
   tn_rk_strip_fn strip[TN_RK_NPLAIN][TN_NDTYPES];
   tn_rk_short_fn shortr[TN_RK_NPLAIN][TN_NDTYPES];
+  tn_rk_short32_fn short32[TN_NDTYPES]; /* TN_RK_FSUM's */
   tn_rk_dev_rows_fn dev_rows[TN_NDTYPES];
   tn_rk_dev_cols_fn dev_cols[TN_NDTYPES];
   tn_rk_dev_strip_fn dev_strip[TN_NDTYPES];
@@ -117,5 +126,7 @@ void tn_rk_fill_c (tn_reduce_dsp *dsp);
 void tn_rk_fill_avx2 (tn_reduce_dsp *dsp);
 void tn_rk_init_avx2_sum (tn_reduce_dsp *dsp);
 void tn_rk_init_avx2_ext (tn_reduce_dsp *dsp);
+void tn_rk_init_avx2_short (tn_reduce_dsp *dsp);
+void tn_rk_init_avx512_short (tn_reduce_dsp *dsp);
 
 #endif

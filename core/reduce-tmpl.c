@@ -541,6 +541,18 @@ short_g (tn_dtype t, tn_rk_kind kind, const char *p, int64_t k, int64_t rs,
     out[i] = rk_short_row (t, kind, p + i * step, k);
 }
 
+/* Short rows of a float sum, divided and rounded to float32
+ * (reduce-kern.h). */
+RK_INLINE void
+short32_g (tn_dtype t, const char *p, int64_t k, int64_t rs, int64_t n,
+    double den, float *out)
+{
+  const int64_t step = rs * (int64_t) tn_dtype_size (t);
+
+  for (int64_t i = 0; i < n; i++)
+    out[i] = (float) (rk_short_row (t, TN_RK_FSUM, p + i * step, k) / den);
+}
+
 /* One entry per (kind, dtype): the generic kernels above with both
  * constant, so that the item loads and the operation fold into the
  * loops.  First what every dtype has. */
@@ -691,6 +703,11 @@ TN_FOREACH_DTYPE (RK_EVERY)
       const char *p, int64_t k, int64_t rs, int64_t n, double *out)            \
   {                                                                            \
     short_g (E, TN_RK_FSUM, p, k, rs, n, out);                                 \
+  }                                                                            \
+  static void fsum_short32_##name (                                            \
+      const char *p, int64_t k, int64_t rs, int64_t n, double den, float *out) \
+  {                                                                            \
+    short32_g (E, p, k, rs, n, den, out);                                      \
   }
 
 RK_DACC (TN_RK_DADD, dadd, TN_FLOAT16, float16)
@@ -786,4 +803,7 @@ RK_ISA_NAME (tn_rk_fill, TN_ISA) (tn_reduce_dsp *dsp)
   RK_SET_F (TN_RK_FSUM, fsum, TN_FLOAT16, float16);
   RK_SET_F (TN_RK_FSUM, fsum, TN_BFLOAT16, bfloat16);
   RK_SET_F (TN_RK_FSUM, fsum, TN_FLOAT32, float32);
+  dsp->short32[TN_FLOAT16] = fsum_short32_float16;
+  dsp->short32[TN_BFLOAT16] = fsum_short32_bfloat16;
+  dsp->short32[TN_FLOAT32] = fsum_short32_float32;
 }

@@ -433,7 +433,8 @@ typedef struct {
   tn_rk_dev_rows_fn dev_rows;
   tn_rk_dev_cols_fn dev_cols;
   tn_rk_dev_strip_fn dev_strip;
-  tn_rk_short_fn shortr; /* rows of at most 32 items, many per call */
+  tn_rk_short_fn shortr;    /* rows of at most 32 items, many per call */
+  tn_rk_short32_fn short32; /* the same, float32 sums and means written */
   tn_rk_kind kind;
   tn_dtype t;
   int64_t nb;           /* blocks per output */
@@ -556,7 +557,8 @@ emit_folds (const emit_ctx *x, int64_t o0, const double *v, int64_t n)
 }
 
 /* Outputs of a rows plan of at most 32 items each: runs along the
- * innermost kept axis, up to SHORT_RUN outputs per kernel call. */
+ * innermost kept axis, up to SHORT_RUN outputs per kernel call (short32:
+ * the whole run, written by the kernel). */
 #define SHORT_RUN 512
 static void
 short_chunk (void *vctx, int64_t c, int64_t b, int64_t e)
@@ -565,6 +567,7 @@ short_chunk (void *vctx, int64_t c, int64_t b, int64_t e)
   const plan *pl = r->pl;
   const int64_t inner = pl->nk > 0 ? pl->kdims[pl->nk - 1] : 1;
   const int64_t rs = pl->nk > 0 ? pl->kstr[pl->nk - 1] : 0;
+  const double den = r->ex.op == TN_REDUCE_MEAN ? (double) r->ex.n : 1.0;
   int64_t idx[TN_MAX_RANK];
   double v[SHORT_RUN];
 
@@ -572,11 +575,16 @@ short_chunk (void *vctx, int64_t c, int64_t b, int64_t e)
   while (b < e) {
     int64_t off = odo_start (pl->nk, pl->kdims, pl->kstr, b, idx);
     int64_t n = inner - (pl->nk > 0 ? idx[pl->nk - 1] : 0);
+    const char *p = pl->base + off * (int64_t) pl->isz;
 
     n = n < e - b ? n : e - b;
-    n = n < SHORT_RUN ? n : SHORT_RUN;
-    r->shortr (pl->base + off * (int64_t) pl->isz, pl->N, rs, n, v);
-    emit_folds (&r->ex, b, v, n);
+    if (r->short32) {
+      r->short32 (p, pl->N, rs, n, den, (float *) r->ex.dst + b);
+    } else {
+      n = n < SHORT_RUN ? n : SHORT_RUN;
+      r->shortr (p, pl->N, rs, n, v);
+      emit_folds (&r->ex, b, v, n);
+    }
     b += n;
   }
 }
@@ -748,6 +756,10 @@ run (const plan *pl, tn_rk_kind kind, tn_dtype t, const double *m,
   if (pl->kind == PLAN_ROWS && pl->N <= TN_RK_LANES && kind != TN_RK_DDEV
       && dsp->shortr[kind][t]) {
     r.shortr = dsp->shortr[kind][t];
+    /* float32 sums and means straight to dst */
+    if (kind == TN_RK_FSUM && !ex->means && !ex->raw && ex->out == TN_FLOAT32
+        && (ex->op == TN_REDUCE_SUM || ex->op == TN_REDUCE_MEAN))
+      r.short32 = dsp->short32[t];
     tn_parallel_run (nthreads, pl->M, CHUNK_ITEMS / pl->N + 1, short_chunk, &r);
   } else if (pl->kind == PLAN_ROWS) {
     per = pl->N < TN_RK_BLOCK ? pl->N : TN_RK_BLOCK;

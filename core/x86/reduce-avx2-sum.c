@@ -687,74 +687,6 @@ RK_V_UADD_STRIP (TN_UINT8, uint8)
 RK_V_UADD_STRIP (TN_INT16, int16)
 RK_V_UADD_STRIP (TN_UINT16, uint16)
 
-/* Short rows of float32 (reduce-kern.h), 8 rows per vector: lane l of
- * the 8 rows is one vector (x_l).  The kernels run in the IEEE
- * environment (core/parallel.h: no FTZ/DAZ), where rk_short_row's steps
- * with -0.0 (-0.0f + x, -0.0 + x, the fold of the empty lanes) give back
- * x, bit for bit (a signalling NaN would come back quiet, as the
- * conversion to float64 makes it anyway): what is left is x_0 + x_1 +
- * ... in float64, left to right.  Rows of 3 dense items (the pixels of an
- * RGB image) are read as 3 vectors and sorted by blends and one
- * permutation per item; other rows by gathers (row strides that fit in
- * 32 bits). */
-RK_INLINE void
-rk_short_f8 (const __m256 *x, int64_t k, double *out)
-{
-  __m256d lo = _mm256_cvtps_pd (_mm256_castps256_ps128 (x[0]));
-  __m256d hi = _mm256_cvtps_pd (_mm256_extractf128_ps (x[0], 1));
-
-  for (int64_t l = 1; l < k; l++) {
-    lo = _mm256_add_pd (lo, _mm256_cvtps_pd (_mm256_castps256_ps128 (x[l])));
-    hi = _mm256_add_pd (hi, _mm256_cvtps_pd (_mm256_extractf128_ps (x[l], 1)));
-  }
-  _mm256_storeu_pd (out, lo);
-  _mm256_storeu_pd (out + 4, hi);
-}
-
-static void
-fsum_short_v_float32 (
-    const char *p, int64_t k, int64_t rs, int64_t n, double *out)
-{
-  const float *x = (const float *) p;
-  int64_t i = 0;
-  __m256 v[TN_RK_LANES];
-
-  if (k == 3 && rs == 3) {
-    /* a = x0 y0 z0 x1 y1 z1 x2 y2, b = z2 x3 .. x5, c = y5 z5 .. z7: a
-     * blend takes item (j % 3) of each triple into slot j, a permutation
-     * puts the slots in row order. */
-    const __m256i px = _mm256_setr_epi32 (0, 3, 6, 1, 4, 7, 2, 5);
-    const __m256i py = _mm256_setr_epi32 (1, 4, 7, 2, 5, 0, 3, 6);
-    const __m256i pz = _mm256_setr_epi32 (2, 5, 0, 3, 6, 1, 4, 7);
-
-    for (; i + 8 <= n; i += 8) {
-      const float *q = x + 3 * i;
-      __m256 a = _mm256_loadu_ps (q), b = _mm256_loadu_ps (q + 8);
-      __m256 c = _mm256_loadu_ps (q + 16);
-
-      v[0] = _mm256_permutevar8x32_ps (
-          _mm256_blend_ps (_mm256_blend_ps (a, b, 0x92), c, 0x24), px);
-      v[1] = _mm256_permutevar8x32_ps (
-          _mm256_blend_ps (_mm256_blend_ps (a, b, 0x24), c, 0x49), py);
-      v[2] = _mm256_permutevar8x32_ps (
-          _mm256_blend_ps (_mm256_blend_ps (a, b, 0x49), c, 0x92), pz);
-      rk_short_f8 (v, 3, out + i);
-    }
-  } else if (rs >= -(INT32_MAX / 8) && rs <= INT32_MAX / 8) {
-    const int r = (int) rs;
-    const __m256i vi
-        = _mm256_setr_epi32 (0, r, 2 * r, 3 * r, 4 * r, 5 * r, 6 * r, 7 * r);
-
-    for (; i + 8 <= n; i += 8) {
-      for (int64_t l = 0; l < k; l++)
-        v[l] = _mm256_i32gather_ps (x + i * rs + l, vi, 4);
-      rk_short_f8 (v, k, out + i);
-    }
-  }
-  for (; i < n; i++)
-    out[i] = rk_short_row (TN_FLOAT32, TN_RK_FSUM, x + i * rs, k);
-}
-
 #define RK_SET_DDEV(E, name)                                                   \
   dsp->dev_rows[E] = ddev_rows_v_##name;                                       \
   dsp->dev_cols[E] = ddev_cols_v_##name;                                       \
@@ -811,5 +743,4 @@ tn_rk_init_avx2_sum (tn_reduce_dsp *dsp)
   RK_SET_ALL (TN_RK_FSUM, fsum, TN_FLOAT16, float16);
   RK_SET_ALL (TN_RK_FSUM, fsum, TN_BFLOAT16, bfloat16);
   RK_SET_ALL (TN_RK_FSUM, fsum, TN_FLOAT32, float32);
-  dsp->shortr[TN_RK_FSUM][TN_FLOAT32] = fsum_short_v_float32;
 }

@@ -1,5 +1,6 @@
 /* checkasm: the reduction kernels (core/reduce-kern.h).  Every entry of
  * the table (rows, columns, strips and short rows of every kind and dtype,
+ * the short rows written as float32 sums and means,
  * and the squared deviations) against the portable entry, on checkasm_fill's
  * edge-heavy bits and on finite floats where every addition rounds, over
  * lengths across lane, half-block and block borders and unaligned starts.
@@ -422,6 +423,87 @@ run_short (tn_rk_kind k, tn_dtype dt, tn_rk_short_fn fn, tn_rk_short_fn ref,
   return 0;
 }
 
+/* Short rows to float32 (short32): the shapes of run_short, divided by 1
+ * (a sum) and by k (a mean).  fn against ref, and ref (portable) against
+ * the portable short entry's fold divided and rounded as the driver
+ * does. */
+static int
+run_short32 (
+    tn_dtype dt, tn_rk_short32_fn fn, tn_rk_short32_fn ref, tn_rk_short_fn fold)
+{
+  for (int s = 0; s < 2; s++) {
+    for (size_t ki = 0; ki < sizeof short_k / sizeof short_k[0]; ki++) {
+      for (size_t ni = 0; ni < sizeof short_n / sizeof short_n[0]; ni++) {
+        for (int how = 0; how < 8; how++) {
+          int64_t K = short_k[ki], n = short_n[ni], h = how % 4;
+          int64_t rs = h == 0 ? K : h == 1 ? K + 3 : h == 2 ? 0 : -K;
+          int64_t span = (n - 1) * (rs < 0 ? -rs : rs) + K;
+          int64_t off = offsets[(ki + ni + how) % 3];
+          double den = how < 4 ? (double) K : 1.0;
+          size_t isz = tn_dtype_size (dt);
+          void *base;
+          char *p = input_new (dt, span, off, s, &base);
+          char *first = rs < 0 ? p + (span - K) * (int64_t) isz : p;
+          double *v = malloc (sizeof *v * (size_t) n);
+          float *want = checkasm_alloc (n * sizeof (float));
+          float *got = checkasm_alloc (n * sizeof (float));
+          int bad = 0;
+
+          if (!v) {
+            fprintf (stderr, "checkasm: out of memory\n");
+            exit (2);
+          }
+          fold (first, K, rs, n, v);
+          ref (first, K, rs, n, den, want);
+          fn (first, K, rs, n, den, got);
+          for (int64_t i = 0; i < n && !bad; i++) {
+            float f = (float) (v[i] / den);
+
+            if (memcmp (&f, &want[i], 4) != 0
+                && !(isnan (f) && isnan (want[i])))
+              bad = checkasm_fail ("%s, short32 %lld x %lld stride %lld / %g, "
+                                   "offset %lld, data %d: row %lld: fold / den "
+                                   "gives %a, portable short32 %a",
+                  tn_dtype_name (dt), (long long) n, (long long) K,
+                  (long long) rs, den, (long long) off, s, (long long) i,
+                  (double) f, (double) want[i]);
+            if (!bad && memcmp (&got[i], &want[i], 4) != 0
+                && !(isnan (got[i]) && isnan (want[i])))
+              bad = checkasm_fail ("%s, short32 %lld x %lld stride %lld / %g, "
+                                   "offset %lld, data %d: row %lld: portable "
+                                   "%a, got %a",
+                  tn_dtype_name (dt), (long long) n, (long long) K,
+                  (long long) rs, den, (long long) off, s, (long long) i,
+                  (double) want[i], (double) got[i]);
+          }
+          /* which NaN is free (see the top); then the bits and guards */
+          for (int64_t i = 0; i < n; i++)
+            if (isnan (want[i]) && isnan (got[i]))
+              want[i] = got[i] = NAN;
+          if (!bad)
+            bad = checkasm_check_bits (want, got, (size_t) n, sizeof *got,
+                "%s, short32 %lld x %lld stride %lld", tn_dtype_name (dt),
+                (long long) n, (long long) K, (long long) rs);
+          free (v);
+          checkasm_free (want);
+          checkasm_free (got);
+          free (base);
+          if (bad)
+            return 1;
+        }
+      }
+    }
+  }
+  if (checkasm_benching ()) {
+    void *base, *p = input_new (dt, 3 * 4096, 0, 1, &base);
+    float out[4096];
+
+    checkasm_bench (fn (p, 3, 3, 4096, 3.0, out));
+    free (base);
+  }
+  return 0;
+}
+
 /* The driver runs every kernel inside the pool's IEEE environment
  * (tn_fpenv_enter, core/parallel.h), whatever the caller's FTZ/DAZ flags
  * (checkasm-ftz sets them); so does this check. */
@@ -443,8 +525,10 @@ checkasm_check_reduce (void)
         checkasm_fail ("%s of %s: entries present differ from portable",
             kind_names[k], tn_dtype_name ((tn_dtype) t));
     if (!d->dev_rows[t] != !c.dev_rows[t] || !d->dev_cols[t] != !c.dev_cols[t]
-        || !d->dev_strip[t] != !c.dev_strip[t])
-      checkasm_fail ("ddev of %s: entries present differ from portable",
+        || !d->dev_strip[t] != !c.dev_strip[t]
+        || !d->short32[t] != !c.short32[t])
+      checkasm_fail (
+          "ddev or short32 of %s: entries present differ from portable",
           tn_dtype_name ((tn_dtype) t));
   }
 
@@ -454,6 +538,7 @@ checkasm_check_reduce (void)
     tn_rk_dev_rows_fn drows;
     tn_rk_dev_cols_fn dcols;
     tn_rk_dev_strip_fn dstrip;
+    tn_rk_short32_fn s32;
 
     for (int k = 0; k < TN_RK_NPLAIN; k++) {
       const char *kn = kind_names[k];
@@ -473,6 +558,8 @@ checkasm_check_reduce (void)
               = checkasm_check_func (d->shortr[k][t], "short_%s_%s", kn, name)))
         run_short ((tn_rk_kind) k, dt, d->shortr[k][t], shortr, c.rows[k][t]);
     }
+    if ((s32 = checkasm_check_func (d->short32[t], "short32_fsum_%s", name)))
+      run_short32 (dt, d->short32[t], s32, c.shortr[TN_RK_FSUM][t]);
     if ((drows = checkasm_check_func (d->dev_rows[t], "rows_ddev_%s", name)))
       run_rows (TN_RK_DDEV, dt, NULL, NULL, d->dev_rows[t], drows);
     if ((dcols = checkasm_check_func (d->dev_cols[t], "cols_ddev_%s", name)))
