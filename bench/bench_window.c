@@ -19,6 +19,13 @@
  *   window would cross its end, and against copying every window whole
  *   (what a window without a ring costs).
  *
+ * The identity peer runs with signal-handoffs=false: with its default
+ * (true) identity emits a signal per buffer and, the buffer not being
+ * writable (the benchmark keeps a reference), copies the GstBuffer
+ * before it (gst_buffer_copy: a new buffer sharing the memory), 40% of
+ * its per-buffer cost, which no element that only passes buffers on
+ * pays (docs/perf-notes.md, "Session 8 H6").
+ *
  * Each element is driven from a pad of our own into a sink pad that drops
  * what it gets.  Each figure is the median of RUNS runs, ours and the peer
  * interleaved run by run, in CPU time of the thread; ratios are medians of
@@ -35,6 +42,8 @@
 #include <gst/tensor/gsttensor.h>
 
 #define RUNS 11
+/* the per-buffer cost of an element that passes buffers on (see above) */
+#define IDENTITY "identity signal-handoffs=false"
 
 /* CPU seconds of this thread: on a loaded machine the wall clock of a
  * run of a few milliseconds counts the time other processes ran in it
@@ -183,7 +192,7 @@ audio (int frames, int n)
   gchar *caps = g_strdup_printf (
       "tensor/x-raw,type=float32,dims=<%d,2>,framerate=0/1", frames);
   Rig *w = rig_new (desc, caps);
-  Rig *id = rig_new ("identity", caps);
+  Rig *id = rig_new (IDENTITY, caps);
   GstBuffer *in = filled (in_bytes);
   /* dst 2 KiB off src in a page (no 4K aliasing, see ring ()); the
    * peers write 4 hops (in cache) or as many bytes as the ring holds
@@ -243,7 +252,7 @@ batches (void)
   Rig *u = rig_new ("tensorwindow size=1 squeeze=true",
       "tensor/x-raw,type=float32,dims=<8,3,224,224>,framerate=0/1");
   Rig *id = rig_new (
-      "identity", "tensor/x-raw,type=float32,dims=<8,3,224,224>,framerate=0/1");
+      IDENTITY, "tensor/x-raw,type=float32,dims=<8,3,224,224>,framerate=0/1");
   GstBuffer *f = filled (frame), *b = filled (batch);
   guint8 *dbuf = g_malloc (4 * batch + 4096), *dst = dbuf + 2048;
   guint8 *src = g_malloc (batch);
