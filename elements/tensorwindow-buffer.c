@@ -196,7 +196,7 @@ gst_tensor_window_ring_make_room (
  * still to come needs. */
 static gboolean
 gst_tensor_window_ring_append (GstTensorWindow *self, const guint8 *data,
-    const tn_view *iv, guint64 b0, guint64 from, guint64 to)
+    const tn_view *iv, gboolean iv_dense, guint64 b0, guint64 from, guint64 to)
 {
   guint64 x;
   tn_view v;
@@ -218,7 +218,7 @@ gst_tensor_window_ring_append (GstTensorWindow *self, const guint8 *data,
     gst_tensor_window_error (self, "the ring lost items (internal error)");
     return FALSE;
   }
-  if (self->items_contig && tn_view_dense (iv)) {
+  if (self->items_contig && iv_dense) {
     /* the items are one run of the input: no view to build */
     memcpy (gst_tn_ring_at (self->ring, x * self->item_bytes),
         data + (gsize) iv->offset * self->isz
@@ -314,6 +314,27 @@ gst_tensor_window_time (
   }
 }
 
+/* gst_buffer_map for reading, without its reference on the memory and
+ * its merge when the buffer has one memory (most inputs); *direct says
+ * which, for gst_tensor_window_in_unmap. */
+static gboolean
+gst_tensor_window_in_map (GstBuffer *in, GstMapInfo *map, gboolean *direct)
+{
+  *direct = gst_buffer_n_memory (in) == 1;
+  if (*direct)
+    return gst_memory_map (gst_buffer_peek_memory (in, 0), map, GST_MAP_READ);
+  return gst_buffer_map (in, map, GST_MAP_READ);
+}
+
+static void
+gst_tensor_window_in_unmap (GstBuffer *in, GstMapInfo *map, gboolean direct)
+{
+  if (direct)
+    gst_memory_unmap (map->memory, map);
+  else
+    gst_buffer_unmap (in, map);
+}
+
 /* One input buffer: the windows it completes go into self->out, and
  * what later windows need of it into the ring. */
 GstFlowReturn
@@ -328,16 +349,16 @@ gst_tensor_window_take (GstTensorWindow *self, GstBuffer *in)
   tn_view iv;
   gint64 n;
   guint64 b0 = self->total, b1;
-  gboolean aligned;
+  gboolean aligned, iv_dense, direct = FALSE;
 
   /* The view without gst_tn_buffer_map, which costs more than the rest
    * of a small window's path; it says in words what does not fit. */
   if (!gst_tn_buffer_view (in, &self->in_view, self->in_nbytes, &iv)
-      || !gst_buffer_map (in, &map, GST_MAP_READ)) {
+      || !gst_tensor_window_in_map (in, &map, &direct)) {
     GError *err = NULL;
 
     if (gst_tn_buffer_map (&m, in, &self->in_info, GST_MAP_READ, &err))
-      gst_buffer_unmap (in, &map);
+      gst_tn_buffer_unmap (&m);
     else
       GST_ELEMENT_ERROR (self, STREAM, FORMAT,
           ("%s: %s", GST_OBJECT_NAME (self), err->message), (NULL));
@@ -349,7 +370,7 @@ gst_tensor_window_take (GstTensorWindow *self, GstBuffer *in)
   aligned = ((guintptr) map.data) % self->isz == 0;
   data = map.data;
   if (!aligned) {
-    gst_buffer_unmap (in, &map);
+    gst_tensor_window_in_unmap (in, &map, direct);
     if (!gst_tn_buffer_map (&m, in, &self->in_info, GST_MAP_READ, NULL)) {
       gst_tensor_window_error (self, "could not map an input buffer");
       return GST_FLOW_ERROR;
@@ -358,6 +379,11 @@ gst_tensor_window_take (GstTensorWindow *self, GstBuffer *in)
     data = m.data;
     iv = m.view;
   }
+  /* without a meta the view is in_view, dense: no walk over the shape */
+  iv_dense = iv.offset == 0
+             && memcmp (iv.strides, self->in_view.strides,
+                    sizeof (gint64) * (gsize) iv.rank)
+                    == 0;
   n = s->stack ? 1 : self->in_info.dims[self->k];
   b1 = b0 + n;
 
@@ -380,7 +406,8 @@ gst_tensor_window_take (GstTensorWindow *self, GstBuffer *in)
     if (p.start >= b0 && aligned)
       buf = gst_tensor_window_share (self, in, &mi, data, &iv, p.start - b0);
     if (buf == NULL) {
-      if (!gst_tensor_window_ring_append (self, data, &iv, b0, p.start, end))
+      if (!gst_tensor_window_ring_append (
+              self, data, &iv, iv_dense, b0, p.start, end))
         goto failed;
       /* with the layout meta when the window is a view for downstream */
       buf = gst_tensor_window_from_items (self,
@@ -402,7 +429,8 @@ gst_tensor_window_take (GstTensorWindow *self, GstBuffer *in)
   if (self->pending->len > 0) {
     guint64 need = g_array_index (self->pending, Pending, 0).start;
 
-    if (!gst_tensor_window_ring_append (self, data, &iv, b0, need, b1))
+    if (!gst_tensor_window_ring_append (
+            self, data, &iv, iv_dense, b0, need, b1))
       goto failed;
   }
   self->total = b1;
@@ -411,7 +439,7 @@ gst_tensor_window_take (GstTensorWindow *self, GstBuffer *in)
   if (tnmap)
     gst_tn_buffer_unmap (&m);
   else
-    gst_buffer_unmap (in, &map);
+    gst_tensor_window_in_unmap (in, &map, direct);
   gst_tensor_window_flush_count (self);
   return GST_FLOW_OK;
 
@@ -421,7 +449,7 @@ failed:
   if (tnmap)
     gst_tn_buffer_unmap (&m);
   else
-    gst_buffer_unmap (in, &map);
+    gst_tensor_window_in_unmap (in, &map, direct);
   gst_tensor_window_flush_count (self);
   return GST_FLOW_ERROR;
 }

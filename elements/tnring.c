@@ -20,15 +20,14 @@ typedef struct {
 
 struct _GstTnRing {
   tn_ring map;
-  GstMemory *mem; /* owns the mapping: the ring's reference count */
-  GQueue made;    /* the writer's: windows live or dead, oldest first */
-  GQueue spare;   /* the writer's: Windows to reuse */
+  gint ref;     /* atomic: the writer's and one per live window */
+  GQueue made;  /* the writer's: windows live or dead, oldest first */
+  GQueue spare; /* the writer's: Windows to reuse */
 };
 
 static void
-gst_tn_ring_free (gpointer data)
+gst_tn_ring_free (GstTnRing *ring)
 {
-  GstTnRing *ring = data;
   GList *l;
 
   /* every window held a reference: all are dead now */
@@ -53,30 +52,24 @@ gst_tn_ring_new (gsize min_bytes, gchar **why)
   }
   g_queue_init (&ring->made);
   g_queue_init (&ring->spare);
-  /* Both halves, so that a map of the memory covers every run; nobody
-   * writes through it but the element that made it. */
-  ring->mem = gst_memory_new_wrapped (GST_MEMORY_FLAG_NO_SHARE, ring->map.base,
-      2 * ring->map.size, 0, 2 * ring->map.size, ring, gst_tn_ring_free);
+  ring->ref = 1;
   return ring;
 }
 
+/* A count of its own, not a GstMemory's: an inline atomic per window
+ * instead of gst_mini_object_ref/unref calls. */
 GstTnRing *
 gst_tn_ring_ref (GstTnRing *ring)
 {
-  gst_memory_ref (ring->mem);
+  g_atomic_int_inc (&ring->ref);
   return ring;
 }
 
 void
 gst_tn_ring_unref (GstTnRing *ring)
 {
-  gst_memory_unref (ring->mem);
-}
-
-GstMemory *
-gst_tn_ring_memory (GstTnRing *ring)
-{
-  return ring->mem;
+  if (g_atomic_int_dec_and_test (&ring->ref))
+    gst_tn_ring_free (ring);
 }
 
 gsize

@@ -1,10 +1,10 @@
 /* A twice-mapped ring of bytes as GStreamer memory, for elements that
  * keep a sliding part of a stream (tensorwindow); not installed.
  *
- * The ring is a GstMemory (gst_tn_ring_memory) that owns the mapping of
- * core/ring.h; every window handed downstream is a read-only GstMemory of
- * its own over a run of the ring that holds a reference on it, so the
- * mapping lives until the element and every window are gone.  The ring
+ * The ring is a reference-counted object that owns the mapping of
+ * core/ring.h; every window handed downstream is a read-only buffer of
+ * views (tnviews.h) over a run of the ring that holds a reference on it,
+ * so the mapping lives until the element and every window are gone.  The ring
  * knows which runs live windows still hold: the writer asks
  * gst_tn_ring_can_write before it overwrites a run, and takes a new ring
  * when the answer is no, so that a downstream element that keeps buffers
@@ -25,8 +25,6 @@ typedef struct _GstTnRing GstTnRing;
 GstTnRing *gst_tn_ring_new (gsize min_bytes, gchar **why);
 GstTnRing *gst_tn_ring_ref (GstTnRing *ring);
 void gst_tn_ring_unref (GstTnRing *ring);
-/* The memory that owns the mapping (no new reference). */
-GstMemory *gst_tn_ring_memory (GstTnRing *ring);
 gsize gst_tn_ring_size (GstTnRing *ring);
 /* Where stream byte pos lives; the run [pos, pos + size) is contiguous
  * from there. */
