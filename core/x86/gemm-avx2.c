@@ -8,6 +8,7 @@
 #include "gemm-tmpl.h"
 
 /* float32: 8 lanes. */
+#define F32_PFB 0
 #define F32_ZERO() _mm256_setzero_ps ()
 #define F32_LDB(b, v) _mm256_loadu_ps ((b) + 8 * (v))
 #define F32_BCA(a, i) _mm256_broadcast_ss ((a) + (i))
@@ -17,6 +18,7 @@
 #define F32_STC(c, x) _mm256_storeu_ps ((c), (x))
 
 /* float64: 4 lanes. */
+#define F64_PFB 0
 #define F64_ZERO() _mm256_setzero_pd ()
 #define F64_LDB(b, v) _mm256_loadu_pd ((b) + 4 * (v))
 #define F64_BCA(a, i) _mm256_broadcast_sd ((a) + (i))
@@ -34,6 +36,7 @@ i8_bca (const int16_t *a, int i)
   memcpy (&pair, a + 2 * i, sizeof pair);
   return _mm256_set1_epi32 (pair);
 }
+#define I8_PFB 0
 #define I8_ZERO() _mm256_setzero_si256 ()
 #define I8_LDB(b, v) _mm256_loadu_si256 ((const __m256i *) ((b) + 16 * (v)))
 #define I8_BCA(a, i) i8_bca ((a), (i))

@@ -10,6 +10,7 @@
 #include "gemm-tmpl.h"
 
 /* float32: 16 lanes. */
+#define F32_PFB 0
 #define F32_ZERO() _mm512_setzero_ps ()
 #define F32_LDB(b, v) _mm512_loadu_ps ((b) + 16 * (v))
 #define F32_BCA(a, i) _mm512_set1_ps ((a)[i])
@@ -19,6 +20,7 @@
 #define F32_STC(c, x) _mm512_storeu_ps ((c), (x))
 
 /* float64: 8 lanes. */
+#define F64_PFB 1
 #define F64_ZERO() _mm512_setzero_pd ()
 #define F64_LDB(b, v) _mm512_loadu_pd ((b) + 8 * (v))
 #define F64_BCA(a, i) _mm512_set1_pd ((a)[i])
@@ -36,6 +38,7 @@ i8_bca (const int16_t *a, int i)
   memcpy (&pair, a + 2 * i, sizeof pair);
   return _mm512_set1_epi32 (pair);
 }
+#define I8_PFB 0
 #define I8_ZERO() _mm512_setzero_si512 ()
 #define I8_LDB(b, v) _mm512_loadu_si512 ((const void *) ((b) + 32 * (v)))
 #define I8_BCA(a, i) i8_bca ((a), (i))

@@ -4,9 +4,9 @@
  * step; every row count of the ISA's list gets its own unrolled copy so a
  * matrix-vector product does not pay for MR rows.  The including file
  * defines, per prefix P (F32, F64, I8): P##_ZERO, _LDB, _BCA, _MAC, _LDC,
- * _ADD, _STC on its vector type.  Each output is one FMA chain over k in
- * k order (then + C when beta), whatever the tile: the float bits depend
- * on kc alone, so AVX2 and AVX-512 agree bit for bit. */
+ * _ADD, _STC on its vector type, and P##_PFB (1: prefetch B).  Each output is
+ * one FMA chain over k in k order (then + C when beta), whatever the tile: the
+ * float bits depend on kc alone, so AVX2 and AVX-512 agree bit for bit. */
 #ifndef TN_GEMM_TMPL_H
 #define TN_GEMM_TMPL_H
 
@@ -17,8 +17,20 @@
 
 /* k steps ahead of the A micro-panel (the stream from L2) that each step
  * prefetches: the loads of a new A line were the kernel's hottest
- * instructions in perf at 1024^3 and up (docs/perf-notes.md). */
+ * instructions in perf at 1024^3 and up (docs/perf-notes.md).  A step
+ * of more than a line (14 float64 rows: 112 bytes) prefetches two lines,
+ * or every other line would be left to the hardware. */
 #define TN_GEMM_PF_A 8
+/* The same for the B micro-panel where P##_PFB is 1 (AVX-512 float64):
+ * at 2048^3 perf put one B load in four unrolled steps at 9-10 % of the
+ * float64 kernels' cycles.  The 14x16 tile's B micro-panel (32 KiB) does
+ * not stay in L1 beside the A stream, so every call reads it again from
+ * L2 (from L3 the first time); with this prefetch and A's second line
+ * the AVX-512 float64 kernel gained 3-13 % against OpenBLAS in seven
+ * interleaved pairs of runs.  AVX2's 6x8 panel (16 KiB) stays in L1 and
+ * gained nothing that showed, nor did float32 (docs/perf-notes.md,
+ * session 8 H4). */
+#define TN_GEMM_PF_B 8
 
 /* Up to 14 rows of 2 accumulators (28 of AVX-512's 32 registers).  Named
  * accumulators, not an array: GCC keeps an array of vectors on the stack
@@ -79,6 +91,14 @@
     {                                                                          \
       VT b0 = P##_LDB (b, 0), b1 = P##_LDB (b, 1), ai;                         \
       _mm_prefetch ((const char *) (a + TN_GEMM_PF_A * ASTEP), _MM_HINT_T0);   \
+      if (ASTEP * sizeof (CT) > 64)                                            \
+        _mm_prefetch (                                                         \
+            (const char *) (a + TN_GEMM_PF_A * ASTEP) + 64, _MM_HINT_T0);      \
+      if (P##_PFB)                                                             \
+        _mm_prefetch ((const char *) (b + TN_GEMM_PF_B * BSTEP), _MM_HINT_T0); \
+      if (P##_PFB && BSTEP * sizeof (CT) > 64)                                 \
+        _mm_prefetch (                                                         \
+            (const char *) (b + TN_GEMM_PF_B * BSTEP) + 64, _MM_HINT_T0);      \
       TN_GEMM_ROWS14 (TN_GEMM_ROW_MAC, P)                                      \
       a += ASTEP;                                                              \
       b += BSTEP;                                                              \
