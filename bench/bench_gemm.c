@@ -11,9 +11,10 @@
  *     with the kernels of every x86 level the CPU has (AVX-512, and AVX2
  *     by masking it off with tn_cpu_set_mask), interleaved with OpenBLAS
  *     in one run: a ratio per level.
- * Arguments name the parts to run (f32, other, gemv, levels); none runs
- * all.  GST_TENSOR_CPU=ssse3,avx2,f16c runs every part as on an AVX2-only
- * machine. */
+ * Arguments name the parts to run (f32, other, gemv, levels, levels-f64:
+ * the float64 half of levels; for levels, sizes such as 2048 and a
+ * thread count such as 1t narrow it); none runs all.
+ * GST_TENSOR_CPU=ssse3,avx2,f16c runs every part as on an AVX2-only machine. */
 #include <immintrin.h>
 #include <stdio.h>
 #include <sys/mman.h>
@@ -426,6 +427,30 @@ want (int argc, char **argv, const char *part)
   return 0;
 }
 
+/* levels: numbers among the arguments keep only those sizes, "1t" or
+ * "2t" only that thread count (none: every size and count). */
+static int
+want_levels_case (int argc, char **argv, int64_t size, int threads)
+{
+  int any_size = 0, any_thr = 0, size_ok = 0, thr_ok = 0;
+
+  for (int i = 1; i < argc; i++) {
+    char *end;
+    long v = strtol (argv[i], &end, 10);
+
+    if (end == argv[i])
+      continue;
+    if (strcmp (end, "t") == 0) {
+      any_thr = 1;
+      thr_ok |= v == threads;
+    } else if (*end == 0) {
+      any_size = 1;
+      size_ok |= v == size;
+    }
+  }
+  return (!any_size || size_ok) && (!any_thr || thr_ok);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -451,11 +476,12 @@ main (int argc, char **argv)
         square (TN_FLOAT64, sizes[i], thr, &peak_d);
         square (TN_INT8, sizes[i], thr, &peak_s);
       }
-  if (want (argc, argv, "levels"))
+  if (want (argc, argv, "levels") || want (argc, argv, "levels-f64"))
     for (int thr = 1; thr <= maxthr; thr++)
-      for (int dbl = 0; dbl < 2; dbl++)
+      for (int dbl = !want (argc, argv, "levels"); dbl < 2; dbl++)
         for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++)
-          square_levels (dbl ? TN_FLOAT64 : TN_FLOAT32, sizes[i], thr);
+          if (want_levels_case (argc, argv, sizes[i], thr))
+            square_levels (dbl ? TN_FLOAT64 : TN_FLOAT32, sizes[i], thr);
   if (want (argc, argv, "gemv"))
     for (int thr = 1; thr <= maxthr; thr++) {
       gemv (thr, 4096, 4096);
