@@ -519,7 +519,8 @@ gst_tensor_splitter_part (
     if (!p->dense)
       gst_tn_buffer_add_layout_meta (out, p->view.rank, 0, p->view.strides);
   } else if (gst_buffer_n_memory (buf) == 1
-             && (*mi != NULL || (*mi = gst_tn_mapped_input_new (buf)))) {
+             && (*mi != NULL
+                 || (*mi = gst_tn_mapped_input_new (self->views, buf)))) {
     /* the common case: a recycled view buffer over the mapped input (no
      * allocation, no gst_memory_share; its layout meta kept from its
      * last use), with the flags, timestamps and metas of the input */

@@ -276,7 +276,8 @@ gst_tensor_window_share (GstTensorWindow *self, GstBuffer *in,
   for (i = 0; i < v.rank; i++)
     span += (v.dims[i] - 1) * v.strides[i];
   if (gst_buffer_n_memory (in) == 1
-      && (*mi != NULL || (*mi = gst_tn_mapped_input_new (in)) != NULL))
+      && (*mi != NULL
+          || (*mi = gst_tn_mapped_input_new (self->views, in)) != NULL))
     /* a recycled view of the input mapped once (tnviews.h) */
     buf = gst_tn_mapped_input_view (*mi, self->views,
         (gsize) v.offset * self->isz, (gsize) span * self->isz,

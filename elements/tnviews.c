@@ -33,10 +33,16 @@ struct _ViewMem {
  * problem.  A spare buffer's refcount is 0 (as dispose left it): the
  * taker refs it. */
 struct _GstTnViews {
-  gint ref;      /* the owner's, and one per ViewMem */
+  gint ref;      /* the owner's, one per ViewMem and per mapped input */
   ViewMem *back; /* atomic; VIEWS_CLOSED when closed */
   ViewMem *mine; /* the taker's */
+  /* atomic: one mapped input record to reuse (no allocation per input);
+   * MI_CLOSED when closed */
+  GstTnMappedInput *mi_spare;
 };
+
+static gchar mi_closed;
+#define MI_CLOSED ((GstTnMappedInput *) &mi_closed)
 
 /* The allocator of view memories: they come from gst_tn_views_buffer
  * only, never from gst_allocator_alloc. */
@@ -221,6 +227,13 @@ free_spares (ViewMem *vm)
 void
 gst_tn_views_close (GstTnViews *views)
 {
+  GstTnMappedInput *mi
+      = g_atomic_pointer_exchange (&views->mi_spare, MI_CLOSED);
+
+  if (mi != NULL) {
+    g_free (mi);
+    gst_tn_views_unref (views);
+  }
   free_spares (g_atomic_pointer_exchange (&views->back, VIEWS_CLOSED));
   free_spares (views->mine);
   views->mine = NULL;
@@ -273,15 +286,28 @@ struct _GstTnMappedInput {
   gint ref;
   GstBuffer *buf;
   GstMapInfo map;
+  gboolean direct;   /* map is of the buffer's one memory (gst_memory_map) */
+  GstTnViews *views; /* a reference: the record goes back to it */
 };
 
 GstTnMappedInput *
-gst_tn_mapped_input_new (GstBuffer *buf)
+gst_tn_mapped_input_new (GstTnViews *views, GstBuffer *buf)
 {
-  GstTnMappedInput *in = g_new (GstTnMappedInput, 1);
+  GstTnMappedInput *in = g_atomic_pointer_exchange (&views->mi_spare, NULL);
 
-  if (!gst_buffer_map (buf, &in->map, GST_MAP_READ)) {
+  if (in == NULL) {
+    in = g_new (GstTnMappedInput, 1);
+    g_atomic_int_inc (&views->ref);
+    in->views = views;
+  }
+  /* one memory: mapped as itself, without gst_buffer_map's reference
+   * and merge check */
+  in->direct = gst_buffer_n_memory (buf) == 1;
+  if (in->direct ? !gst_memory_map (
+          gst_buffer_peek_memory (buf, 0), &in->map, GST_MAP_READ)
+                 : !gst_buffer_map (buf, &in->map, GST_MAP_READ)) {
     g_free (in);
+    gst_tn_views_unref (views);
     return NULL;
   }
   in->ref = 1;
@@ -304,10 +330,21 @@ gst_tn_mapped_input_size (GstTnMappedInput *in)
 void
 gst_tn_mapped_input_unref (GstTnMappedInput *in)
 {
-  if (g_atomic_int_dec_and_test (&in->ref)) {
+  GstTnViews *views = in->views;
+
+  if (!g_atomic_int_dec_and_test (&in->ref))
+    return;
+  if (in->direct)
+    gst_memory_unmap (in->map.memory, &in->map);
+  else
     gst_buffer_unmap (in->buf, &in->map);
-    gst_buffer_unref (in->buf);
+  gst_buffer_unref (in->buf);
+  in->buf = NULL;
+  /* back to views for the next input, unless one is there already or
+   * views is closed */
+  if (!g_atomic_pointer_compare_and_exchange (&views->mi_spare, NULL, in)) {
     g_free (in);
+    gst_tn_views_unref (views);
   }
 }
 

@@ -38,8 +38,10 @@ GstBuffer *gst_tn_views_buffer (GstTnViews *views, guint8 *data, gsize len,
  * it: one map and one reference per input, however many parts. */
 typedef struct _GstTnMappedInput GstTnMappedInput;
 
-/* NULL when buf cannot be mapped for reading. */
-GstTnMappedInput *gst_tn_mapped_input_new (GstBuffer *buf);
+/* NULL when buf cannot be mapped for reading.  The record comes from
+ * views and goes back to it (one record kept: no allocation per input);
+ * called by the thread that takes views' buffers. */
+GstTnMappedInput *gst_tn_mapped_input_new (GstTnViews *views, GstBuffer *buf);
 const guint8 *gst_tn_mapped_input_data (GstTnMappedInput *in);
 gsize gst_tn_mapped_input_size (GstTnMappedInput *in);
 /* A view of bytes [off, off + len) of the input (a reference on it),
