@@ -45,11 +45,27 @@ typedef double (*tn_nk_sum_fn) (const float *x, int64_t n);
 typedef void (*tn_nk_mom_fn) (
     const float *x, int64_t n, int p, double *s, double *q);
 
+/* affine_rep[stream]: the float32 AFFINE pass with parameters that
+ * repeat every TN_NK_REP items (a period that divides 48, written out to
+ * 48): y[i] = ((double) x[i] - a[i % 48]) * b[i % 48], rounded once,
+ * the bits of fn[TN_NK_AFFINE][0] with step 1 over the repeated rows,
+ * for any n and alignment, y may be x.  The ISA entries keep the 48
+ * pairs in registers and align their stores to y's vectors.  stream 1:
+ * the whole vectors go past the caches (non-temporal stores, as the
+ * ewise table's cast_stream entries do; the portable entry is entry 0),
+ * for outputs far larger than the caches: an ordinary store reads each
+ * output line first.  Then y overlaps no x, and the caller issues a
+ * seq_cst fence after its last call, before another thread reads y. */
+#define TN_NK_REP 48
+typedef void (*tn_nk_rep_fn) (
+    const float *x, float *y, int64_t n, const double *a, const double *b);
+
 typedef struct {
   tn_nk_fn fn[TN_NK_NKINDS][2];
   tn_nk_max_fn rmax;
   tn_nk_sum_fn rsum;
   tn_nk_mom_fn moments;
+  tn_nk_rep_fn affine_rep[2];
 } tn_norm_dsp;
 
 void tn_norm_dsp_init (tn_norm_dsp *dsp, unsigned flags);
@@ -77,8 +93,10 @@ tn_nk_moments_fold (
 void tn_nk_fill_c (tn_norm_dsp *dsp);
 void tn_nk_fill_avx2 (tn_norm_dsp *dsp);
 void tn_nk_fill_avx512 (tn_norm_dsp *dsp);
-/* x86/normalize-avx2.c: the reductions. */
+/* x86/normalize-avx2.c: the reductions and affine_rep; x86/normalize-
+ * avx512.c: affine_rep in zmm registers. */
 void tn_nk_fill_avx2_red (tn_norm_dsp *dsp);
+void tn_nk_fill_avx512_rep (tn_norm_dsp *dsp);
 
 /* The float32 exp of the EXP pass on one item, for tests: exp (hi + lo)
  * for hi <= 88, lo tiny beside hi. */

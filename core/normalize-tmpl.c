@@ -280,6 +280,14 @@ nk_moments_c (const float *x, int64_t n, int p, double *s, double *q)
   }
   tn_nk_moments_fold (ls, lq, p, s, q);
 }
+
+static void
+nk_affine_rep_c (
+    const float *x, float *y, int64_t n, const double *a, const double *b)
+{
+  for (int64_t i = 0; i < n; i++)
+    y[i] = (float) (((double) x[i] - a[i % TN_NK_REP]) * b[i % TN_NK_REP]);
+}
 #endif
 
 void
@@ -289,6 +297,8 @@ NK_NAME (tn_nk_fill, TN_ISA) (tn_norm_dsp *dsp)
   dsp->rmax = nk_rmax_c;
   dsp->rsum = nk_rsum_c;
   dsp->moments = nk_moments_c;
+  dsp->affine_rep[0] = nk_affine_rep_c;
+  dsp->affine_rep[1] = nk_affine_rep_c;
 #endif
   dsp->fn[TN_NK_EXP][0] = NK_NAME (nk_exp_f32, TN_ISA);
   dsp->fn[TN_NK_EXP][1] = NK_NAME (nk_exp_f64, TN_ISA);

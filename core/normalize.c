@@ -5,6 +5,7 @@
 #include "normalize.h"
 
 #include <math.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -47,8 +48,10 @@ tn_norm_dsp_init (tn_norm_dsp *dsp, unsigned flags)
     tn_nk_fill_avx2 (dsp);
     tn_nk_fill_avx2_red (dsp);
     /* the maps 16 items wide (the reductions stay AVX2's) */
-    if (flags & TN_CPU_AVX512)
+    if (flags & TN_CPU_AVX512) {
       tn_nk_fill_avx512 (dsp);
+      tn_nk_fill_avx512_rep (dsp);
+    }
   }
 #else
   (void) flags;
@@ -62,6 +65,13 @@ TN_DSP_GET (tn_norm_dsp, tn_norm_dsp_get, tn_norm_dsp_init)
  * standardised over H and W: 3 parameters repeat every 3 items). */
 #define UNIT_ITEMS 32768
 #define REP_MIN 256
+/* Outputs from this size on are written past the caches (affine_rep's
+ * stream entry), the threshold of core/ewise.c and core/combine.c: an
+ * ordinary store reads each output line first, and an output this large
+ * would not stay in cache for the next element anyway.  The input stays
+ * in L3 instead (standardize reads it twice: the moments, then the
+ * scaling). */
+#define STREAM_BYTES (16u << 20)
 
 /* The tensor as the passes walk it: blocks of blk items, each of one
  * kept index q of the prefix axes (those before the block); inside a
@@ -69,6 +79,11 @@ TN_DSP_GET (tn_norm_dsp, tn_norm_dsp_get, tn_norm_dsp_init)
  * items (the kept axis innermost). */
 typedef struct {
   tn_nk_fn fn;
+  /* float32 AFFINE with a period dividing TN_NK_REP, or one pair a block
+   * of REP_MIN items or more: the kernel with the pairs in registers;
+   * stream: its non-temporal entry */
+  tn_nk_rep_fn rep;
+  bool stream;
   const char *x;
   char *y;
   size_t isz;
@@ -107,7 +122,16 @@ pass_chunk (void *vctx, int64_t c, int64_t b, int64_t e)
     const char *x = p->x + off * p->isz;
     char *y = p->y + off * p->isz;
 
-    if (p->period == 0) {
+    if (p->rep) {
+      /* a unit starts at a multiple of the period: phase 0 */
+      for (int j = 0; j < TN_NK_REP; j++) {
+        const int64_t k = p->period ? q * p->period + j % p->period : q;
+
+        ea[j] = p->pa[k];
+        eb[j] = p->pb[k];
+      }
+      p->rep ((const float *) x, (float *) y, n, ea, eb);
+    } else if (p->period == 0) {
       p->fn (x, y, n, p->pa + q, p->pb + q, 0);
     } else if (p->period >= REP_MIN) {
       const double *a = p->pa + q * p->period, *bb = p->pb + q * p->period;
@@ -126,6 +150,10 @@ pass_chunk (void *vctx, int64_t c, int64_t b, int64_t e)
             eb, 1);
     }
   }
+  /* non-temporal stores are ordered by a fence only, and the range's end
+   * is published to the caller's thread */
+  if (p->stream)
+    atomic_thread_fence (memory_order_seq_cst);
 }
 
 /* The walk of dims under mask: extent-1 axes dropped, neighbours of the
@@ -180,9 +208,17 @@ static void
 pass_run (pass_ctx *p, tn_nk_kind kind, int f64, const void *x, void *y,
     int64_t count, const double *pa, const double *pb, int nthreads)
 {
+  const tn_norm_dsp *dsp = tn_norm_dsp_get ();
   int64_t units = count / p->blk * p->upb;
 
-  p->fn = tn_norm_dsp_get ()->fn[kind][f64];
+  p->fn = dsp->fn[kind][f64];
+  p->rep = NULL;
+  p->stream = false;
+  if (kind == TN_NK_AFFINE && !f64
+      && (p->period ? TN_NK_REP % p->period == 0 : p->blk >= REP_MIN)) {
+    p->stream = x != y && (uint64_t) count * 4 >= STREAM_BYTES;
+    p->rep = dsp->affine_rep[p->stream];
+  }
   p->x = x;
   p->y = y;
   p->pa = pa;

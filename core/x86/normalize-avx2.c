@@ -1,4 +1,5 @@
-/* The reductions of the fused float32 normalisations in AVX2 (compiled
+/* The reductions of the fused float32 normalisations, and the affine
+ * pass with repeating parameters, in AVX2 (compiled
  * with -mavx2 -mfma -mf16c, the "normalize:" block of core/meson.build).
  * Each keeps the association normalize-kern.h states, lane for lane, so
  * it gives the portable entry's bits (checkasm): the lanes are vector
@@ -124,9 +125,69 @@ moments_avx2 (const float *x, int64_t n, int p, double *s, double *q)
   tn_nk_moments_fold (ls, lq, p, s, q);
 }
 
+/* affine_rep (normalize-kern.h) in ymm registers: as the AVX-512 entry
+ * (x86/normalize-avx512.c), but 48 pairs would take 24 of the 16
+ * registers, so each vector of 8 items loads its 8 pairs, from a copy
+ * of the pattern rotated to the phase left by the items before a 32-byte
+ * border of y.  The arithmetic is the portable entry's, item by item. */
+static inline __attribute__ ((always_inline)) void
+rep_avx2 (const float *x, float *y, int64_t n, const double *a, const double *b,
+    int stream)
+{
+  int64_t i = 0;
+
+  for (; i < n && ((uintptr_t) (y + i) & 31); i++)
+    y[i] = (float) (((double) x[i] - a[i % TN_NK_REP]) * b[i % TN_NK_REP]);
+  if (n - i >= 8) {
+    const int ph = (int) (i % TN_NK_REP);
+    double a2[TN_NK_REP], b2[TN_NK_REP];
+
+    for (int j = 0; j < TN_NK_REP; j++) {
+      a2[j] = a[(ph + j) % TN_NK_REP];
+      b2[j] = b[(ph + j) % TN_NK_REP];
+    }
+    for (int j = 0; i + 8 <= n; i += 8, j = j + 8 < TN_NK_REP ? j + 8 : 0) {
+      const __m256 v = _mm256_loadu_ps (x + i);
+      const __m256d lo = _mm256_cvtps_pd (_mm256_castps256_ps128 (v));
+      const __m256d hi = _mm256_cvtps_pd (_mm256_extractf128_ps (v, 1));
+      const __m128 rl = _mm256_cvtpd_ps (
+          _mm256_mul_pd (_mm256_sub_pd (lo, _mm256_loadu_pd (a2 + j)),
+              _mm256_loadu_pd (b2 + j)));
+      const __m128 rh = _mm256_cvtpd_ps (
+          _mm256_mul_pd (_mm256_sub_pd (hi, _mm256_loadu_pd (a2 + j + 4)),
+              _mm256_loadu_pd (b2 + j + 4)));
+      const __m256 r
+          = _mm256_insertf128_ps (_mm256_castps128_ps256 (rl), rh, 1);
+
+      if (stream)
+        _mm256_stream_ps (y + i, r);
+      else
+        _mm256_store_ps (y + i, r);
+    }
+  }
+  for (; i < n; i++)
+    y[i] = (float) (((double) x[i] - a[i % TN_NK_REP]) * b[i % TN_NK_REP]);
+}
+
+static void
+affine_rep_avx2 (
+    const float *x, float *y, int64_t n, const double *a, const double *b)
+{
+  rep_avx2 (x, y, n, a, b, 0);
+}
+
+static void
+affine_rep_stream_avx2 (
+    const float *x, float *y, int64_t n, const double *a, const double *b)
+{
+  rep_avx2 (x, y, n, a, b, 1);
+}
+
 void
 tn_nk_fill_avx2_red (tn_norm_dsp *dsp)
 {
+  dsp->affine_rep[0] = affine_rep_avx2;
+  dsp->affine_rep[1] = affine_rep_stream_avx2;
   dsp->rmax = rmax_avx2;
   dsp->rsum = rsum_avx2;
   dsp->moments = moments_avx2;

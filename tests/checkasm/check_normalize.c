@@ -5,8 +5,8 @@
  * edge-heavy items (NaN, infinities, subnormals, +-max) with edge-heavy
  * parameters, and on the inputs softmax gives the exp pass (x at most the
  * parameter, down to 120 below it, so that the results reach the
- * subnormal range).  Which NaN comes out is free, as in every family: a
- * NaN result must be NaN in both. */
+ * subnormal range); affine_rep (check_affine_rep).  Which NaN comes out
+ * is free, as in every family: a NaN result must be NaN in both. */
 #include "checkasm.h"
 
 #include <math.h>
@@ -113,6 +113,80 @@ check_reductions (const tn_norm_dsp *tab)
   free (x);
 }
 
+/* affine_rep, ordinary and streaming stores: edge-heavy items with
+ * edge-heavy pairs, and ordinary ones (pairs as a standardize's), over
+ * checkasm's lengths and lengths about the 48-item pattern, with the
+ * output at every item offset of a 64-byte line (every head before the
+ * vector stores' border, so every phase of the pattern at that border)
+ * and the input at offsets 0, 1 and 3 (independent of the output's);
+ * ordinary stores in place too. */
+static void
+check_affine_rep (const tn_norm_dsp *tab)
+{
+  static const size_t more[] = { 47, 48, 49, 95, 96, 97, 143, 1000 };
+  const size_t nmax = 4095 + 3 + 16;
+  float *x = malloc (nmax * sizeof (float)), *want = malloc (nmax * 4);
+  float *got = checkasm_alloc (nmax * 4);
+  double a[TN_NK_REP], b[TN_NK_REP];
+
+  for (int st = 0; st < 2; st++) {
+    tn_nk_rep_fn ref = checkasm_check_func (
+        tab->affine_rep[st], "affine_rep%s_f32", st ? "_stream" : "");
+
+    if (!ref)
+      continue;
+    for (int data = 0; data < 2 && !checkasm_failed (); data++) {
+      if (data == 0) {
+        checkasm_fill (x, TN_FLOAT32, nmax);
+        checkasm_fill (a, TN_FLOAT64, TN_NK_REP);
+        checkasm_fill (b, TN_FLOAT64, TN_NK_REP);
+      } else {
+        for (size_t i = 0; i < nmax; i++)
+          x[i] = (float) (checkasm_rand () % 25600) / 100.0f;
+        for (int j = 0; j < TN_NK_REP; j++) {
+          a[j] = (double) (checkasm_rand () % 25600) / 100.0 + j % 3;
+          b[j] = 1.0 / (1.0 + (double) (checkasm_rand () % 1000) / 10.0);
+        }
+      }
+      for (size_t li = 0; li < checkasm_nlengths + sizeof more / sizeof *more
+                          && !checkasm_failed ();
+           li++) {
+        const size_t n = li < checkasm_nlengths ? checkasm_lengths[li]
+                                                : more[li - checkasm_nlengths];
+
+        for (size_t yo = 0; yo < 16; yo++) {
+          for (size_t xo = 0; xo < 4; xo += xo == 1 ? 2 : 1) {
+            ref (x + xo, want, (int64_t) n, a, b);
+            checkasm_poison (got);
+            tab->affine_rep[st](x + xo, got + yo, (int64_t) n, a, b);
+            canon_nan (want, 0, n);
+            canon_nan (got + yo, 0, n);
+            if (checkasm_check_bits (want, got + yo, n, 4,
+                    "data %d, n %zu, output offset %zu, input offset %zu", data,
+                    n, yo, xo))
+              goto next;
+          }
+          if (st == 0) {
+            memcpy (got + yo, x + 3, n * 4);
+            tab->affine_rep[st](got + yo, got + yo, (int64_t) n, a, b);
+            ref (x + 3, want, (int64_t) n, a, b);
+            canon_nan (want, 0, n);
+            canon_nan (got + yo, 0, n);
+            if (checkasm_check_bits (want, got + yo, n, 4,
+                    "in place, data %d, n %zu, offset %zu", data, n, yo))
+              goto next;
+          }
+        }
+      }
+    }
+    checkasm_bench (tab->affine_rep[st](x, got, 4095, a, b));
+  next:;
+  }
+  free (x);
+  free (want);
+  checkasm_free (got);
+}
+
 static void
 fill_softmax (void *x, double *pa, int f64, size_t n)
 {
@@ -133,6 +207,7 @@ checkasm_check_normalize (void)
   const size_t nmax = 4095 + 4;
 
   check_reductions (tab);
+  check_affine_rep (tab);
   for (int k = 0; k < TN_NK_NKINDS; k++) {
     for (int f64 = 0; f64 < 2; f64++) {
       tn_nk_fn ref;
