@@ -18,7 +18,10 @@
  * multiple of the vector width and that need no aliasing check: the loop
  * over a block is both (ivdep: y may be x, but item k reads only x[k]
  * before it writes y[k]), so every ISA build vectorises it, while the
- * tail runs the same expression. */
+ * tail runs the same expression.  In place, the blocks read y itself:
+ * the vectoriser still versions the loop over x and y on their overlap,
+ * and x == y took its scalar copy (softmax's scaling in place ran at the
+ * exp pass's cost). */
 #ifdef __AVX512F__
 /* zmm registers: generic tuning would keep to ymm */
 #pragma GCC target("prefer-vector-width=512")
@@ -26,27 +29,29 @@
 #else
 #define NK_W 8
 #endif
+#define NK_BLOCKS(T, XS, EXPR)                                                 \
+  for (; i_ + NK_W <= n; i_ += NK_W) {                                         \
+    const T *xs_ = (XS) + i_;                                                  \
+    T *ys_ = y + i_;                                                           \
+    _Pragma ("GCC ivdep") for (int j_ = 0; j_ < NK_W; j_++)                    \
+    {                                                                          \
+      const T v = xs_[j_];                                                     \
+      const int64_t k = i_ + j_;                                               \
+      (void) k;                                                                \
+      ys_[j_] = (EXPR);                                                        \
+    }                                                                          \
+  }
 #define NK_MAP(T, EXPR)                                                        \
   do {                                                                         \
     int64_t i_ = 0;                                                            \
-                                                                               \
-    for (; i_ + NK_W <= n; i_ += NK_W) {                                       \
-      const T *xs_ = x + i_;                                                   \
-      T *ys_ = y + i_;                                                         \
-                                                                               \
-      _Pragma ("GCC ivdep") for (int j_ = 0; j_ < NK_W; j_++)                  \
-      {                                                                        \
-        const T v = xs_[j_];                                                   \
-        const int64_t k = i_ + j_;                                             \
-                                                                               \
-        (void) k;                                                              \
-        ys_[j_] = (EXPR);                                                      \
-      }                                                                        \
+    if ((const void *) x == (const void *) y) {                                \
+      NK_BLOCKS (T, (const T *) y, EXPR)                                       \
+    } else {                                                                   \
+      NK_BLOCKS (T, x, EXPR)                                                   \
     }                                                                          \
     for (; i_ < n; i_++) {                                                     \
       const T v = x[i_];                                                       \
       const int64_t k = i_;                                                    \
-                                                                               \
       (void) k;                                                                \
       y[i_] = (EXPR);                                                          \
     }                                                                          \
