@@ -62,6 +62,7 @@ enum {
   PUT_SIGN,   /* opposite signs, close */
   PUT_DENORM, /* subnormals a few ulps apart */
   PUT_HUGE,   /* finite items whose difference overflows */
+  PUT_EQHEAD, /* every item before this one equal (where equal runs end) */
   PUT_KINDS
 };
 
@@ -134,6 +135,11 @@ make_near (float *a, float *e, size_t n, int kind, size_t at)
   case PUT_HUGE:
     a[at] = 3e38f;
     e[at] = -3e38f;
+    break;
+  case PUT_EQHEAD:
+    memcpy (e, a, at * sizeof (float));
+    if (a[at] == e[at])
+      a[at] = e[at] * (1.0f + 1e-7f);
     break;
   default:
     break;
