@@ -35,15 +35,25 @@
       int64_t rows = mb - p * g->mr < g->mr ? mb - p * g->mr : g->mr;          \
       if (rows < g->mr || kpad > kb)                                           \
         memset (d, 0, panel * sizeof (CT));                                    \
-      for (int64_t i = 0; i < rows; i++) {                                     \
-        const ST *row = s + (p * g->mr + i) * rs;                              \
-        if (g->kp == 1)                                                        \
-          for (int64_t kk = 0; kk < kb; kk++)                                  \
-            d[kk * g->mr + i] = CONV (row[kk * cs]);                           \
-        else                                                                   \
-          for (int64_t kk = 0; kk < kb; kk++)                                  \
-            d[A_AT (g, i, kk)] = CONV (row[kk * cs]);                          \
-      }                                                                        \
+      if (g->kp == 1 && rows == g->mr) {                                       \
+        /* k outside: the panel is written in order and the mr source          \
+         * rows are read side by side (row by row, the stores went mr          \
+         * items apart: 2.5 % of a 2048^3 float64 product's cycles in          \
+         * perf, 1.6 % in this order) */                                       \
+        const ST *rp = s + p * g->mr * rs;                                     \
+        for (int64_t kk = 0; kk < kb; kk++)                                    \
+          for (int64_t i = 0; i < g->mr; i++)                                  \
+            d[kk * g->mr + i] = CONV (rp[i * rs + kk * cs]);                   \
+      } else                                                                   \
+        for (int64_t i = 0; i < rows; i++) {                                   \
+          const ST *row = s + (p * g->mr + i) * rs;                            \
+          if (g->kp == 1)                                                      \
+            for (int64_t kk = 0; kk < kb; kk++)                                \
+              d[kk * g->mr + i] = CONV (row[kk * cs]);                         \
+          else                                                                 \
+            for (int64_t kk = 0; kk < kb; kk++)                                \
+              d[A_AT (g, i, kk)] = CONV (row[kk * cs]);                        \
+        }                                                                      \
     }                                                                          \
     break;                                                                     \
   }
