@@ -11,8 +11,10 @@
  * reference rounded to them (computed in float32, rounded once).  Every
  * case is also run on 1..4 threads with the portable and the AVX2 kernels
  * and must give the same bits; so must a tensor large enough to be split
- * and to span several 1024-item blocks.  Plus the float32 exp on every
- * 64th float of [-104, 0], errors, and in-place use. */
+ * and to span several 1024-item blocks, and standardized HWC images
+ * (one of 16 MiB, whose scaling is streamed past the caches, at unaligned
+ * input and output items).  Plus the float32 exp on every 64th float of
+ * [-104, 0], errors, and in-place use. */
 #include <glib.h>
 #include <math.h>
 #include <stdlib.h>
@@ -344,65 +346,97 @@ test_threads (void)
 }
 
 /* standardize over axes 0,1 of an HWC image (one pass of per-channel
- * moments, several units per channel): against a two-pass float64
- * reference computed here, on channels far from 0 beside their spread
- * (means 0, 1000 and -1e5, spreads 1, 2 and 0.01: sums of squares about
- * 0 instead of about each run's first items give 1.46 for 1.05 at item
- * 2), within 4 ulp or 2^-40 (1 + |mean| / sigma) absolute (x - mean
- * cancels); and the same bits on 1..4 threads and every kernel set. */
+ * moments, several units per channel), the input at item xoff of its
+ * buffer (a view's offset) and the output at item yoff of its: against a
+ * two-pass float64 reference computed here, on channels far from 0
+ * beside their spread (means 0, 1000 and -1e5, spreads 1, 2 and 0.01:
+ * sums of squares about 0 instead of about each run's first items give
+ * 1.46 for 1.05 at item 2), within 4 ulp or 2^-40 (1 + |mean| / sigma)
+ * absolute (x - mean cancels); and the same bits on 1..maxth threads and
+ * every kernel set. */
 static void
-test_hwc (void)
+hwc_case (const int64_t *dims, int64_t xoff, int64_t yoff, int maxth)
 {
-  const int64_t dims[3] = { 257, 190, 3 };
   const int64_t n = dims[0] * dims[1] * dims[2], per = n / 3;
   const double mean0[3] = { 0.0, 1000.0, -1e5 }, sd0[3] = { 1, 2, 0.01 };
-  float *x = g_new (float, n);
-  double *want = g_new (double, n);
+  float *buf = g_new (float, n + xoff), *x = buf + xoff;
+  float *out = g_new (float, n + yoff), *ref = NULL;
+  double m[3], d[3];
   unsigned mask = tn_cpu_set_mask (0);
   int impls = have_isa_kernels () ? 2 : 1;
-  guint8 *ref;
   tn_view v;
+  tn_err e;
 
   for (int64_t i = 0; i < n; i++)
     x[i] = (float) (mean0[i % 3] + sd0[i % 3] * sin ((double) i * 0.731));
   for (int c = 0; c < 3; c++) {
-    double m = 0, q = 0;
+    double q = 0;
 
+    m[c] = 0;
     for (int64_t i = c; i < n; i += 3)
-      m += x[i];
-    m /= (double) per;
+      m[c] += x[i];
+    m[c] /= (double) per;
     for (int64_t i = c; i < n; i += 3)
-      q += (x[i] - m) * (x[i] - m);
-    for (int64_t i = c; i < n; i += 3)
-      want[i] = (x[i] - m) / sqrt (q / (double) per + 1e-5);
+      q += (x[i] - m[c]) * (x[i] - m[c]);
+    d[c] = sqrt (q / (double) per + 1e-5);
   }
   tn_view_init (&v, TN_FLOAT32, dims, 3, NULL);
-  ref = run (x, &v, TN_NORM_STANDARDIZE, "0,1", 1);
-  for (int64_t i = 0; i < n; i++) {
-    const float g = ((float *) ref)[i], r = (float) want[i];
-    const double slack = 0x1p-40 * (1.0 + fabs (mean0[i % 3]) / sd0[i % 3]);
-
-    if (!(fabs (g - want[i]) <= slack
-            || fabsf (g - r)
-                   <= 4 * (nextafterf (fabsf (r), INFINITY) - fabsf (r))))
-      g_error ("item %lld is %.9g, expected %.17g", (long long) i, g, want[i]);
-  }
+  v.offset = xoff;
   for (int impl = 0; impl < impls; impl++) {
     tn_cpu_set_mask (impl ? mask : 0);
-    for (int th = 1; th <= 4; th++) {
-      guint8 *got = run (x, &v, TN_NORM_STANDARDIZE, "0,1", th);
+    for (int th = 1; th <= maxth; th++) {
+      const float *got = out + yoff;
 
-      if (memcmp (got, ref, n * 4) != 0)
-        g_error ("standardize <257,190,3> on %d threads, %s kernels: bits "
-                 "differ",
-            th, impl ? "ISA" : "portable");
-      g_free (got);
+      memset (out, 0, sizeof (float) * (size_t) (n + yoff));
+      if (tn_normalize (
+              out + yoff, buf, &v, TN_NORM_STANDARDIZE, 3, 1e-5, th, &e)
+          < 0)
+        g_error ("standardize: %s", e.msg);
+      if (ref) {
+        if (memcmp (got, ref, sizeof (float) * (size_t) n) != 0)
+          g_error ("standardize <%lld,%lld,3> on %d threads, %s kernels: "
+                   "bits differ",
+              (long long) dims[0], (long long) dims[1], th,
+              impl ? "ISA" : "portable");
+        continue;
+      }
+      for (int64_t i = 0; i < n; i++) {
+        const double w = (x[i] - m[i % 3]) / d[i % 3];
+        const float g = got[i], r = (float) w;
+        const double slack = 0x1p-40 * (1.0 + fabs (mean0[i % 3]) / sd0[i % 3]);
+
+        if (!(fabs (g - w) <= slack
+                || fabsf (g - r)
+                       <= 4 * (nextafterf (fabsf (r), INFINITY) - fabsf (r))))
+          g_error ("item %lld is %.9g, expected %.17g", (long long) i, g, w);
+      }
+      ref = g_memdup2 (got, sizeof (float) * (size_t) n);
     }
   }
   tn_cpu_set_mask (mask);
   g_free (ref);
-  g_free (want);
-  g_free (x);
+  g_free (out);
+  g_free (buf);
+}
+
+static void
+test_hwc (void)
+{
+  const int64_t dims[3] = { 257, 190, 3 };
+
+  hwc_case (dims, 0, 0, 4);
+}
+
+/* An output of 16 MiB or more is written past the caches by the ISA
+ * kernels (non-temporal stores, fenced per thread's range): input and
+ * output at unaligned items, an item count no vector width divides. */
+static void
+test_hwc_stream (void)
+{
+  const int64_t dims[3] = { 1001, 1399, 3 };
+
+  g_assert_cmpint (dims[0] * dims[1] * dims[2] * 4, >=, 16 << 20);
+  hwc_case (dims, 3, 1, 2);
 }
 
 /* softmax of [0, ln 3] is [1/4, 3/4]; in place gives the same; ints,
@@ -486,6 +520,7 @@ main (int argc, char **argv)
   g_test_add_func ("/normalize/exp", test_exp);
   g_test_add_func ("/normalize/threads", test_threads);
   g_test_add_func ("/normalize/hwc", test_hwc);
+  g_test_add_func ("/normalize/hwc-stream", test_hwc_stream);
   g_test_add_func ("/normalize/misc", test_misc);
   return g_test_run ();
 }
