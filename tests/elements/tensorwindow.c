@@ -386,6 +386,67 @@ steady (gboolean hold)
   tn_check_no_outstanding ();
 }
 
+/* Some windows held, the rest released at once, and half of the held
+ * ones released in the middle of the stream, out of order: the ring's
+ * windows die in any order (tnring.c collects the dead ones between live
+ * ones), their view buffers are reused while their neighbours are held,
+ * and every window, held or not, has its own bytes when it is read. */
+GST_START_TEST (test_steady_some_held)
+{
+  GstHarness *h = window_harness ("name=w size=64 hop=16", FALSE);
+  gint64 dims[2] = { 16, 2 };
+  const gsize ib = 2 * sizeof (gfloat);
+  GstBuffer *held[97] = { NULL };
+  guint n = 0, i, kept = 0;
+  guint64 copied, exact = 100 * 16 * ib;
+  GstBuffer *b;
+
+  gst_harness_set_src_caps (h, tensor_caps (TN_FLOAT32, dims, 2, 0));
+  for (i = 0; i < 100; i++) {
+    GstBuffer *in = gst_buffer_new_allocate (NULL, 16 * ib, NULL);
+
+    gst_buffer_memset (in, 0, i, 16 * ib);
+    fail_unless_equals_int (gst_harness_push (h, in), GST_FLOW_OK);
+    while ((b = gst_harness_try_pull (h)) != NULL) {
+      check_steady (b, n, ib);
+      if (n % 3 == 0)
+        held[n] = b;
+      else
+        gst_buffer_unref (b);
+      n++;
+    }
+    if (i == 50) {
+      /* the held windows 6, 18, 30, ... go, newest first */
+      for (gint j = (gint) n - 1; j >= 0; j--)
+        if (held[j] != NULL && j % 6 == 0) {
+          check_steady (held[j], (guint) j, ib);
+          gst_buffer_unref (held[j]);
+          held[j] = NULL;
+        }
+    }
+  }
+  fail_unless_equals_int (n, 97);
+  for (i = 0; i < n; i++)
+    if (held[i] != NULL) {
+      check_steady (held[i], i, ib);
+      kept++;
+    }
+  fail_unless (kept > 20);
+  /* every input once, and the window in progress again whenever held
+   * windows made the ring grow (1, 2, 4 pages) */
+  copied = bytes_copied (window_of (h));
+  fail_unless (copied >= exact && copied <= exact + 2 * 64 * ib,
+      "%" G_GUINT64_FORMAT " bytes copied", copied);
+  gst_harness_teardown (h);
+  for (i = 0; i < n; i++)
+    if (held[i] != NULL) {
+      check_steady (held[i], i, ib);
+      gst_buffer_unref (held[i]);
+    }
+  tn_check_no_outstanding ();
+}
+GST_END_TEST;
+
 GST_START_TEST (test_steady_released)
 {
   steady (FALSE);
@@ -927,6 +988,7 @@ tensorwindow_suite (void)
   tcase_add_test (tc, test_cases);
   tcase_add_test (tc, test_steady_released);
   tcase_add_test (tc, test_steady_held);
+  tcase_add_test (tc, test_steady_some_held);
   tcase_add_test (tc, test_timestamps_framerate);
   tcase_add_test (tc, test_eos_drops_with_message);
   tcase_add_test (tc, test_flush);
