@@ -357,6 +357,32 @@ run_strip (tn_rk_kind k, tn_dtype dt, tn_rk_strip_fn fn, tn_rk_strip_fn ref,
 static const int64_t short_k[] = { 1, 2, 3, 4, 5, 8, 16, 31, 32 };
 static const int64_t short_n[] = { 1, 7, 8, 9, 100, 515 };
 
+/* One case of the short rows: k = short_k[ki] items, n = short_n[ni]
+ * rows, the stride of how (0 dense, 1 sliced, 2 broadcast, 3 backwards),
+ * data set s; first is row 0, base the block to free. */
+typedef struct {
+  int64_t K, n, rs, off;
+  void *base;
+  char *first;
+} short_case;
+
+static void
+short_case_new (
+    short_case *c, tn_dtype dt, size_t ki, size_t ni, int how, int s)
+{
+  int64_t K = short_k[ki], n = short_n[ni];
+  int64_t rs = how == 0 ? K : how == 1 ? K + 3 : how == 2 ? 0 : -K;
+  int64_t span = (n - 1) * (rs < 0 ? -rs : rs) + K;
+  int64_t off = offsets[(ki + ni + how) % 3];
+  char *p = input_new (dt, span, off, s, &c->base);
+
+  c->K = K;
+  c->n = n;
+  c->rs = rs;
+  c->off = off;
+  c->first = rs < 0 ? p + (span - K) * (int64_t) tn_dtype_size (dt) : p;
+}
+
 static int
 run_short (tn_rk_kind k, tn_dtype dt, tn_rk_short_fn fn, tn_rk_short_fn ref,
     tn_rk_rows_fn rows)
@@ -365,14 +391,13 @@ run_short (tn_rk_kind k, tn_dtype dt, tn_rk_short_fn fn, tn_rk_short_fn ref,
     for (size_t ki = 0; ki < sizeof short_k / sizeof short_k[0]; ki++) {
       for (size_t ni = 0; ni < sizeof short_n / sizeof short_n[0]; ni++) {
         for (int how = 0; how < 4; how++) {
-          int64_t K = short_k[ki], n = short_n[ni];
-          int64_t rs = how == 0 ? K : how == 1 ? K + 3 : how == 2 ? 0 : -K;
-          int64_t span = (n - 1) * (rs < 0 ? -rs : rs) + K;
-          int64_t off = offsets[(ki + ni + how) % 3];
+          short_case c;
+
+          short_case_new (&c, dt, ki, ni, how, s);
+          int64_t K = c.K, n = c.n, rs = c.rs, off = c.off;
           size_t isz = tn_dtype_size (dt);
-          void *base;
-          char *p = input_new (dt, span, off, s, &base);
-          char *first = rs < 0 ? p + (span - K) * (int64_t) isz : p;
+          void *base = c.base;
+          char *first = c.first;
           double *want = checkasm_alloc (n * sizeof (double));
           double *got = checkasm_alloc (n * sizeof (double));
           int bad = 0;
@@ -435,15 +460,13 @@ run_short32 (
     for (size_t ki = 0; ki < sizeof short_k / sizeof short_k[0]; ki++) {
       for (size_t ni = 0; ni < sizeof short_n / sizeof short_n[0]; ni++) {
         for (int how = 0; how < 8; how++) {
-          int64_t K = short_k[ki], n = short_n[ni], h = how % 4;
-          int64_t rs = h == 0 ? K : h == 1 ? K + 3 : h == 2 ? 0 : -K;
-          int64_t span = (n - 1) * (rs < 0 ? -rs : rs) + K;
-          int64_t off = offsets[(ki + ni + how) % 3];
+          short_case c;
+
+          short_case_new (&c, dt, ki, ni, how % 4, s);
+          int64_t K = c.K, n = c.n, rs = c.rs, off = c.off;
           double den = how < 4 ? (double) K : 1.0;
-          size_t isz = tn_dtype_size (dt);
-          void *base;
-          char *p = input_new (dt, span, off, s, &base);
-          char *first = rs < 0 ? p + (span - K) * (int64_t) isz : p;
+          void *base = c.base;
+          char *first = c.first;
           double *v = malloc (sizeof *v * (size_t) n);
           float *want = checkasm_alloc (n * sizeof (float));
           float *got = checkasm_alloc (n * sizeof (float));
