@@ -332,6 +332,8 @@ gst_tensor_window_setup (GstTensorWindow *self, gchar **why)
     return FALSE;
   }
   self->isz = tn_dtype_size (in->dtype);
+  /* the data path masks addresses with isz - 1 */
+  g_assert (self->isz > 0 && (self->isz & (self->isz - 1)) == 0);
   self->item_bytes = (gsize) tn_view_count (&self->item) * self->isz;
   if (tn_view_init (&self->in_view, in->dtype, in->dims, in->rank, NULL) != 0
       || !gst_tn_info_size (in, &self->in_nbytes)) {

@@ -7,34 +7,41 @@
 
 /* A window handed downstream: its run of the ring.  The writer (one
  * thread at a time: the element's streaming thread) keeps every window
- * it made in `made`, oldest first; a window dies on any thread by
- * clearing `live` (an atomic store, no lock), and the writer moves dead
- * ones to `spare` when it next looks (gst_tn_ring_can_write), so
- * neither a window's birth nor its death takes a lock. */
-typedef struct {
+ * it made in the list `made`, oldest first; a window dies on any thread
+ * by clearing `live` (an atomic store, no lock), and the writer moves
+ * dead ones to the stack `spare` when it next looks
+ * (gst_tn_ring_can_write), so neither a window's birth nor its death
+ * takes a lock.  Both lists are the writer's own, linked through the
+ * records (no list node, no call per window). */
+typedef struct _Window Window;
+struct _Window {
   GstTnRing *ring;
   guint64 from, to;
   gint live; /* atomic */
-  GList link;
-} Window;
+  Window *next;
+};
 
 struct _GstTnRing {
   tn_ring map;
-  gint ref;     /* atomic: the writer's and one per live window */
-  GQueue made;  /* the writer's: windows live or dead, oldest first */
-  GQueue spare; /* the writer's: Windows to reuse */
+  gint ref;          /* atomic: the writer's and one per live window */
+  Window *made;      /* live or dead, oldest first */
+  Window **made_end; /* where the next made window is linked */
+  Window *spare;
 };
 
 static void
 gst_tn_ring_free (GstTnRing *ring)
 {
-  GList *l;
-
   /* every window held a reference: all are dead now */
-  while ((l = g_queue_pop_head_link (&ring->made)) != NULL)
-    g_free (l->data);
-  while ((l = g_queue_pop_head_link (&ring->spare)) != NULL)
-    g_free (l->data);
+  Window *lists[2] = { ring->made, ring->spare };
+
+  for (int i = 0; i < 2; i++)
+    while (lists[i] != NULL) {
+      Window *next = lists[i]->next;
+
+      g_free (lists[i]);
+      lists[i] = next;
+    }
   tn_ring_unmap (&ring->map);
   g_free (ring);
 }
@@ -50,8 +57,7 @@ gst_tn_ring_new (gsize min_bytes, gchar **why)
     g_free (ring);
     return NULL;
   }
-  g_queue_init (&ring->made);
-  g_queue_init (&ring->spare);
+  ring->made_end = &ring->made;
   ring->ref = 1;
   return ring;
 }
@@ -88,36 +94,36 @@ gst_tn_ring_at (GstTnRing *ring, guint64 pos)
 static void
 gst_tn_ring_collect (GstTnRing *ring)
 {
-  GList *l = ring->made.head;
+  Window **at = &ring->made;
 
-  while (l != NULL) {
-    GList *next = l->next;
+  while (*at != NULL) {
+    Window *w = *at;
 
-    if (!g_atomic_int_get (&((Window *) l->data)->live)) {
-      g_queue_unlink (&ring->made, l);
-      g_queue_push_head_link (&ring->spare, l);
+    if (g_atomic_int_get (&w->live)) {
+      at = &w->next;
+      continue;
     }
-    l = next;
+    *at = w->next;
+    w->next = ring->spare;
+    ring->spare = w;
   }
+  ring->made_end = at;
 }
 
 gboolean
 gst_tn_ring_can_write (GstTnRing *ring, guint64 from, guint64 to)
 {
   guint64 size = ring->map.size;
-  GList *l;
+  Window *w;
 
   if (to <= from || to <= size)
     return TRUE;
   from = from > size ? from - size : 0;
   to -= size;
   gst_tn_ring_collect (ring);
-  for (l = ring->made.head; l != NULL; l = l->next) {
-    Window *w = l->data;
-
+  for (w = ring->made; w != NULL; w = w->next)
     if (w->to > from && w->from < to)
       return FALSE;
-  }
   return TRUE;
 }
 
@@ -137,18 +143,20 @@ GstBuffer *
 gst_tn_ring_window (GstTnRing *ring, GstTnViews *views, guint64 pos, gsize len,
     gint rank, const gint64 *strides)
 {
-  GList *l;
-  Window *w;
+  Window *w = ring->spare;
 
   g_return_val_if_fail (len <= ring->map.size, NULL);
-  l = g_queue_pop_head_link (&ring->spare);
-  w = l != NULL ? l->data : g_new0 (Window, 1);
+  if (w != NULL)
+    ring->spare = w->next;
+  else
+    w = g_new0 (Window, 1);
   w->ring = gst_tn_ring_ref (ring);
   w->from = pos;
   w->to = pos + len;
+  w->next = NULL;
   g_atomic_int_set (&w->live, 1);
-  w->link.data = w;
-  g_queue_push_tail_link (&ring->made, &w->link);
+  *ring->made_end = w;
+  ring->made_end = &w->next;
   /* A view of its own, not a share of the ring's memory: a share of a
    * share is parented to the root, so a share would not tell when the
    * last reader of this run is gone; and a recycled view costs no
@@ -160,6 +168,11 @@ gst_tn_ring_window (GstTnRing *ring, GstTnViews *views, guint64 pos, gsize len,
 guint
 gst_tn_ring_n_live (GstTnRing *ring)
 {
+  guint n = 0;
+  Window *w;
+
   gst_tn_ring_collect (ring);
-  return ring->made.length;
+  for (w = ring->made; w != NULL; w = w->next)
+    n++;
+  return n;
 }
