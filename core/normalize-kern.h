@@ -60,6 +60,36 @@ typedef void (*tn_nk_mom_fn) (
 typedef void (*tn_nk_rep_fn) (
     const float *x, float *y, int64_t n, const double *a, const double *b);
 
+/* affine_rep's item i, and its items [i, e): the portable entry, and
+ * every entry's items outside its vectors. */
+static inline float
+tn_nk_rep_item (const float *x, int64_t i, const double *a, const double *b)
+{
+  return (float) (((double) x[i] - a[i % TN_NK_REP]) * b[i % TN_NK_REP]);
+}
+
+static inline void
+tn_nk_rep_items (const float *x, float *y, int64_t i, int64_t e,
+    const double *a, const double *b)
+{
+  for (; i < e; i++)
+    y[i] = tn_nk_rep_item (x, i, a, b);
+}
+
+/* The two affine_rep entries NAME and NAME_stream of an ISA file, from
+ * its IMPL (x, y, n, a, b, stream). */
+#define TN_NK_REP_ENTRIES(NAME, IMPL)                                          \
+  static void NAME (                                                           \
+      const float *x, float *y, int64_t n, const double *a, const double *b)   \
+  {                                                                            \
+    IMPL (x, y, n, a, b, 0);                                                   \
+  }                                                                            \
+  static void NAME##_stream (                                                  \
+      const float *x, float *y, int64_t n, const double *a, const double *b)   \
+  {                                                                            \
+    IMPL (x, y, n, a, b, 1);                                                   \
+  }
+
 typedef struct {
   tn_nk_fn fn[TN_NK_NKINDS][2];
   tn_nk_max_fn rmax;

@@ -290,8 +290,7 @@ static void
 nk_affine_rep_c (
     const float *x, float *y, int64_t n, const double *a, const double *b)
 {
-  for (int64_t i = 0; i < n; i++)
-    y[i] = (float) (((double) x[i] - a[i % TN_NK_REP]) * b[i % TN_NK_REP]);
+  tn_nk_rep_items (x, y, 0, n, a, b);
 }
 #endif
 

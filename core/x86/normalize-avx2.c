@@ -137,7 +137,7 @@ rep_avx2 (const float *x, float *y, int64_t n, const double *a, const double *b,
   int64_t i = 0;
 
   for (; i < n && ((uintptr_t) (y + i) & 31); i++)
-    y[i] = (float) (((double) x[i] - a[i % TN_NK_REP]) * b[i % TN_NK_REP]);
+    y[i] = tn_nk_rep_item (x, i, a, b);
   if (n - i >= 8) {
     const int ph = (int) (i % TN_NK_REP);
     double a2[TN_NK_REP], b2[TN_NK_REP];
@@ -165,29 +165,16 @@ rep_avx2 (const float *x, float *y, int64_t n, const double *a, const double *b,
         _mm256_store_ps (y + i, r);
     }
   }
-  for (; i < n; i++)
-    y[i] = (float) (((double) x[i] - a[i % TN_NK_REP]) * b[i % TN_NK_REP]);
+  tn_nk_rep_items (x, y, i, n, a, b);
 }
 
-static void
-affine_rep_avx2 (
-    const float *x, float *y, int64_t n, const double *a, const double *b)
-{
-  rep_avx2 (x, y, n, a, b, 0);
-}
-
-static void
-affine_rep_stream_avx2 (
-    const float *x, float *y, int64_t n, const double *a, const double *b)
-{
-  rep_avx2 (x, y, n, a, b, 1);
-}
+TN_NK_REP_ENTRIES (affine_rep_avx2, rep_avx2)
 
 void
 tn_nk_fill_avx2_red (tn_norm_dsp *dsp)
 {
   dsp->affine_rep[0] = affine_rep_avx2;
-  dsp->affine_rep[1] = affine_rep_stream_avx2;
+  dsp->affine_rep[1] = affine_rep_avx2_stream;
   dsp->rmax = rmax_avx2;
   dsp->rsum = rsum_avx2;
   dsp->moments = moments_avx2;

@@ -38,7 +38,7 @@ rep_avx512 (const float *x, float *y, int64_t n, const double *a,
   int64_t i = 0;
 
   for (; i < n && ((uintptr_t) (y + i) & 63); i++)
-    y[i] = (float) (((double) x[i] - a[i % TN_NK_REP]) * b[i % TN_NK_REP]);
+    y[i] = tn_nk_rep_item (x, i, a, b);
   if (n - i >= 16) {
     const int ph = (int) (i % TN_NK_REP);
     double a2[2 * TN_NK_REP], b2[2 * TN_NK_REP];
@@ -77,27 +77,14 @@ rep_avx512 (const float *x, float *y, int64_t n, const double *a,
           aff16 (_mm512_loadu_ps (x + i), va[k], va[k + 1], vb[k], vb[k + 1]));
 #undef REP_STORE
   }
-  for (; i < n; i++)
-    y[i] = (float) (((double) x[i] - a[i % TN_NK_REP]) * b[i % TN_NK_REP]);
+  tn_nk_rep_items (x, y, i, n, a, b);
 }
 
-static void
-affine_rep_avx512 (
-    const float *x, float *y, int64_t n, const double *a, const double *b)
-{
-  rep_avx512 (x, y, n, a, b, 0);
-}
-
-static void
-affine_rep_stream_avx512 (
-    const float *x, float *y, int64_t n, const double *a, const double *b)
-{
-  rep_avx512 (x, y, n, a, b, 1);
-}
+TN_NK_REP_ENTRIES (affine_rep_avx512, rep_avx512)
 
 void
 tn_nk_fill_avx512_rep (tn_norm_dsp *dsp)
 {
   dsp->affine_rep[0] = affine_rep_avx512;
-  dsp->affine_rep[1] = affine_rep_stream_avx512;
+  dsp->affine_rep[1] = affine_rep_avx512_stream;
 }
