@@ -549,8 +549,11 @@ short32_g (tn_dtype t, const char *p, int64_t k, int64_t rs, int64_t n,
 {
   const int64_t step = rs * (int64_t) tn_dtype_size (t);
 
-  for (int64_t i = 0; i < n; i++)
-    out[i] = (float) (rk_short_row (t, TN_RK_FSUM, p + i * step, k) / den);
+  for (int64_t i = 0; i < n; i++) {
+    double v = rk_short_row (t, TN_RK_FSUM, p + i * step, k);
+
+    out[i] = (float) (den == 1.0 ? v : v / den); /* / 1 changes no bits */
+  }
 }
 
 /* One entry per (kind, dtype): the generic kernels above with both
