@@ -34,7 +34,9 @@ rk_tr8 (__m256 *r)
 /* Item l of 8 rows (row i at x + i * rs) as v[l], l < k, in row order.
  * Rows of 2, 3 or 4 dense items (the pixels of an image) are read as k
  * vectors and sorted by shuffles; other rows one by one, transposed.
- * more: rs >= k and a ninth row follows. */
+ * more: a ninth row follows, and rs >= k, rs + k >= 8, so that the
+ * load of 8 items at item l0 (a multiple of 8 below k) of row j ends
+ * inside row j + 1: j rs + l0 + 8 <= (j + 1) rs + k. */
 RK_INLINE void
 rk_short_ld8 (const float *x, int64_t k, int64_t rs, int more, __m256 *v)
 {
@@ -78,8 +80,8 @@ rk_short_ld8 (const float *x, int64_t k, int64_t rs, int more, __m256 *v)
   } else {
     /* each row by loads of 8 items, the 8 x 8 blocks transposed (a
      * gather per item costs several times that).  Past a row's end a
-     * load reads into the next row when there is one (more): masked
-     * loads only where there might not be, since they are slow (on Zen 4
+     * load reads into the next row when it reaches no further (more):
+     * masked loads only where it might, since they are slow (on Zen 4
      * about ten times a load). */
     for (int64_t l0 = 0; l0 < k; l0 += 8) {
       __m256 r[8];
@@ -128,7 +130,7 @@ rk_short_run (const float *x, int64_t k, int64_t rs, int64_t n, double den,
   __m256d lo, hi;
 
   for (; i + 8 <= n; i += 8) {
-    rk_short_ld8 (x + i * rs, k, rs, rs >= k && i + 8 < n, v);
+    rk_short_ld8 (x + i * rs, k, rs, rs >= k && rs + k >= 8 && i + 8 < n, v);
     rk_short_f8 (v, k, &lo, &hi);
     if (out64) {
       _mm256_storeu_pd (out64 + i, lo);
