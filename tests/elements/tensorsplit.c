@@ -287,6 +287,15 @@ check_round (GstBuffer *b, int r, int k)
   gst_buffer_unmap (b, &m);
 }
 
+/* Pushes in and waits for the pads of a split into two parts. */
+static void
+push_two_parts (Split *s, GstBuffer *in)
+{
+  gst_app_src_push_buffer (GST_APP_SRC (s->src), in);
+  while (s->sinks->len < 2)
+    g_usleep (1000);
+}
+
 /* The parts' buffers are recycled once downstream drops them
  * (elements/tnviews.h): every round still gets its own bytes, timestamps
  * and flags, a part kept over later rounds keeps its bytes, and so does a
@@ -312,9 +321,7 @@ GST_START_TEST (test_recycled)
       GST_BUFFER_FLAG_SET (in, GST_BUFFER_FLAG_DISCONT);
     fail_unless (gst_buffer_map (in, &im, GST_MAP_READ));
     gst_buffer_unmap (in, &im);
-    gst_app_src_push_buffer (GST_APP_SRC (s.src), in);
-    while (s.sinks->len < 2)
-      g_usleep (1000);
+    push_two_parts (&s, in);
     for (int k = 0; k < 2; k++) {
       GstSample *sm = gst_app_sink_pull_sample (g_ptr_array_index (s.sinks, k));
       GstBuffer *b = gst_sample_get_buffer (sm);
@@ -408,9 +415,7 @@ GST_START_TEST (test_recycled_views)
     for (int i = 0; i < N; i++)
       x[i] = (float) (r * 1000 + i);
     in = gst_buffer_new_memdup (x, d0 * D1 * D2 * sizeof (float));
-    gst_app_src_push_buffer (GST_APP_SRC (s.src), in);
-    while (s.sinks->len < 2)
-      g_usleep (1000);
+    push_two_parts (&s, in);
     for (int k = 0; k < 2; k++) {
       GstSample *sm = gst_app_sink_pull_sample (g_ptr_array_index (s.sinks, k));
       GstBuffer *b = gst_sample_get_buffer (sm);
