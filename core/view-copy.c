@@ -140,43 +140,74 @@ block_simd (char *d, int64_t dk, const char *s, int64_t sl, const int S)
  * transpose for every item size. A multiple of the largest B (64). */
 #define SIMD_BAND 128
 
+/* B rows of len bytes (a multiple of 64) from the tile buffer (row pitch
+ * bt) to the destination (pitch dk). */
+#define DEFINE_TILE_OUT(S)                                                     \
+  static inline __attribute__ ((always_inline)) void tile_out_##S (char *d,    \
+      int64_t dk, const char *b, int64_t bt, int64_t len, bool stream)         \
+  {                                                                            \
+    for (int k = 0; k < 64 / S; k++) {                                         \
+      __m128i *o = (__m128i *) (d + k * dk);                                   \
+      const __m128i *r = (const __m128i *) (b + k * bt);                       \
+      if (stream)                                                              \
+        for (int64_t q = 0; q < len / 16; q++)                                 \
+          _mm_stream_si128 (o + q, r[q]);                                      \
+      else                                                                     \
+        for (int64_t q = 0; q < len / 16; q++)                                 \
+          _mm_storeu_si128 (o + q, r[q]);                                      \
+    }                                                                          \
+  }
+
+DEFINE_TILE_OUT (1)
+DEFINE_TILE_OUT (2)
+DEFINE_TILE_OUT (4)
+DEFINE_TILE_OUT (8)
+
 /* Blocks of one cache line by one cache line (B = 64 / S items square):
  * each source line is read whole, once, and each destination line written
- * whole, once. A block is transposed into a small buffer first: rows a
+ * whole, once. A block is transposed into a buffer first: rows a
  * power-of-two pitch apart share an L1 set, so destination lines filled
  * piecemeal in place would be evicted between visits. The next block's
  * source lines, a column the hardware prefetcher does not follow, are
  * prefetched. Outputs too large to stay cached are written with streaming
- * stores (when aligned), as memcpy does for large copies. */
+ * stores (when aligned), as memcpy does for large copies.
+ *
+ * The buffer holds the B rows of a whole band (8 KiB).  Where the
+ * destination pitch is not a power of two, each row's run of the band
+ * (SIMD_BAND items: 512 bytes of float32) goes out in one burst after the
+ * band's blocks, so DRAM sees runs of 8 lines instead of 16 rows taking
+ * a line each in turn: the permute of <3,1080,1920> float32 went from
+ * 2.2-2.3x memcpy to 1.6-1.7x (docs/perf-notes.md, session 8 H4).  At a
+ * power-of-two pitch (the 2048x2048 transposes) the bursts measured 2-4x
+ * slower than writing each block's lines at once, so those keep that. */
 #define DEFINE_TILE_SIMD(S)                                                    \
   static void tile_simd_##S (char *d, int64_t dk, const char *s, int64_t sl,   \
       int64_t nk, int64_t nl, bool stream)                                     \
   {                                                                            \
-    enum { V = 16 / S, B = 64 / S };                                           \
-    __m128i buf[B * 4];                                                        \
+    enum { V = 16 / S, B = 64 / S, BT = SIMD_BAND * S };                       \
+    __m128i buf[B * BT / 16];                                                  \
     char *bp = (char *) buf;                                                   \
+    const bool burst = (dk & (dk - 1)) != 0;                                   \
+    /* without bursts one block at a time, at the buffer's start */            \
+    const int64_t bt = burst ? BT : 64;                                        \
     for (int64_t l1 = 0; l1 < nl; l1 += SIMD_BAND) {                           \
       int64_t le = nl - l1 < SIMD_BAND ? nl : l1 + SIMD_BAND;                  \
       for (int64_t k0 = 0; k0 < nk; k0 += B) {                                 \
-        int64_t kn = nk - k0 < B ? nk - k0 : B, l0 = l1;                       \
+        int64_t kn = nk - k0 < B ? nk - k0 : B, l0 = l1, w0 = l1;              \
         for (; kn == B && l0 + B <= le; l0 += B) {                             \
           const char *sb = s + k0 * S + l0 * sl;                               \
-          char *db = d + k0 * dk + l0 * S;                                     \
           if (l0 + 2 * B <= le)                                                \
             for (int l = 0; l < B; l++)                                        \
               __builtin_prefetch (sb + (B + l) * sl);                          \
           for (int l = 0; l < B; l += V)                                       \
             for (int k = 0; k < B; k += V)                                     \
-              block_simd (                                                     \
-                  bp + k * 64 + l * S, 64, sb + k * S + l * sl, sl, S);        \
-          for (int k = 0; k < B; k++) {                                        \
-            __m128i *o = (__m128i *) (db + k * dk);                            \
-            if (stream)                                                        \
-              for (int q = 0; q < 4; q++)                                      \
-                _mm_stream_si128 (o + q, buf[k * 4 + q]);                      \
-            else                                                               \
-              for (int q = 0; q < 4; q++)                                      \
-                _mm_storeu_si128 (o + q, buf[k * 4 + q]);                      \
+              block_simd (bp + k * bt + (burst ? l0 - l1 : 0) * S + l * S, bt, \
+                  sb + k * S + l * sl, sl, S);                                 \
+          if (!burst || l0 + 2 * B > le) {                                     \
+            tile_out_##S (d + k0 * dk + w0 * S, dk,                            \
+                bp + (burst ? w0 - l1 : 0) * S, bt, (l0 + B - w0) * S,         \
+                stream);                                                       \
+            w0 = l0 + B;                                                       \
           }                                                                    \
         }                                                                      \
         if (l0 < le)                                                           \
