@@ -43,6 +43,18 @@ hold (GstTnAggregatorPad *pad, GstBuffer *buf)
         GST_BUFFER_PTS (buf) + GST_BUFFER_DURATION (buf));
 }
 
+/* Pops pad's next buffer into held; FALSE when a flush took it between
+ * the peek and now (the direct hand-off runs beside flushes). */
+static gboolean
+take (GstTnAggregatorPad *pad)
+{
+  GstBuffer *buf = gst_aggregator_pad_pop_buffer (GST_AGGREGATOR_PAD (pad));
+
+  if (buf)
+    hold (pad, buf);
+  return buf != NULL;
+}
+
 /* Time [a0, a1) shares with [t0, t1); a1 NONE: open-ended. */
 static GstClockTime
 overlap (GstClockTime a0, GstClockTime a1, GstClockTime t0, GstClockTime t1)
@@ -78,8 +90,7 @@ partner_timestamp (GstTnAggregatorPad *pad, GstClockTime t, GstClockTime t_end,
     if (!GST_CLOCK_TIME_IS_VALID (t) || !GST_CLOCK_TIME_IS_VALID (start)) {
       /* untimed: in order, one to one */
       gst_buffer_unref (h);
-      hold (pad, gst_aggregator_pad_pop_buffer (ap));
-      return PARTNER_OK;
+      return take (pad) ? PARTNER_OK : PARTNER_WAIT;
     }
     h_end = GST_BUFFER_DURATION_IS_VALID (h)
                 ? gst_segment_to_running_time (&ap->segment, GST_FORMAT_TIME,
@@ -101,7 +112,8 @@ partner_timestamp (GstTnAggregatorPad *pad, GstClockTime t, GstClockTime t_end,
       next = start; /* held shares more: h waits for a later output */
       break;
     }
-    hold (pad, gst_aggregator_pad_pop_buffer (ap));
+    if (!take (pad))
+      return PARTNER_WAIT;
   }
   if (pad->held && GST_CLOCK_TIME_IS_VALID (pad->held_start)) {
     end = pad->held_end;
@@ -147,13 +159,12 @@ partner_latest (GstTnAggregatorPad *pad, GstClockTime t, gboolean timeout)
       gst_aggregator_pad_drop_buffer (ap);
       continue;
     }
-    if (!GST_CLOCK_TIME_IS_VALID (t) || !GST_CLOCK_TIME_IS_VALID (start)) {
-      hold (pad, gst_aggregator_pad_pop_buffer (ap));
-      return PARTNER_OK;
-    }
+    if (!GST_CLOCK_TIME_IS_VALID (t) || !GST_CLOCK_TIME_IS_VALID (start))
+      return take (pad) ? PARTNER_OK : PARTNER_WAIT;
     if (start > t)
       return pad->held ? PARTNER_OK : PARTNER_NONE;
-    hold (pad, gst_aggregator_pad_pop_buffer (ap));
+    if (!take (pad))
+      return PARTNER_WAIT;
   }
   if (pad->held)
     return PARTNER_OK;

@@ -22,7 +22,46 @@ struct _GstTnAggregatorPad {
    * running-time start and end (end NONE: until the next buffer). */
   GstBuffer *held;
   GstClockTime held_start, held_end;
+  /* Atomic: flushed while the lock was held; held is stale. */
+  gint flushed;
+  /* Atomic (tnagg-direct.c): serialized events queued and not handled
+   * yet, those a FLUSH_START drops (EOS, SEGMENT, not sticky) and those
+   * it keeps. */
+  gint queued_drop, queued_keep;
+  /* GstAggregatorPad's chain function, which queues (tnagg-direct.c). */
+  GstPadChainFunction queue_chain;
 };
+
+typedef struct {
+  /* properties (the object lock) */
+  GstTnAggregatorSync sync;
+
+  /* lock: held while aggregating, negotiating and handling the events
+   * GstAggregator queued, on its thread or, for the direct hand-off, on
+   * the thread of the pad whose buffer completed a set
+   * (tnagg-direct.c).  Everything below is the holder's. */
+  GMutex lock;
+  gboolean negotiated; /* out_info stands for the pads of pads_cookie */
+  guint32 pads_cookie;
+  GstTnInfo out_info;
+  gsize out_size;
+  GstTnAggregatorPad *driver; /* the pad whose segment the output has */
+  GstTnAggInput *inputs;      /* scratch for n_alloc inputs */
+  guint n_alloc;
+  GstTnAggregatorPad **pads; /* scratch: the pads, pad order */
+  guint n_pads_alloc;
+  GstCaps *last_refused; /* see gst_tn_caps_refusal_is_new */
+  /* Atomic (tnagg-direct.c).  direct: an upstream thread may aggregate;
+   * direct_flow: a flow other than OK and FLUSHING it met, for the
+   * aggregator's thread to return; flushes: FLUSH_STARTs seen;
+   * queries: serialized queries queued and not answered yet. */
+  gint direct, direct_flow, flushes, queries;
+  GMutex wait_lock; /* for resume */
+  GCond resume;     /* the direct hand-off stopped: the task resumes */
+} GstTnAggregatorPrivate;
+
+GstTnAggregatorPrivate *gst_tn_agg_priv (GstTnAggregator *self);
+#define PRIV(self) gst_tn_agg_priv (GST_TN_AGGREGATOR (self))
 
 typedef enum {
   PARTNER_OK,   /* pad->held serves t */
@@ -47,6 +86,30 @@ void gst_tn_agg_pad_clear_held (GstTnAggregatorPad *pad);
 GstTnAggPartner gst_tn_agg_partner (GstTnAggregatorPad *pad,
     GstTnAggregatorSync sync, GstClockTime t, GstClockTime t_end,
     gboolean timeout);
+
+/* The aggregate vfunc's work with lock held; direct: only when every
+ * pad has a buffer, as GstAggregator asks before it calls aggregate
+ * (not live).  *progress: 0 nothing done, 1 sink_0's buffer dropped
+ * (no output for it), 2 an output pushed. */
+GstFlowReturn gst_tn_agg_aggregate_locked (
+    GstTnAggregator *self, gboolean timeout, gboolean direct, gint *progress);
+
+/* tnagg-direct.c: the sink pads' chain function, which queues the
+ * buffer and, when that completes a set, aggregates on this thread. */
+GstFlowReturn gst_tn_agg_pad_chain (
+    GstPad *pad, GstObject *parent, GstBuffer *buffer);
+/* Sets aggregate (gst_tn_agg_aggregate_locked on the task, which also
+ * starts the direct hand-off) and the vfuncs that stop it. */
+void gst_tn_agg_direct_class_init (GstTnAggregatorClass *klass);
+/* For sink_event: a serialized event (not FLUSH_STOP) GstAggregator
+ * queued is handled now; NULL: a FLUSH_START emptied pad's queue of
+ * what it drops. */
+void gst_tn_agg_direct_event_done (GstAggregatorPad *pad, GstEvent *event);
+/* The sink pads' flush vfunc. */
+GstFlowReturn gst_tn_agg_pad_flush (GstAggregatorPad *pad, GstAggregator *agg);
+/* Stops the direct hand-off until the aggregator's thread has pushed an
+ * output again (events, negotiation, flushes, pads that come or go). */
+void gst_tn_agg_direct_stop (GstTnAggregator *self);
 
 G_END_DECLS
 

@@ -81,6 +81,17 @@
  * buffer; one that ended before delivering any buffer is an element
  * error.
  *
+ * ## Threads
+ *
+ * Without a live source, once the element has pushed its first output,
+ * the streaming thread whose buffer completes a set (every pad has one)
+ * combines it and pushes the output itself, while the aggregator's task
+ * waits: two thread wake-ups fewer per output, and no wake-up of the
+ * task for every buffer queued.  Serialized events and queries, seeks,
+ * renegotiation, pads that come or go, an ended pad and state changes
+ * hand the work back to the task until it has pushed again.  Outputs
+ * and their pairing are the same on either thread.
+ *
  * ## Seeking
  *
  * A flushing seek goes upstream on every sink pad, as GstAggregator does;
@@ -115,29 +126,14 @@ enum {
 G_DEFINE_TYPE (
     GstTnAggregatorPad, gst_tn_aggregator_pad, GST_TYPE_AGGREGATOR_PAD);
 
-typedef struct {
-  /* properties (the object lock) */
-  GstTnAggregatorSync sync;
-
-  /* The aggregator's thread. */
-  gboolean negotiated; /* out_info stands for the pads of pads_cookie */
-  guint32 pads_cookie;
-  GstTnInfo out_info;
-  gsize out_size;
-  GstTnAggregatorPad *driver; /* the pad whose segment the output has */
-  GstTnAggInput *inputs;      /* scratch for n_alloc inputs */
-  guint n_alloc;
-  GstTnAggregatorPad **pads; /* scratch: the pads, pad order */
-  guint n_pads_alloc;
-  GstCaps *last_refused; /* see gst_tn_caps_refusal_is_new */
-} GstTnAggregatorPrivate;
-
 G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (
     GstTnAggregator, gst_tn_aggregator, GST_TYPE_AGGREGATOR);
 
-#define PRIV(self)                                                             \
-  ((GstTnAggregatorPrivate *) gst_tn_aggregator_get_instance_private (         \
-      GST_TN_AGGREGATOR (self)))
+GstTnAggregatorPrivate *
+gst_tn_agg_priv (GstTnAggregator *self)
+{
+  return gst_tn_aggregator_get_instance_private (self);
+}
 
 GType
 gst_tn_aggregator_sync_get_type (void)
@@ -165,13 +161,6 @@ gst_tn_aggregator_sync_get_type (void)
 
 /* ---- pads ---- */
 
-static GstFlowReturn
-gst_tn_aggregator_pad_flush (GstAggregatorPad *aggpad, GstAggregator *agg)
-{
-  gst_tn_agg_pad_clear_held (GST_TN_AGGREGATOR_PAD (aggpad));
-  return GST_FLOW_OK;
-}
-
 static void
 gst_tn_aggregator_pad_finalize (GObject *object)
 {
@@ -190,6 +179,10 @@ gst_tn_aggregator_pad_constructed (GObject *object)
   if (name && g_str_has_prefix (name, "sink_"))
     pad->number = (guint) strtoul (name + 5, NULL, 10);
   gst_tn_pad_accept_intersect (GST_PAD (pad));
+  /* GstAggregatorPad set its queueing chain function; ours calls it. */
+  pad->queue_chain = GST_PAD_CHAINFUNC (pad);
+  gst_pad_set_chain_function (
+      GST_PAD (pad), GST_DEBUG_FUNCPTR (gst_tn_agg_pad_chain));
 }
 
 static void
@@ -200,7 +193,7 @@ gst_tn_aggregator_pad_class_init (GstTnAggregatorPadClass *klass)
 
   gobject_class->constructed = gst_tn_aggregator_pad_constructed;
   gobject_class->finalize = gst_tn_aggregator_pad_finalize;
-  pad_class->flush = GST_DEBUG_FUNCPTR (gst_tn_aggregator_pad_flush);
+  pad_class->flush = GST_DEBUG_FUNCPTR (gst_tn_agg_pad_flush);
 }
 
 static void
@@ -336,6 +329,8 @@ gst_tn_aggregator_start (GstAggregator *agg)
     g_free (names);
     return FALSE;
   }
+  gst_tn_agg_direct_stop (self);
+  g_atomic_int_set (&PRIV (self)->direct_flow, GST_FLOW_OK);
   return TRUE;
 }
 
@@ -345,21 +340,30 @@ gst_tn_aggregator_stop (GstAggregator *agg)
   GstTnAggregator *self = GST_TN_AGGREGATOR (agg);
   GstTnAggregatorPrivate *priv = PRIV (self);
   guint32 cookie;
-  guint n = pads_get (self, &cookie);
+  guint n;
 
+  g_mutex_lock (&priv->lock);
+  gst_tn_agg_direct_stop (self);
+  g_atomic_int_set (&priv->direct_flow, GST_FLOW_OK);
+  n = pads_get (self, &cookie);
   for (guint i = 0; i < n; i++) {
     gst_tn_agg_pad_clear_held (priv->pads[i]);
     priv->pads[i]->have_info = FALSE;
+    /* GstAggregator emptied the queues */
+    g_atomic_int_set (&priv->pads[i]->queued_drop, 0);
+    g_atomic_int_set (&priv->pads[i]->queued_keep, 0);
   }
   pads_unref (self, n);
   priv->negotiated = FALSE;
   priv->driver = NULL;
   gst_caps_replace (&priv->last_refused, NULL);
+  g_mutex_unlock (&priv->lock);
   return TRUE;
 }
 
+/* An event GstAggregator queued, on its thread, with the lock held. */
 static gboolean
-gst_tn_aggregator_sink_event (
+sink_event_queued (
     GstAggregator *agg, GstAggregatorPad *aggpad, GstEvent *event)
 {
   GstTnAggregator *self = GST_TN_AGGREGATOR (agg);
@@ -418,6 +422,41 @@ gst_tn_aggregator_sink_event (
 }
 
 static gboolean
+gst_tn_aggregator_sink_event (
+    GstAggregator *agg, GstAggregatorPad *aggpad, GstEvent *event)
+{
+  GstTnAggregator *self = GST_TN_AGGREGATOR (agg);
+  GstTnAggregatorPrivate *priv = PRIV (self);
+  GstEventType type = GST_EVENT_TYPE (event);
+  gboolean ret;
+
+  /* GstAggregator queues the serialized events but FLUSH_STOP and hands
+   * them over on its thread, in order with the buffers; the direct
+   * hand-off waits until the task has pushed again (tnagg-direct.c). */
+  if (GST_EVENT_IS_SERIALIZED (event) && type != GST_EVENT_FLUSH_STOP) {
+    g_mutex_lock (&priv->lock);
+    gst_tn_agg_direct_stop (self);
+    gst_tn_agg_direct_event_done (aggpad, event);
+    ret = sink_event_queued (agg, aggpad, event);
+    g_mutex_unlock (&priv->lock);
+    return ret;
+  }
+  /* Flushes come on any thread, and the lock may be held by a push that
+   * only the flush ends: they do not take it. */
+  if (type == GST_EVENT_FLUSH_START) {
+    g_atomic_int_inc (&priv->flushes);
+    gst_tn_agg_direct_stop (self);
+  }
+  ret = GST_AGGREGATOR_CLASS (gst_tn_aggregator_parent_class)
+            ->sink_event (agg, aggpad, event);
+  if (type == GST_EVENT_FLUSH_START) /* the flush dropped some */
+    gst_tn_agg_direct_event_done (aggpad, NULL);
+  if (type == GST_EVENT_FLUSH_STOP)
+    g_atomic_int_set (&priv->direct_flow, GST_FLOW_OK);
+  return ret;
+}
+
+static gboolean
 gst_tn_aggregator_sink_query (
     GstAggregator *agg, GstAggregatorPad *pad, GstQuery *query)
 {
@@ -447,8 +486,11 @@ gst_tn_aggregator_update_src_caps (
   GstTnAggInput *in;
   GstCaps *mine;
   guint32 cookie;
-  guint n = pads_get (self, &cookie);
+  guint n;
 
+  g_mutex_lock (&priv->lock);
+  gst_tn_agg_direct_stop (self);
+  n = pads_get (self, &cookie);
   priv->negotiated = FALSE;
   if (n < klass->min_pads) {
     gchar *names = pad_names (self);
@@ -531,6 +573,7 @@ gst_tn_aggregator_update_src_caps (
 
 done:
   pads_unref (self, n);
+  g_mutex_unlock (&priv->lock);
   return flow;
 }
 
@@ -572,8 +615,10 @@ gst_tn_aggregator_create_new_pad (GstAggregator *agg, GstPadTemplate *templ,
   pad = GST_AGGREGATOR_CLASS (gst_tn_aggregator_parent_class)
             ->create_new_pad (agg, templ, req_name, caps);
   /* The pads cookie tells aggregate that the output caps are stale. */
-  if (pad)
+  if (pad) {
+    gst_tn_agg_direct_stop (GST_TN_AGGREGATOR (agg));
     gst_pad_mark_reconfigure (GST_AGGREGATOR_SRC_PAD (agg));
+  }
   return pad;
 }
 
@@ -582,6 +627,7 @@ gst_tn_aggregator_release_pad (GstElement *element, GstPad *pad)
 {
   GST_ELEMENT_CLASS (gst_tn_aggregator_parent_class)
       ->release_pad (element, pad);
+  gst_tn_agg_direct_stop (GST_TN_AGGREGATOR (element));
   gst_pad_mark_reconfigure (GST_AGGREGATOR_SRC_PAD (element));
 }
 
@@ -661,10 +707,11 @@ produce (GstTnAggregator *self, guint n, GstBuffer *b0)
   return gst_aggregator_finish_buffer (agg, out);
 }
 
-static GstFlowReturn
-gst_tn_aggregator_aggregate (GstAggregator *agg, gboolean timeout)
+GstFlowReturn
+gst_tn_agg_aggregate_locked (
+    GstTnAggregator *self, gboolean timeout, gboolean direct, gint *progress)
 {
-  GstTnAggregator *self = GST_TN_AGGREGATOR (agg);
+  GstAggregator *agg = GST_AGGREGATOR (self);
   GstTnAggregatorPrivate *priv = PRIV (self);
   GstTnAggregatorSync sync = gst_tn_aggregator_get_sync (self);
   GstFlowReturn ret = GST_FLOW_OK;
@@ -674,9 +721,28 @@ gst_tn_aggregator_aggregate (GstAggregator *agg, gboolean timeout)
   guint32 cookie;
   guint n = pads_get (self, &cookie);
 
+  *progress = 0;
+  for (guint i = 0; i < n; i++)
+    if (g_atomic_int_compare_and_exchange (
+            &priv->pads[i]->flushed, TRUE, FALSE))
+      gst_tn_agg_pad_clear_held (priv->pads[i]);
   if (n == 0) {
     pads_unref (self, n);
     return GST_FLOW_OK;
+  }
+  /* GstAggregator calls aggregate (but on a live timeout) when every pad
+   * has a buffer or has ended; a direct hand-off may have taken them
+   * since, and a partial set must not be started (its pads' buffers would
+   * be held, and GstAggregator would wait for them again).  direct: the
+   * hand-off runs only on a whole set of buffers. */
+  for (guint i = 0; i < n && !timeout; i++) {
+    GstAggregatorPad *ap = GST_AGGREGATOR_PAD (priv->pads[i]);
+
+    if (!gst_aggregator_pad_has_buffer (ap)
+        && (direct || !gst_aggregator_pad_is_eos (ap))) {
+      pads_unref (self, n);
+      return GST_FLOW_OK;
+    }
   }
   pad0 = GST_AGGREGATOR_PAD (priv->pads[0]);
   b0 = gst_aggregator_pad_peek_buffer (pad0);
@@ -685,7 +751,7 @@ gst_tn_aggregator_aggregate (GstAggregator *agg, gboolean timeout)
     goto done;
   }
   if (gst_tn_agg_is_gap (b0)) {
-    gst_aggregator_pad_drop_buffer (pad0);
+    *progress = gst_aggregator_pad_drop_buffer (pad0);
     goto done;
   }
   if (!priv->negotiated || priv->pads_cookie != cookie) {
@@ -706,7 +772,7 @@ gst_tn_aggregator_aggregate (GstAggregator *agg, gboolean timeout)
         goto done;
       }
     if (timeout) /* live: the deadline passed without caps on every pad */
-      gst_aggregator_pad_drop_buffer (pad0);
+      *progress = gst_aggregator_pad_drop_buffer (pad0);
     /* Otherwise renegotiation is pending and runs before the next call. */
     gst_pad_mark_reconfigure (agg->srcpad);
     goto done;
@@ -733,7 +799,7 @@ gst_tn_aggregator_aggregate (GstAggregator *agg, gboolean timeout)
       GST_LOG_OBJECT (self,
           "nothing on %s for %" GST_TIME_FORMAT ": no output for it",
           GST_PAD_NAME (priv->pads[i]), GST_TIME_ARGS (t));
-      gst_aggregator_pad_drop_buffer (pad0);
+      *progress = gst_aggregator_pad_drop_buffer (pad0);
       goto done;
     case PARTNER_EOS:
       if (sync == GST_TN_AGGREGATOR_SYNC_TIMESTAMP) {
@@ -755,8 +821,12 @@ gst_tn_aggregator_aggregate (GstAggregator *agg, gboolean timeout)
     }
   }
   gst_buffer_unref (b0);
+  /* NULL only when a flush came between (the direct hand-off) */
   b0 = gst_aggregator_pad_pop_buffer (pad0);
-  ret = produce (self, n, b0);
+  if (b0) {
+    ret = produce (self, n, b0);
+    *progress = ret == GST_FLOW_OK ? 2 : 1;
+  }
   b0 = NULL;
 
 done:
@@ -844,6 +914,9 @@ gst_tn_aggregator_finalize (GObject *object)
 
   g_free (priv->inputs);
   g_free (priv->pads);
+  g_mutex_clear (&priv->lock);
+  g_cond_clear (&priv->resume);
+  g_mutex_clear (&priv->wait_lock);
   gst_caps_replace (&priv->last_refused, NULL);
   G_OBJECT_CLASS (gst_tn_aggregator_parent_class)->finalize (object);
 }
@@ -895,7 +968,7 @@ gst_tn_aggregator_class_init (GstTnAggregatorClass *klass)
       = GST_DEBUG_FUNCPTR (gst_tn_aggregator_propose_allocation);
   agg_class->create_new_pad
       = GST_DEBUG_FUNCPTR (gst_tn_aggregator_create_new_pad);
-  agg_class->aggregate = GST_DEBUG_FUNCPTR (gst_tn_aggregator_aggregate);
+  gst_tn_agg_direct_class_init (klass);
   agg_class->get_next_time
       = GST_DEBUG_FUNCPTR (gst_tn_aggregator_get_next_time);
 
@@ -911,4 +984,7 @@ static void
 gst_tn_aggregator_init (GstTnAggregator *self)
 {
   PRIV (self)->sync = DEFAULT_SYNC;
+  g_mutex_init (&PRIV (self)->lock);
+  g_cond_init (&PRIV (self)->resume);
+  g_mutex_init (&PRIV (self)->wait_lock);
 }

@@ -8,6 +8,8 @@
  * and released while PLAYING. */
 #include "common/aggpipe.h"
 
+#include <sys/prctl.h>
+
 static const GstTnInfo int32_1 = { TN_INT32, 1, { 1 }, 0, 1 };
 
 static GstClockTime
@@ -425,6 +427,59 @@ GST_START_TEST (test_pads_while_playing)
 
 GST_END_TEST;
 
+/* Outputs pushed by the aggregator's own task ("agg:src") and by the
+ * threads of the sources. */
+typedef struct {
+  gint task, upstream;
+} PushThreads;
+
+static GstPadProbeReturn
+count_thread (GstPad *pad, GstPadProbeInfo *info, gpointer data)
+{
+  PushThreads *t = data;
+  char name[16] = "";
+
+  prctl (PR_GET_NAME, name); /* GstTask names its thread ELEMENT:PAD */
+  if (g_str_has_prefix (name, "agg:"))
+    g_atomic_int_inc (&t->task);
+  else
+    g_atomic_int_inc (&t->upstream);
+  return GST_PAD_PROBE_OK;
+}
+
+/* The direct hand-off (tnagg-direct.c): once the task has pushed an
+ * output, the source thread whose buffer completes a set aggregates it,
+ * with the same pairing.  At most four outputs come from the task: the
+ * first and one set queued before the hand-off starts, and at the end,
+ * once an EOS is queued, the sets still queued before it (one a pad). */
+GST_START_TEST (test_direct_hand_off)
+{
+  AggPipe p;
+  PushThreads t = { 0, 0 };
+  GstPad *src;
+  gint32 v[2];
+
+  aggpipe_new (&p, "tensorstack", 2);
+  src = gst_element_get_static_pad (p.agg, "src");
+  gst_pad_add_probe (src, GST_PAD_PROBE_TYPE_BUFFER, count_thread, &t, NULL);
+  for (guint k = 0; k < 2; k++)
+    stream (&p, k, 40, 30);
+  aggpipe_play (&p);
+  for (guint j = 0; j < 40; j++) {
+    fail_unless (pull_values (&p, 2, v, NULL), "output %u missing", j);
+    fail_unless_equals_int (v[0], j);
+    fail_unless_equals_int (v[1], 1000 + j);
+  }
+  fail_unless (!pull_values (&p, 2, v, NULL));
+  fail_unless (aggpipe_wait (&p) == NULL);
+  fail_unless (t.task >= 1 && t.task <= 4, "%d outputs from the task", t.task);
+  fail_unless_equals_int (t.upstream, 40 - t.task);
+  gst_object_unref (src);
+  aggpipe_free (&p);
+}
+
+GST_END_TEST;
+
 static Suite *
 tnagg_suite (void)
 {
@@ -441,6 +496,7 @@ tnagg_suite (void)
   tcase_add_test (tc, test_flushing_seek);
   tcase_add_test (tc, test_caps_change);
   tcase_add_test (tc, test_pads_while_playing);
+  tcase_add_test (tc, test_direct_hand_off);
   return s;
 }
 
