@@ -54,8 +54,9 @@ typedef void (*tn_nk_mom_fn) (
  * the whole vectors go past the caches (non-temporal stores, as the
  * ewise table's cast_stream entries do; the portable entry is entry 0),
  * for outputs far larger than the caches: an ordinary store reads each
- * output line first.  Then y overlaps no x, and the caller issues a
- * seq_cst fence after its last call, before another thread reads y. */
+ * output line first.  Then y overlaps no x; the entry ends with an
+ * sfence, and the caller issues a seq_cst fence after its last call,
+ * before another thread reads y. */
 #define TN_NK_REP 48
 typedef void (*tn_nk_rep_fn) (
     const float *x, float *y, int64_t n, const double *a, const double *b);

@@ -166,6 +166,10 @@ rep_avx2 (const float *x, float *y, int64_t n, const double *a, const double *b,
     }
   }
   tn_nk_rep_items (x, y, i, n, a, b);
+  /* the streamed lines are ordered by an sfence, not by the caller's
+   * locked instruction alone */
+  if (stream)
+    _mm_sfence ();
 }
 
 TN_NK_REP_ENTRIES (affine_rep_avx2, rep_avx2)

@@ -29,8 +29,9 @@ aff16 (__m512 v, __m512d a0, __m512d a1, __m512d b0, __m512d b1)
 /* Ordinary stores up to a 64-byte border of y (a whole line per vector
  * store after it), then 48 items (three vectors) a step with the pairs
  * rotated to the phase the border left, then whole vectors, then the
- * last items one by one.  stream: the vectors as non-temporal stores;
- * no fence (normalize-kern.h: the caller fences once). */
+ * last items one by one.  stream: the vectors as non-temporal stores,
+ * then an sfence (one per call, a unit of 32K items: nothing beside the
+ * call's time). */
 static inline __attribute__ ((always_inline)) void
 rep_avx512 (const float *x, float *y, int64_t n, const double *a,
     const double *b, int stream)
@@ -78,6 +79,10 @@ rep_avx512 (const float *x, float *y, int64_t n, const double *a,
 #undef REP_STORE
   }
   tn_nk_rep_items (x, y, i, n, a, b);
+  /* the streamed lines are ordered by an sfence, not by the caller's
+   * locked instruction alone */
+  if (stream)
+    _mm_sfence ();
 }
 
 TN_NK_REP_ENTRIES (affine_rep_avx512, rep_avx512)
