@@ -119,10 +119,10 @@ struct _GstTensorCombine {
   /* The object lock: */
   tn_combine_op op;
   guint n_threads;
-  /* The aggregator's thread: what negotiate accepted, and the plan of
-   * each step of the last buffer (steps[k - 1] combines pad k in; one
-   * step when the op does not fold), reused while the next buffer's
-   * views are the same (a compile is a calloc and a walk of each
+  /* Under the base's lock (negotiate, combine): what negotiate accepted,
+   * and the plan of each step of the last buffer (steps[k - 1] combines
+   * pad k in; one step when the op does not fold), reused while the next
+   * buffer's views are the same (a compile is a calloc and a walk of each
    * operand, about 0.5 us: what tensorop's add:1 costs on 16 items).
    * Emptied when the caps change. */
   tn_combine_op op_used;

@@ -111,7 +111,10 @@ struct _GstTnAggregatorClass {
    * timestamps, offsets and duration (sink_0's) and pushes it.  On
    * failure posts an element error (gst_tn_aggregator_map_input() does
    * for a buffer it cannot map) and returns GST_FLOW_ERROR, or returns
-   * the flow of a failed allocation.  Called on the aggregator's thread. */
+   * the flow of a failed allocation.  Called on the aggregator's thread
+   * or on the upstream thread whose buffer completed the set (tnagg.c,
+   * "Threads"), with the base's lock held: never two at once, nor beside
+   * negotiate(). */
   GstFlowReturn (*combine) (GstTnAggregator *self, guint n, GstTnAggInput *in,
       const GstTnInfo *out_info, GstBuffer **out);
 

@@ -14,7 +14,7 @@ enum {
 
 typedef struct {
   gint axis;      /* the object lock */
-  gint axis_used; /* the aggregator's thread: what negotiate accepted */
+  gint axis_used; /* under the base's lock: what negotiate accepted */
 } GstTnConcatPrivate;
 
 G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (
