@@ -88,32 +88,48 @@ gst_tn_agg_aggregate (GstAggregator *agg, gboolean timeout)
    * not wake it (and, on a busy machine, preempt the thread that queued
    * it).  Whatever needs the task stops the direct hand-off first. */
   g_mutex_lock (&priv->wait_lock);
-  while (g_atomic_int_get (&priv->direct))
-    g_cond_wait (&priv->resume, &priv->wait_lock);
+  while (g_atomic_int_get (&priv->direct)) {
+    /* GstAggregator flushes the src pad before it stops the task (a
+     * seek, a state change): looked at every 20 ms too, in case a stop
+     * came between the look that started the hand-off and its start. */
+    if (GST_PAD_IS_FLUSHING (GST_AGGREGATOR_SRC_PAD (agg))) {
+      g_atomic_int_set (&priv->direct, FALSE);
+      break;
+    }
+    g_cond_wait_until (&priv->resume, &priv->wait_lock,
+        g_get_monotonic_time () + 20 * G_TIME_SPAN_MILLISECOND);
+  }
   g_mutex_unlock (&priv->wait_lock);
 
   g_mutex_lock (&priv->lock);
   ret = g_atomic_int_get (&priv->direct_flow);
   if (ret == GST_FLOW_OK)
     ret = gst_tn_agg_aggregate_locked (self, timeout, FALSE, &produced);
-  if (ret == GST_FLOW_OK && produced > 1
-      && flushes == g_atomic_int_get (&priv->flushes)
+  if (ret == GST_FLOW_OK
+      && produced > 1
       /* NONE: not live, GstAggregator waits for every pad */
-      && !GST_CLOCK_TIME_IS_VALID (gst_aggregator_get_latency (agg))
-      /* an ended pad completes no set any more: the task's */
-      && !pads_all (self, TRUE)
-      /* events and queries behind the buffers are the task's */
-      && nothing_queued (self)) {
-    GST_DEBUG_OBJECT (self, "the thread that completes a set of inputs "
-                            "aggregates it from now on");
+      && !GST_CLOCK_TIME_IS_VALID (gst_aggregator_get_latency (agg))) {
+    /* On first, then look: a thread that queues an event or query or
+     * flushes counts first and then looks at direct, so one of the two
+     * sees the other. */
     g_atomic_int_set (&priv->direct, TRUE);
-    /* A set completed before: its thread saw no hand-off (it queues
-     * before it looks), so it is the task's. */
-    do
-      ret = gst_tn_agg_aggregate_locked (self, FALSE, TRUE, &produced);
-    while (ret == GST_FLOW_OK && produced > 0);
-    if (ret != GST_FLOW_OK)
-      gst_tn_agg_direct_stop (self);
+    if (flushes != g_atomic_int_get (&priv->flushes)
+        /* an ended pad completes no set any more: the task's */
+        || pads_all (self, TRUE)
+        /* events and queries behind the buffers are the task's */
+        || !nothing_queued (self)) {
+      g_atomic_int_set (&priv->direct, FALSE); /* nobody waits: we run */
+    } else {
+      GST_DEBUG_OBJECT (self, "the thread that completes a set of inputs "
+                              "aggregates it from now on");
+      /* A set completed before: its thread saw no hand-off (it queues
+       * before it looks), so it is the task's. */
+      do
+        ret = gst_tn_agg_aggregate_locked (self, FALSE, TRUE, &produced);
+      while (ret == GST_FLOW_OK && produced > 0);
+      if (ret != GST_FLOW_OK)
+        gst_tn_agg_direct_stop (self);
+    }
   }
   g_mutex_unlock (&priv->lock);
   return ret;
