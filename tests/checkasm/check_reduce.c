@@ -436,6 +436,10 @@ run_short (tn_rk_kind k, tn_dtype dt, tn_rk_short_fn fn, tn_rk_short_fn ref,
                   (long long) rs, (long long) off, s, (long long) i, want[i],
                   got[i]);
           }
+          /* which NaN is free (see the top); then the bits and guards */
+          for (int64_t i = 0; i < n; i++)
+            if (isnan (want[i]) && isnan (got[i]))
+              want[i] = got[i] = NAN;
           if (!bad)
             bad = checkasm_check_bits (want, got, (size_t) n, sizeof *got,
                 "%s, short %lld x %lld stride %lld", tn_dtype_name (dt),
