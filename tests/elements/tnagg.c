@@ -4,8 +4,9 @@
  * says which buffers were paired: equal rates one to one, sync=latest and
  * sync=timestamp with a 30 and a 7 fps stream (the partner of every
  * output, computed here from the timestamps), EOS on either pad, a live
- * pipeline, a flushing seek, caps changing mid-stream, and pads requested
- * and released while PLAYING. */
+ * pipeline, a flushing seek, caps changing mid-stream, pads requested
+ * and released while PLAYING, and the direct hand-off (the source threads
+ * push the outputs). */
 #include "common/aggpipe.h"
 
 #include <sys/prctl.h>
