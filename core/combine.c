@@ -3,11 +3,11 @@
  * elementwise family's kernels (ewise-kern.h). */
 #include "combine.h"
 
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cpu.h"
 #include "ewise-kern.h"
 #include "parallel.h"
 #include "shape.h"
@@ -23,12 +23,6 @@
  * in L1 (16384 made <1080, 1920, 3> + <3> a fifth slower: the tile then
  * streams from L2 beside the operands). */
 #define CB_RUN 2048
-
-/* Outputs from this size on are written past the caches (the table's
- * stream kernels) when two tensors are added, subtracted, multiplied or
- * divided out of place: far larger than L3, the output is not read back
- * from cache anyway, and ordinary stores read each line first. */
-#define CB_STREAM_BYTES (16u << 20)
 
 /* How an operand's items for output items [b, b + m) are found. */
 typedef enum {
@@ -326,7 +320,7 @@ tn_combine_compile (
     p->vs = dsp->step[eo][ct][0];
     p->sv = dsp->rev[eo][ct];
     if (eo <= TN_EW_DIV && (p->in == TN_FLOAT32 || p->in == TN_FLOAT64)
-        && (uint64_t) p->n * tn_dtype_size (p->in) >= CB_STREAM_BYTES)
+        && (uint64_t) p->n * tn_dtype_size (p->in) >= TN_STREAM_BYTES)
       p->stream = dsp->stream[eo][ct];
     break;
   }
@@ -494,10 +488,8 @@ run_range (void *vctx, int64_t chunk, int64_t b, int64_t e)
   if (p->direct || c->runs) {
     for (blk = b; blk < e; blk += p->direct ? e - b : CB_RUN)
       run_direct (c, blk, p->direct || e - blk < CB_RUN ? e : blk + CB_RUN);
-    /* The stream kernels' stores are ordered by a fence only, and the
-     * chunk's end is published to the caller's thread. */
     if (c->stream)
-      atomic_thread_fence (memory_order_seq_cst);
+      tn_stream_fence ();
     return;
   }
   for (blk = b; blk < e; blk += CB_BLOCK) {

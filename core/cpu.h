@@ -18,6 +18,26 @@
 #define TN_ARCH_X86 0
 #endif
 
+/* Outputs from this many bytes on are written with non-temporal stores
+ * where a family has a stream kernel (elementwise casts, combine,
+ * normalisations): far beyond the caches, an ordinary store reads each
+ * output line first, and an output this large does not stay in cache
+ * for the next element anyway. */
+#define TN_STREAM_BYTES ((unsigned long long) 16 << 20)
+
+/* After a range written by a stream kernel, before its end is published
+ * to another thread: orders the non-temporal stores before it with the
+ * stores after it.  sfence, because a locked instruction (what a C11
+ * seq_cst fence compiles to) is not documented to order them on every
+ * x86; run only where a stream kernel ran, so only on x86. */
+static inline void
+tn_stream_fence (void)
+{
+#if TN_ARCH_X86
+  __asm__ volatile("sfence" ::: "memory");
+#endif
+}
+
 enum {
   TN_CPU_SSSE3 = 1u << 0,
   TN_CPU_AVX2

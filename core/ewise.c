@@ -5,12 +5,12 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <math.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cast.h"
+#include "cpu.h"
 #include "ewise-kern.h"
 #include "ewise-parse.h"
 #include "parallel.h"
@@ -819,12 +819,6 @@ cast_block (const ew_pstep *ps, void *d, const void *cur, size_t m, void *tmp)
   }
 }
 
-/* Outputs from this size on are written past the caches where a stream
- * kernel exists (as core/combine.c does): far larger than L3, the output
- * is not read back from cache anyway, and ordinary stores read each line
- * first. */
-#define EW_STREAM_BYTES (16u << 20)
-
 typedef struct {
   const tn_ewise *p;
   unsigned char *dst;
@@ -850,10 +844,8 @@ run_range (void *vctx, int64_t chunk, int64_t b, int64_t e)
     (ctx->stream ? p->cast_stream : ps->fn) (ctx->dst + b * (int64_t) osz,
         ctx->src + b * (int64_t) isz, operand_at (ps, b, e - b, NULL),
         (size_t) (e - b));
-    /* Non-temporal stores are ordered by a fence only, and the range's
-     * end is published to the caller's thread. */
     if (ctx->stream)
-      atomic_thread_fence (memory_order_seq_cst);
+      tn_stream_fence ();
     return;
   }
   if (p->cast_direct) {
@@ -926,7 +918,7 @@ tn_ewise_run (const tn_ewise *p, void *dst, const void *src, int nthreads)
     return;
   }
   ctx.stream = p->cast_stream && dst != src
-               && (uint64_t) p->n * tn_dtype_size (p->out) >= EW_STREAM_BYTES;
+               && (uint64_t) p->n * tn_dtype_size (p->out) >= TN_STREAM_BYTES;
   /* Items are independent, so where the borders fall cannot change a
    * bit; one thread takes the whole range in one call.  The caller's
    * thread may flush subnormals (FTZ/DAZ): the steps promise IEEE

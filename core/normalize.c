@@ -5,7 +5,6 @@
 #include "normalize.h"
 
 #include <math.h>
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -65,13 +64,9 @@ TN_DSP_GET (tn_norm_dsp, tn_norm_dsp_get, tn_norm_dsp_init)
  * standardised over H and W: 3 parameters repeat every 3 items). */
 #define UNIT_ITEMS 32768
 #define REP_MIN 256
-/* Outputs from this size on are written past the caches (affine_rep's
- * stream entry), the threshold of core/ewise.c and core/combine.c: an
- * ordinary store reads each output line first, and an output this large
- * would not stay in cache for the next element anyway.  The input stays
- * in L3 instead (standardize reads it twice: the moments, then the
- * scaling). */
-#define STREAM_BYTES (16u << 20)
+/* affine_rep's stream entry from TN_STREAM_BYTES of output (core/cpu.h):
+ * the input stays in L3 instead (standardize reads it twice: the
+ * moments, then the scaling). */
 
 /* The tensor as the passes walk it: blocks of blk items, each of one
  * kept index q of the prefix axes (those before the block); inside a
@@ -150,10 +145,8 @@ pass_chunk (void *vctx, int64_t c, int64_t b, int64_t e)
             eb, 1);
     }
   }
-  /* non-temporal stores are ordered by a fence only, and the range's end
-   * is published to the caller's thread */
   if (p->stream)
-    atomic_thread_fence (memory_order_seq_cst);
+    tn_stream_fence ();
 }
 
 /* The walk of dims under mask: extent-1 axes dropped, neighbours of the
@@ -216,7 +209,7 @@ pass_run (pass_ctx *p, tn_nk_kind kind, int f64, const void *x, void *y,
   p->stream = false;
   if (kind == TN_NK_AFFINE && !f64
       && (p->period ? TN_NK_REP % p->period == 0 : p->blk >= REP_MIN)) {
-    p->stream = x != y && (uint64_t) count * 4 >= STREAM_BYTES;
+    p->stream = x != y && (uint64_t) count * 4 >= TN_STREAM_BYTES;
     p->rep = dsp->affine_rep[p->stream];
   }
   p->x = x;
