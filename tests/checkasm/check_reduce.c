@@ -394,6 +394,34 @@ short_case_new (
   c->first = rs < 0 ? p + (span - K) * (int64_t) isz : p;
 }
 
+/* got against want (n results of sz bytes: float or double) of case c:
+ * the first row that differs beyond which NaN came out (free, see the
+ * top), then, the NaNs made alike, the bits and the guards. */
+static int
+short_check (const char *entry, const short_case *c, tn_dtype dt, int s,
+    void *want, void *got, size_t sz)
+{
+  for (int64_t i = 0; i < c->n; i++) {
+    char *pw = (char *) want + i * (int64_t) sz,
+         *pg = (char *) got + i * (int64_t) sz;
+    double w = sz == 4 ? *(float *) pw : *(double *) pw;
+    double g = sz == 4 ? *(float *) pg : *(double *) pg;
+
+    if (isnan (w) && isnan (g)) {
+      memset (pw, 0, sz);
+      memset (pg, 0, sz);
+    } else if (memcmp (pw, pg, sz) != 0) {
+      return checkasm_fail ("%s, %s %lld x %lld stride %lld, offset %lld, "
+                            "data %d: row %lld: portable %a, got %a",
+          tn_dtype_name (dt), entry, (long long) c->n, (long long) c->K,
+          (long long) c->rs, (long long) c->off, s, (long long) i, w, g);
+    }
+  }
+  return checkasm_check_bits (want, got, (size_t) c->n, sz,
+      "%s, %s %lld x %lld stride %lld", tn_dtype_name (dt), entry,
+      (long long) c->n, (long long) c->K, (long long) c->rs);
+}
+
 static int
 run_short (tn_rk_kind k, tn_dtype dt, tn_rk_short_fn fn, tn_rk_short_fn ref,
     tn_rk_rows_fn rows)
@@ -427,23 +455,9 @@ run_short (tn_rk_kind k, tn_dtype dt, tn_rk_short_fn fn, tn_rk_short_fn ref,
                   tn_dtype_name (dt), (long long) n, (long long) K,
                   (long long) rs, (long long) off, s, (long long) i, r.v.d,
                   want[i]);
-            if (!bad && memcmp (&got[i], &want[i], 8) != 0
-                && !(isnan (got[i]) && isnan (want[i])))
-              bad = checkasm_fail ("%s, short %lld x %lld stride %lld, "
-                                   "offset %lld, data %d: row %lld: portable "
-                                   "%a, got %a",
-                  tn_dtype_name (dt), (long long) n, (long long) K,
-                  (long long) rs, (long long) off, s, (long long) i, want[i],
-                  got[i]);
           }
-          /* which NaN is free (see the top); then the bits and guards */
-          for (int64_t i = 0; i < n; i++)
-            if (isnan (want[i]) && isnan (got[i]))
-              want[i] = got[i] = NAN;
           if (!bad)
-            bad = checkasm_check_bits (want, got, (size_t) n, sizeof *got,
-                "%s, short %lld x %lld stride %lld", tn_dtype_name (dt),
-                (long long) n, (long long) K, (long long) rs);
+            bad = short_check ("short", &c, dt, s, want, got, sizeof *got);
           checkasm_free (want);
           checkasm_free (got);
           free (base);
@@ -505,23 +519,10 @@ run_short32 (
                   tn_dtype_name (dt), (long long) n, (long long) K,
                   (long long) rs, den, (long long) off, s, (long long) i,
                   (double) f, (double) want[i]);
-            if (!bad && memcmp (&got[i], &want[i], 4) != 0
-                && !(isnan (got[i]) && isnan (want[i])))
-              bad = checkasm_fail ("%s, short32 %lld x %lld stride %lld / %g, "
-                                   "offset %lld, data %d: row %lld: portable "
-                                   "%a, got %a",
-                  tn_dtype_name (dt), (long long) n, (long long) K,
-                  (long long) rs, den, (long long) off, s, (long long) i,
-                  (double) want[i], (double) got[i]);
           }
-          /* which NaN is free (see the top); then the bits and guards */
-          for (int64_t i = 0; i < n; i++)
-            if (isnan (want[i]) && isnan (got[i]))
-              want[i] = got[i] = NAN;
           if (!bad)
-            bad = checkasm_check_bits (want, got, (size_t) n, sizeof *got,
-                "%s, short32 %lld x %lld stride %lld", tn_dtype_name (dt),
-                (long long) n, (long long) K, (long long) rs);
+            bad = short_check (how < 4 ? "short32 mean" : "short32 sum", &c, dt,
+                s, want, got, sizeof *got);
           free (v);
           checkasm_free (want);
           checkasm_free (got);
