@@ -196,8 +196,8 @@ audio (int frames, int n)
   GstBuffer *in = filled (in_bytes);
   /* dst 2 KiB off src in a page (no 4K aliasing, see ring ()); the
    * peers write 4 hops (in cache) or as many bytes as the ring holds
-   * (2 windows: the element's working set) */
-  const gsize ring_bytes = 8 * in_bytes;
+   * (a window and a hop: the element's working set) */
+  const gsize ring_bytes = 5 * in_bytes;
   guint8 *dbuf = g_malloc (ring_bytes + 4096), *dst = dbuf + 2048;
   guint8 *src = g_malloc (in_bytes);
   double tw[RUNS], tid[RUNS], tm[RUNS], tr[RUNS], tfl[RUNS];
@@ -359,7 +359,9 @@ ring_whole (guint8 *dst, const guint8 *src, gsize size, int n)
 static void
 ring (void)
 {
-  /* the element's first ring: a window and a window more */
+  /* a ring of two windows (the element's first ring until session 9,
+   * now a window and a hop: the figures of the design note are for
+   * this one) */
   const gsize size = 4096 * 8, hop = 1024 * 8, cap = 2 * size;
   tn_ring r;
   tn_err e;

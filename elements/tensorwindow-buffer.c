@@ -153,11 +153,14 @@ gst_tensor_window_ring_make_room (
   if (ring != NULL && need <= gst_tn_ring_size (ring)
       && gst_tn_ring_can_write (ring, self->ring_to * ib, to * ib))
     return TRUE;
-  /* A window and then a hop or a window, whichever is more, at first:
-   * then downstream may hold the last window while the next fills (and,
-   * with overlap, size / hop of them); twice the last size when
-   * downstream held on to more. */
-  want = ((gsize) self->run.size + MAX (self->run.size, self->run.hop)) * ib;
+  /* A window and a hop at first: then downstream may hold the last
+   * window while the next fills (a sink's last sample), and the ring is
+   * as small as that allows (a ring of two windows of 512 KiB, with the
+   * input, no longer fits in L2, and every hop's copy into it ran at
+   * L3's speed: docs/perf-notes.md, "Session 9 H5"); twice the last
+   * size when downstream held on to more (once: the copy of the window
+   * in progress). */
+  want = ((gsize) self->run.size + self->run.hop) * ib;
   if (ring != NULL)
     want = MAX (want, 2 * gst_tn_ring_size (ring));
   want = MAX (want, need);
