@@ -36,6 +36,7 @@ struct _GstTnViews {
   gint ref;      /* the owner's, one per ViewMem and per mapped input */
   ViewMem *back; /* atomic; VIEWS_CLOSED when closed */
   ViewMem *mine; /* the taker's */
+  guint n_made;  /* the taker's: ViewMems made */
   /* atomic: one mapped input record to reuse (no allocation per input);
    * MI_CLOSED when closed */
   GstTnMappedInput *mi_spare;
@@ -240,26 +241,59 @@ gst_tn_views_close (GstTnViews *views)
   gst_tn_views_unref (views);
 }
 
+/* Spares beyond the buffers out, in batches: when every buffer comes
+ * back one at a time (a sink keeps its last buffer until the next
+ * replaces it), a taker with no spares of its own would exchange `back`
+ * for one buffer per take, a locked instruction as costly as the rest of
+ * the take (docs/perf-notes.md, "Session 9 H5").  While a take of
+ * `back` brings fewer than SPARE_BATCH buffers, a new buffer is made
+ * instead (at most SPARE_MAX of them so), so that later takes find
+ * SPARE_BATCH at once: one exchange per SPARE_BATCH buffers. */
+#define SPARE_BATCH 8
+#define SPARE_MAX 32
+
+/* The taker's next spare, NULL when a new one is to be made. */
+static ViewMem *
+views_take (GstTnViews *views)
+{
+  ViewMem *vm = views->mine, *last;
+  guint n = 1;
+
+  if (vm != NULL)
+    return vm;
+  vm = g_atomic_pointer_exchange (&views->back, NULL);
+  if (vm == NULL || views->n_made >= SPARE_MAX)
+    return vm;
+  for (last = vm; last->next != NULL && n < SPARE_BATCH; last = last->next)
+    n++;
+  if (n >= SPARE_BATCH)
+    return vm;
+  /* too few: keep them for later takes, make one more */
+  views->mine = vm;
+  return NULL;
+}
+
 GstBuffer *
 gst_tn_views_buffer (GstTnViews *views, guint8 *data, gsize len, gpointer owner,
     GDestroyNotify release, gint rank, const gint64 *strides)
 {
-  ViewMem *vm = views->mine;
+  ViewMem *vm = views_take (views);
 
-  if (vm == NULL)
-    vm = g_atomic_pointer_exchange (&views->back, NULL);
   if (vm == NULL) {
     vm = g_new0 (ViewMem, 1);
     gst_memory_init (&vm->mem, GST_MEMORY_FLAG_READONLY, view_allocator, NULL,
         len, 0, 0, len);
     g_atomic_int_inc (&views->ref);
     vm->views = views;
+    views->n_made++;
     vm->buf = gst_buffer_new ();
     gst_buffer_append_memory (vm->buf, &vm->mem);
     GST_MINI_OBJECT_CAST (vm->buf)->dispose = view_buffer_dispose;
   } else {
     views->mine = vm->next;
-    gst_buffer_ref (vm->buf);
+    /* a spare is the taker's alone at refcount 0 (dispose left it so):
+     * a plain store, not gst_buffer_ref's locked add, makes it 1 */
+    GST_MINI_OBJECT_REFCOUNT (vm->buf) = 1;
     vm->mem.maxsize = vm->mem.size = len;
     vm->mem.offset = 0;
     vm->next = NULL;
@@ -282,8 +316,15 @@ gst_tn_views_buffer (GstTnViews *views, guint8 *data, gsize len, gpointer owner,
   return vm->buf;
 }
 
+/* References on a mapped input taken ahead, in its one plain store at
+ * birth (the record is the streaming thread's alone until its first view
+ * goes out): a view takes one of them without a locked add, and the
+ * owner's unref gives back the ones left in one atomic subtraction. */
+#define MI_PREPAID (1 << 20)
+
 struct _GstTnMappedInput {
-  gint ref;
+  gint ref;     /* atomic */
+  gint prepaid; /* the owner's: references in ref no view holds yet */
   GstBuffer *buf;
   GstMapInfo map;
   gboolean direct;   /* map is of the buffer's one memory (gst_memory_map) */
@@ -310,7 +351,8 @@ gst_tn_mapped_input_new (GstTnViews *views, GstBuffer *buf)
     gst_tn_views_unref (views);
     return NULL;
   }
-  in->ref = 1;
+  in->ref = 1 + MI_PREPAID;
+  in->prepaid = MI_PREPAID;
   in->buf = gst_buffer_ref (buf);
   return in;
 }
@@ -327,12 +369,14 @@ gst_tn_mapped_input_size (GstTnMappedInput *in)
   return in->map.size;
 }
 
-void
-gst_tn_mapped_input_unref (GstTnMappedInput *in)
+/* A reference goes: n of them at once (the owner's and what it prepaid)
+ * or one (a view's). */
+static void
+mapped_input_drop (GstTnMappedInput *in, gint n)
 {
   GstTnViews *views = in->views;
 
-  if (!g_atomic_int_dec_and_test (&in->ref))
+  if (__atomic_sub_fetch (&in->ref, n, __ATOMIC_ACQ_REL) != 0)
     return;
   if (in->direct)
     gst_memory_unmap (in->map.memory, &in->map);
@@ -348,11 +392,26 @@ gst_tn_mapped_input_unref (GstTnMappedInput *in)
   }
 }
 
+static void
+mapped_input_view_done (gpointer in)
+{
+  mapped_input_drop (in, 1);
+}
+
+void
+gst_tn_mapped_input_unref (GstTnMappedInput *in)
+{
+  mapped_input_drop (in, 1 + in->prepaid);
+}
+
 GstBuffer *
 gst_tn_mapped_input_view (GstTnMappedInput *in, GstTnViews *views, gsize off,
     gsize len, gint rank, const gint64 *strides)
 {
-  g_atomic_int_inc (&in->ref);
+  if (in->prepaid > 0)
+    in->prepaid--;
+  else
+    g_atomic_int_inc (&in->ref);
   return gst_tn_views_buffer (views, in->map.data + off, len, in,
-      (GDestroyNotify) gst_tn_mapped_input_unref, rank, strides);
+      mapped_input_view_done, rank, strides);
 }

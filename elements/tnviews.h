@@ -48,6 +48,8 @@ gsize gst_tn_mapped_input_size (GstTnMappedInput *in);
  * with the layout of gst_tn_views_buffer. */
 GstBuffer *gst_tn_mapped_input_view (GstTnMappedInput *in, GstTnViews *views,
     gsize off, gsize len, gint rank, const gint64 *strides);
+/* The caller's reference (gst_tn_mapped_input_new's) goes; views hold
+ * their own.  Called by the thread that made it. */
 void gst_tn_mapped_input_unref (GstTnMappedInput *in);
 
 G_END_DECLS
