@@ -21,9 +21,14 @@ struct _Window {
   Window *next;
 };
 
+/* References the writer takes ahead in the ring's count (see
+ * gst_tn_ring_window). */
+#define RING_PREPAID (1 << 20)
+
 struct _GstTnRing {
   tn_ring map;
   gint ref;          /* atomic: the writer's and one per live window */
+  gint prepaid;      /* the writer's: references in ref no window holds */
   Window *made;      /* live or dead, oldest first */
   Window **made_end; /* where the next made window is linked */
   Window *spare;
@@ -58,24 +63,29 @@ gst_tn_ring_new (gsize min_bytes, gchar **why)
     return NULL;
   }
   ring->made_end = &ring->made;
-  ring->ref = 1;
+  ring->ref = 1 + RING_PREPAID;
+  ring->prepaid = RING_PREPAID;
   return ring;
 }
 
 /* A count of its own, not a GstMemory's: an inline atomic per window
- * instead of gst_mini_object_ref/unref calls. */
-GstTnRing *
-gst_tn_ring_ref (GstTnRing *ring)
+ * instead of gst_mini_object_ref/unref calls, and none at a window's
+ * birth (RING_PREPAID). */
+static void
+gst_tn_ring_drop (GstTnRing *ring, gint n)
 {
-  g_atomic_int_inc (&ring->ref);
-  return ring;
+  if (__atomic_sub_fetch (&ring->ref, n, __ATOMIC_ACQ_REL) == 0)
+    gst_tn_ring_free (ring);
 }
 
+/* The writer's unref also gives back what it prepaid. */
 void
 gst_tn_ring_unref (GstTnRing *ring)
 {
-  if (g_atomic_int_dec_and_test (&ring->ref))
-    gst_tn_ring_free (ring);
+  gint prepaid = ring->prepaid;
+
+  ring->prepaid = 0;
+  gst_tn_ring_drop (ring, 1 + prepaid);
 }
 
 gsize
@@ -99,7 +109,7 @@ gst_tn_ring_collect (GstTnRing *ring)
   while (*at != NULL) {
     Window *w = *at;
 
-    if (g_atomic_int_get (&w->live)) {
+    if (__atomic_load_n (&w->live, __ATOMIC_ACQUIRE)) {
       at = &w->next;
       continue;
     }
@@ -134,9 +144,11 @@ gst_tn_ring_window_free (gpointer data)
   GstTnRing *ring = w->ring;
 
   /* the reader is done with the bytes; from this store on the writer
-   * may reuse w, so ring was read before */
-  g_atomic_int_set (&w->live, 0);
-  gst_tn_ring_unref (ring);
+   * may reuse w, so ring was read before.  A release store (a plain mov,
+   * not g_atomic_int_set's locked exchange): the writer's load of live
+   * is the acquire that pairs with it. */
+  __atomic_store_n (&w->live, 0, __ATOMIC_RELEASE);
+  gst_tn_ring_drop (ring, 1);
 }
 
 GstBuffer *
@@ -150,7 +162,13 @@ gst_tn_ring_window (GstTnRing *ring, GstTnViews *views, guint64 pos, gsize len,
     ring->spare = w->next;
   else
     w = g_new0 (Window, 1);
-  w->ring = gst_tn_ring_ref (ring);
+  /* one of the references the writer took ahead (no locked add per
+   * window), or a new one when they are spent */
+  if (ring->prepaid > 0)
+    ring->prepaid--;
+  else
+    g_atomic_int_inc (&ring->ref);
+  w->ring = ring;
   w->from = pos;
   w->to = pos + len;
   w->next = NULL;

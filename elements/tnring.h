@@ -23,7 +23,8 @@ typedef struct _GstTnRing GstTnRing;
 /* A ring of at least min_bytes (whole pages); NULL with a message in *why
  * (g_free it) when the system cannot map it. */
 GstTnRing *gst_tn_ring_new (gsize min_bytes, gchar **why);
-GstTnRing *gst_tn_ring_ref (GstTnRing *ring);
+/* The writer's reference (gst_tn_ring_new's) goes; windows hold their
+ * own.  Called by the writer. */
 void gst_tn_ring_unref (GstTnRing *ring);
 gsize gst_tn_ring_size (GstTnRing *ring);
 /* Where stream byte pos lives; the run [pos, pos + size) is contiguous
