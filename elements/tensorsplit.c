@@ -133,6 +133,9 @@ struct _GstTensorSplitter {
   gboolean configured;
   GArray *parts; /* of Part */
   GstFlowCombiner *combiner;
+  /* what the combiner last returned (its own last flow, which changes
+   * only through our calls and a reset to OK) */
+  GstFlowReturn combined;
   GstCaps *refused;
   GstTnViews *views; /* the parts' buffers, recycled */
 };
@@ -482,26 +485,25 @@ gst_tensor_splitter_set_caps (GstTensorSplitter *self, GstCaps *caps)
  * timestamps and offsets, and the metas when there are any (as
  * gst_buffer_copy_into, which costs more than the rest of a small part's
  * path when there is nothing to copy). */
+/* in_meta: in has metas (asked once per input, not per part) */
 static void
-gst_tensor_splitter_stamp (GstBuffer *out, GstBuffer *in)
+gst_tensor_splitter_stamp (GstBuffer *out, GstBuffer *in, gboolean in_meta)
 {
-  gpointer state = NULL;
-
   GST_BUFFER_FLAGS (out) = GST_BUFFER_FLAGS (in) & ~GST_BUFFER_FLAG_TAG_MEMORY;
   GST_BUFFER_PTS (out) = GST_BUFFER_PTS (in);
   GST_BUFFER_DTS (out) = GST_BUFFER_DTS (in);
   GST_BUFFER_DURATION (out) = GST_BUFFER_DURATION (in);
   GST_BUFFER_OFFSET (out) = GST_BUFFER_OFFSET (in);
   GST_BUFFER_OFFSET_END (out) = GST_BUFFER_OFFSET_END (in);
-  if (gst_buffer_iterate_meta (in, &state) != NULL)
+  if (in_meta)
     gst_buffer_copy_into (out, in, GST_BUFFER_COPY_META, 0, -1);
 }
 
 /* Part p of the dense input buf (mapped as *mi once a part needs it): a
  * sub-range or a view of buf's memory, or one dense copy of the view. */
 static GstBuffer *
-gst_tensor_splitter_part (
-    GstTensorSplitter *self, GstBuffer *buf, GstTnMappedInput **mi, Part *p)
+gst_tensor_splitter_part (GstTensorSplitter *self, GstBuffer *buf,
+    gboolean in_meta, GstTnMappedInput **mi, Part *p)
 {
   GstBuffer *out, *dense;
   GError *err = NULL;
@@ -526,7 +528,7 @@ gst_tensor_splitter_part (
      * last use), with the flags, timestamps and metas of the input */
     out = gst_tn_mapped_input_view (*mi, self->views, p->off, p->len,
         p->dense ? 0 : p->view.rank, p->view.strides);
-    gst_tensor_splitter_stamp (out, buf);
+    gst_tensor_splitter_stamp (out, buf, in_meta);
   } else {
     /* A region keeps timestamps only from byte 0: copy them whole. */
     out = gst_buffer_copy_region (buf, GST_BUFFER_COPY_ALL, p->off, p->len);
@@ -561,6 +563,8 @@ gst_tensor_splitter_chain (GstPad *pad, GstObject *parent, GstBuffer *buf)
   GstBuffer *in = buf;
   GstTnMappedInput *mi = NULL;
   GError *err = NULL;
+  gpointer state = NULL;
+  gboolean in_meta;
   guint k;
 
   if (!self->configured) {
@@ -585,6 +589,7 @@ gst_tensor_splitter_chain (GstPad *pad, GstObject *parent, GstBuffer *buf)
       return GST_FLOW_ERROR;
     }
   }
+  in_meta = gst_buffer_iterate_meta (in, &state) != NULL;
   for (k = 0; k < self->parts->len; k++) {
     Part *p = &g_array_index (self->parts, Part, k);
     GstBuffer *out;
@@ -601,18 +606,22 @@ gst_tensor_splitter_chain (GstPad *pad, GstObject *parent, GstBuffer *buf)
      * says NOT_LINKED itself. */
     if (!p->dense && !p->meta_ok && !gst_pad_is_linked (p->pad)) {
       /* nothing to make, nothing to copy, for a part nobody reads */
-      ret = gst_flow_combiner_update_pad_flow (
+      ret = self->combined = gst_flow_combiner_update_pad_flow (
           self->combiner, p->pad, GST_FLOW_NOT_LINKED);
       continue;
     }
-    out = gst_tensor_splitter_part (self, in, &mi, p);
+    out = gst_tensor_splitter_part (self, in, in_meta, &mi, p);
     if (out == NULL) {
       ret = GST_FLOW_ERROR;
       break;
     }
-    /* gst_pad_push keeps the pad's last flow for the combiner */
+    /* gst_pad_push keeps the pad's last flow for the combiner, which
+     * returns OK for OK after OK without a change: no call then */
     r = gst_pad_push (p->pad, out);
-    ret = gst_flow_combiner_update_flow (self->combiner, r);
+    if (r == GST_FLOW_OK && self->combined == GST_FLOW_OK)
+      ret = GST_FLOW_OK;
+    else
+      ret = self->combined = gst_flow_combiner_update_flow (self->combiner, r);
     if (ret != GST_FLOW_OK && ret != GST_FLOW_NOT_LINKED)
       break;
   }
@@ -637,6 +646,7 @@ gst_tensor_splitter_sink_event (GstPad *pad, GstObject *parent, GstEvent *event)
     return ok;
   case GST_EVENT_FLUSH_STOP:
     gst_flow_combiner_reset (self->combiner);
+    self->combined = GST_FLOW_OK;
     return gst_pad_event_default (pad, parent, event);
   case GST_EVENT_STREAM_START:
     /* the src pads have stream-ids of their own */
@@ -709,6 +719,7 @@ gst_tensor_splitter_change_state (
       return GST_STATE_CHANGE_FAILURE;
     }
     gst_flow_combiner_reset (self->combiner);
+    self->combined = GST_FLOW_OK;
     self->configured = FALSE;
   }
   ret = GST_ELEMENT_CLASS (gst_tensor_splitter_parent_class)
@@ -918,5 +929,6 @@ gst_tensor_splitter_init (GstTensorSplitter *self)
   self->squeeze = DEFAULT_SQUEEZE;
   self->parts = g_array_new (FALSE, TRUE, sizeof (Part));
   self->combiner = gst_flow_combiner_new ();
+  self->combined = GST_FLOW_OK;
   self->views = gst_tn_views_new ();
 }
