@@ -42,6 +42,11 @@ struct _GstTnViews {
   GstTnMappedInput *mi_spare;
 };
 
+/* The views whose taker runs on this thread now (gst_tn_views_enter):
+ * a buffer that dies there goes straight back to the taker's own list,
+ * without the compare-and-swap. */
+static GPrivate views_here;
+
 static gchar mi_closed;
 #define MI_CLOSED ((GstTnMappedInput *) &mi_closed)
 
@@ -186,6 +191,12 @@ view_buffer_dispose (GstMiniObject *obj)
       = GST_BUFFER_OFFSET_NONE;
   vm->layout = NULL;
   gst_buffer_foreach_meta (buf, strip_meta, vm);
+  if (g_private_get (&views_here) == views) {
+    /* the taker's thread, between its takes: its list, no atomics */
+    vm->next = views->mine;
+    views->mine = vm;
+    return FALSE;
+  }
   do {
     head = g_atomic_pointer_get (&views->back);
     if (head == VIEWS_CLOSED)
@@ -193,6 +204,21 @@ view_buffer_dispose (GstMiniObject *obj)
     vm->next = head;
   } while (!g_atomic_pointer_compare_and_exchange (&views->back, head, vm));
   return FALSE;
+}
+
+gpointer
+gst_tn_views_enter (GstTnViews *views)
+{
+  gpointer prev = g_private_get (&views_here);
+
+  g_private_set (&views_here, views);
+  return prev;
+}
+
+void
+gst_tn_views_leave (gpointer prev)
+{
+  g_private_set (&views_here, prev);
 }
 
 GstTnViews *
