@@ -563,7 +563,7 @@ gst_tensor_splitter_chain (GstPad *pad, GstObject *parent, GstBuffer *buf)
   GstBuffer *in = buf;
   GstTnMappedInput *mi = NULL;
   GError *err = NULL;
-  gpointer state = NULL;
+  gpointer state = NULL, here;
   gboolean in_meta;
   guint k;
 
@@ -574,8 +574,10 @@ gst_tensor_splitter_chain (GstPad *pad, GstObject *parent, GstBuffer *buf)
         (NULL));
     return GST_FLOW_NOT_NEGOTIATED;
   }
+  /* a buffer without metas has no layout meta: one walk, not two */
+  in_meta = gst_buffer_iterate_meta (buf, &state) != NULL;
   if (gst_buffer_get_size (buf) != self->in_size
-      || gst_tn_buffer_get_layout_meta (buf) != NULL) {
+      || (in_meta && gst_tn_buffer_get_layout_meta (buf) != NULL)) {
     /* a view, or a size that the copy names in words */
     in = gst_tn_buffer_dense (buf, &self->in_info, NULL, &err);
     gst_buffer_unref (buf);
@@ -588,8 +590,10 @@ gst_tensor_splitter_chain (GstPad *pad, GstObject *parent, GstBuffer *buf)
       g_error_free (err);
       return GST_FLOW_ERROR;
     }
+    state = NULL;
+    in_meta = gst_buffer_iterate_meta (in, &state) != NULL;
   }
-  in_meta = gst_buffer_iterate_meta (in, &state) != NULL;
+  here = gst_tn_views_enter (self->views);
   for (k = 0; k < self->parts->len; k++) {
     Part *p = &g_array_index (self->parts, Part, k);
     GstBuffer *out;
@@ -627,6 +631,7 @@ gst_tensor_splitter_chain (GstPad *pad, GstObject *parent, GstBuffer *buf)
   }
   if (mi != NULL)
     gst_tn_mapped_input_unref (mi);
+  gst_tn_views_leave (here);
   gst_buffer_unref (in);
   return ret;
 }

@@ -353,11 +353,18 @@ gst_tensor_window_take (GstTensorWindow *self, GstBuffer *in)
   tn_view iv;
   gint64 n;
   guint64 b0 = self->total, b1;
-  gboolean aligned, iv_dense, direct = FALSE;
+  gboolean aligned, iv_dense, direct = FALSE, plain;
+  gpointer state = NULL;
 
   /* The view without gst_tn_buffer_map, which costs more than the rest
-   * of a small window's path; it says in words what does not fit. */
-  if (!gst_tn_buffer_view (in, &self->in_view, self->in_nbytes, &iv)
+   * of a small window's path; it says in words what does not fit.  An
+   * input without metas (most) is the dense view of the caps: no layout
+   * meta to look for, no strides to compare. */
+  plain = gst_buffer_iterate_meta (in, &state) == NULL;
+  if (plain)
+    iv = self->in_view;
+  if ((plain ? gst_buffer_get_size (in) != self->in_nbytes
+             : !gst_tn_buffer_view (in, &self->in_view, self->in_nbytes, &iv))
       || !gst_tensor_window_in_map (in, &map, &direct)) {
     GError *err = NULL;
 
@@ -383,12 +390,14 @@ gst_tensor_window_take (GstTensorWindow *self, GstBuffer *in)
     tnmap = TRUE;
     data = m.data;
     iv = m.view;
+    plain = FALSE;
   }
   /* without a meta the view is in_view, dense: no walk over the shape */
-  iv_dense = iv.offset == 0
-             && memcmp (iv.strides, self->in_view.strides,
-                    sizeof (gint64) * (gsize) iv.rank)
-                    == 0;
+  iv_dense = plain
+             || (iv.offset == 0
+                 && memcmp (iv.strides, self->in_view.strides,
+                        sizeof (gint64) * (gsize) iv.rank)
+                        == 0);
   n = s->stack ? 1 : self->in_info.dims[self->k];
   b1 = b0 + n;
 
