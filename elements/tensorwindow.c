@@ -462,6 +462,21 @@ gst_tensor_window_submit_input_buffer (
   return ret;
 }
 
+/* The base class's chain (submit_input_buffer, then generate_output and
+ * a push per window) as the taker's thread of views: a window that dies
+ * downstream in this thread meanwhile goes back without an atomic
+ * (tnviews.h). */
+static GstFlowReturn
+gst_tensor_window_chain (GstPad *pad, GstObject *parent, GstBuffer *buf)
+{
+  GstTensorWindow *self = (GstTensorWindow *) parent;
+  gpointer here = gst_tn_views_enter (self->views);
+  GstFlowReturn ret = self->parent_chain (pad, parent, buf);
+
+  gst_tn_views_leave (here);
+  return ret;
+}
+
 /* Never called (generate_output makes every buffer); having it keeps the
  * base class from taking the element for a passthrough, which would skip
  * decide_allocation. */
@@ -775,4 +790,8 @@ gst_tensor_window_init (GstTensorWindow *self)
   self->out = gst_queue_array_new (4);
   self->discont = TRUE;
   self->views = gst_tn_views_new ();
+  /* the base class set its chain function in its init, before this */
+  self->parent_chain = GST_PAD_CHAINFUNC (GST_BASE_TRANSFORM_SINK_PAD (self));
+  gst_pad_set_chain_function (
+      GST_BASE_TRANSFORM_SINK_PAD (self), gst_tensor_window_chain);
 }

@@ -62,7 +62,8 @@ struct _GstTensorWindow {
   /* windows made by submit_input_buffer, for generate_output (an array:
    * no list node to allocate per window) */
   GstQueueArray *out;
-  GstTnViews *views; /* the windows' buffers, recycled */
+  GstTnViews *views;                /* the windows' buffers, recycled */
+  GstPadChainFunction parent_chain; /* the base class's, which ours wraps */
   GstBufferPool *pool;
   GstCaps *refused;
 };
