@@ -29,7 +29,8 @@ typedef enum {
   CB_SCALAR, /* one item for every output item */
   CB_FULL,   /* dense with the output's layout: base + b */
   CB_TILE,   /* a period P < CB_BLOCK along the last axis: a tile of
-              * P + CB_RUN items built once per run, at b % P */
+              * P + CB_RUN items (at least a rep pattern's) built once
+              * per run, at b % P */
   CB_GATHER  /* anything else: tn_ew_gather into a block */
 } cb_mode;
 
@@ -64,6 +65,11 @@ struct tn_combine {
   bool sv_swap;      /* sv takes (d, vector, scalar) too: the op commutes or
                       * is a comparison with its sides swapped */
   tn_ew_where_kern where;
+  /* An operand (rep_k) of a period dividing the rep kernels' pattern,
+   * beside a dense one: the rep kernels, ordinary and streaming stores,
+   * over every range at once; rep_k -1 where not. */
+  int rep_k;
+  tn_ew_kern rep[2];
 };
 
 static const char *const op_names[TN_COMBINE_NOPS] = {
@@ -341,6 +347,22 @@ tn_combine_compile (
     p->where = dsp->where[k];
     break;
   }
+  p->rep_k = -1;
+  if (p->cls == CB_ARITH && p->runs && arith_ops[op] <= TN_EW_DIV
+      && (p->in == TN_FLOAT32 || p->in == TN_FLOAT64)) {
+    const int64_t len = TN_EW_REP_BYTES / (int64_t) tn_dtype_size (p->in);
+
+    for (k = 0; k < 2; k++) {
+      if (p->ops[k].mode == CB_TILE && len % p->ops[k].period == 0
+          && p->ops[1 - k].mode == CB_FULL
+          && dsp->rep[arith_ops[op]][ct][k == 0][0]) {
+        /* A tile first is the kernel's rev side. */
+        p->rep_k = k;
+        p->rep[0] = dsp->rep[arith_ops[op]][ct][k == 0][0];
+        p->rep[1] = dsp->rep[arith_ops[op]][ct][k == 0][1];
+      }
+    }
+  }
   if (p->cls == CB_WHERE ? p->where == NULL
                          : !p->vv || !p->vs || !p->sv) { /* a table hole */
     tn_err_set (
@@ -485,6 +507,18 @@ run_range (void *vctx, int64_t chunk, int64_t b, int64_t e)
   int k;
 
   (void) chunk;
+  if (p->rep_k >= 0 && c->tile[p->rep_k]) {
+    /* The pattern from b's phase; the tile holds P + L items and more. */
+    const cb_opnd *o = &p->ops[p->rep_k];
+    const unsigned char *pat = c->tile[p->rep_k] + (b % o->period) * o->es;
+
+    p->rep[c->stream](c->dst + b * (int64_t) osz,
+        c->src[1 - p->rep_k] + b * (int64_t) p->ops[1 - p->rep_k].es, pat,
+        (size_t) (e - b));
+    if (c->stream)
+      tn_stream_fence ();
+    return;
+  }
   if (p->direct || c->runs) {
     for (blk = b; blk < e; blk += p->direct ? e - b : CB_RUN)
       run_direct (c, blk, p->direct || e - blk < CB_RUN ? e : blk + CB_RUN);
@@ -557,7 +591,10 @@ tn_combine_run (
       else
         memcpy (c.sc[k].c.b, c.src[k], o->es);
     } else if (o->mode == CB_TILE) {
-      const int64_t len = o->period + (p->n < CB_RUN ? p->n : CB_RUN);
+      /* A rep kernel reads a whole pattern from any phase. */
+      const int64_t run = p->n < CB_RUN ? p->n : CB_RUN;
+      const int64_t rep = TN_EW_REP_BYTES / (int64_t) o->es;
+      const int64_t len = o->period + (run > rep ? run : rep);
       int64_t have = o->period;
 
       tiles[k] = malloc ((size_t) len * o->es);

@@ -108,6 +108,12 @@ typedef void (*tn_ew_where_kern) (
  * mul and div (0 to 3 in tn_ew_op). */
 #define TN_EW_NOP 4
 
+/* The pattern of a rep kernel: 192 bytes, three 64-byte lines (48
+ * float32 items, 24 float64), the least that every vector length divides
+ * and that the periods 1, 2, 3, 4, 6, 8, 12, 16, 24 (and 48 of float32)
+ * divide: the channels of HWC images (RGB, RGBA) among them. */
+#define TN_EW_REP_BYTES 192
+
 /* M (0) ... M (49): one kernel per entry run[t][k / 10][k / 2 % 5][k % 2]
  * of a source dtype t, for the files that write them (constants in each,
  * so each is one straight loop). */
@@ -147,6 +153,13 @@ typedef void (*tn_ew_where_kern) (
  *   larger than the caches; d overlaps neither input.  The caller issues
  *   a seq_cst fence after its last call, before another thread may read
  *   d (non-temporal stores are ordered by fences only).
+ * - rep[op][t][rev][stream]: d[i] = s[i] op o[i % L] (rev: o[i % L] op
+ *   s[i]) for add..div on float32 and float64, L = TN_EW_REP_BYTES / the
+ *   item size, o holding L items: an operand whose period divides L
+ *   (core/combine.c's <1080, 1920, 3> + <3>), which the ISA kernels hold
+ *   in registers, so that the op streams over s alone; stream as the
+ *   stream entries (the portable entries store plainly; the caller
+ *   fences).  d may equal s, not with stream.
  * - cast_stream[t]: run[t][TN_EW_NOP][TN_EW_NOP][0] (the cast of int8,
  *   uint8, int16, uint16 to float32) with non-temporal stores where the
  *   ISA has them (the portable entry is the run), for outputs far larger
@@ -162,6 +175,7 @@ typedef struct {
   tn_ew_where_kern where[4];
   tn_ew_kern stream[TN_EW_DIV + 1][TN_NDTYPES];
   tn_ew_kern cast_stream[TN_NDTYPES];
+  tn_ew_kern rep[TN_EW_DIV + 1][TN_NDTYPES][2][2];
   bool (*rdiv_check) (float c, float zh, float zl, int e);
 } tn_ewise_dsp;
 

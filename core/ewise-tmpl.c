@@ -51,6 +51,9 @@
       d[j] = (EXPR);                                                           \
   } while (0)
 
+/* Items of a rep kernel's pattern (ewise-kern.h) of items of T. */
+#define EW_REP_L (TN_EW_REP_BYTES / sizeof (T))
+
 /* Integer helpers: floor division and modulo as NumPy's // and %, with a
  * zero divisor giving 0 and -1 handled apart (INT_MIN / -1 wraps). */
 static inline int64_t
@@ -119,6 +122,17 @@ ew_ipow (uint64_t x, uint64_t k)
   {                                                                            \
     FN (kern_r) (dv, sv, ov, n, OP);                                           \
   }
+/* A rep kernel (ewise-kern.h), both sides. */
+#define EW_REP(OP, op)                                                         \
+  static void FN (op##_p) (void *dv, const void *sv, const void *ov, size_t n) \
+  {                                                                            \
+    FN (kern_p) (dv, sv, ov, n, OP, false);                                    \
+  }                                                                            \
+  static void FN (op##_pr) (                                                   \
+      void *dv, const void *sv, const void *ov, size_t n)                      \
+  {                                                                            \
+    FN (kern_p) (dv, sv, ov, n, OP, true);                                     \
+  }
 /* A comparison, variants 0 and 1. */
 #define EW_REL(R, r)                                                           \
   static void FN (r##_rs) (void *dv, const void *sv, const void *ov, size_t n) \
@@ -143,6 +157,9 @@ ew_ipow (uint64_t x, uint64_t k)
 #define EW_SET2(OP, op)                                                        \
   d->step[OP][DT][0] = FN (op##_s);                                            \
   d->step[OP][DT][1] = FN (op##_v)
+#define EW_SETREP(OP, op)                                                      \
+  d->rep[OP][DT][0][0] = d->rep[OP][DT][0][1] = FN (op##_p);                   \
+  d->rep[OP][DT][1][0] = d->rep[OP][DT][1][1] = FN (op##_pr)
 #define EW_SETBIT(B, op)                                                       \
   d->bit[B][DT][0] = FN (op##_s);                                              \
   d->bit[B][DT][1] = FN (op##_v)

@@ -348,6 +348,51 @@ FN (kern_r) (void *dv, const void *sv, const void *ov, size_t n, int op)
     FN (map_r) (dv, sv, n, op, a);
 }
 
+#if KIND == EW_FLOAT
+/* rep (ewise-kern.h): o's EW_REP_L items applied to each whole pattern's
+ * worth of s, then to the rest; rev puts o first. */
+EW_INLINE T
+FN (rep_item) (int op, T x, T p, bool rev)
+{
+  return rev ? FN (apply) (op, p, x, 0) : FN (apply) (op, x, p, 0);
+}
+
+EW_INLINE void
+FN (map_p) (T *restrict d, const T *restrict s, const T *restrict o, size_t n,
+    int op, bool rev)
+{
+  size_t i = 0, k;
+
+  for (; i + EW_REP_L <= n; i += EW_REP_L)
+    for (k = 0; k < EW_REP_L; k++)
+      d[i + k] = FN (rep_item) (op, s[i + k], o[k], rev);
+  for (k = 0; i + k < n; k++)
+    d[i + k] = FN (rep_item) (op, s[i + k], o[k], rev);
+}
+
+EW_INLINE void
+FN (map_p_in) (T *restrict d, const T *restrict o, size_t n, int op, bool rev)
+{
+  size_t i = 0, k;
+
+  for (; i + EW_REP_L <= n; i += EW_REP_L)
+    for (k = 0; k < EW_REP_L; k++)
+      d[i + k] = FN (rep_item) (op, d[i + k], o[k], rev);
+  for (k = 0; i + k < n; k++)
+    d[i + k] = FN (rep_item) (op, d[i + k], o[k], rev);
+}
+
+EW_INLINE void
+FN (kern_p) (
+    void *dv, const void *sv, const void *ov, size_t n, int op, bool rev)
+{
+  if (dv == sv)
+    FN (map_p_in) (dv, ov, n, op, rev);
+  else
+    FN (map_p) (dv, sv, ov, n, op, rev);
+}
+#endif
+
 /* Comparisons into bool bytes (NaN compares false but for ne, as C's and
  * NumPy's operators do). */
 EW_INLINE uint8_t
@@ -451,6 +496,12 @@ EW_REV (TN_EW_POW, pow)
 EW_REV (TN_EW_MIN, min)
 EW_REV (TN_EW_MAX, max)
 EW_REV (TN_EW_MOD, mod)
+#if KIND == EW_FLOAT
+EW_REP (TN_EW_ADD, add)
+EW_REP (TN_EW_SUB, sub)
+EW_REP (TN_EW_MUL, mul)
+EW_REP (TN_EW_DIV, div)
+#endif
 EW_UNARY (TN_EW_NEG, neg)
 #if KIND != EW_UINT
 EW_UNARY (TN_EW_ABS, abs)
@@ -584,6 +635,10 @@ FN (fill) (tn_ewise_dsp *d)
   d->stream[TN_EW_SUB][DT] = FN (sub_v);
   d->stream[TN_EW_MUL][DT] = FN (mul_v);
   d->stream[TN_EW_DIV][DT] = FN (div_v);
+  EW_SETREP (TN_EW_ADD, add);
+  EW_SETREP (TN_EW_SUB, sub);
+  EW_SETREP (TN_EW_MUL, mul);
+  EW_SETREP (TN_EW_DIV, div);
 #endif
   EW_SETREL (TN_EW_EQ, eq);
   EW_SETREL (TN_EW_NE, ne);

@@ -394,6 +394,126 @@ EW_STREAM_K (sub, TN_EW_SUB)
 EW_STREAM_K (mul, TN_EW_MUL)
 EW_STREAM_K (div, TN_EW_DIV)
 
+/* rep (ewise-kern.h): the pattern of TN_EW_REP_BYTES in six registers,
+ * rotated to the phase at which d reaches a 32-byte border, so that each
+ * item costs its load, the op and the store, as in a dense stream with
+ * one input (a tile in memory beside it cost a load per vector more and
+ * came to 0.85 of the same-shape add's bytes per second at 1080p RGB,
+ * docs/perf-notes.md); the ops and the scalar edges as the stream
+ * entries', so the bits are the template's. */
+#define EW_REP(NAME, T, V, LANES, LOAD, STORE, STREAM, OPV, OP1)               \
+  EW_INLINE void NAME##_do (void *dv, const void *sv, const void *ov,          \
+      size_t n, int op, bool rev, bool stream)                                 \
+  {                                                                            \
+    enum { L = TN_EW_REP_BYTES / sizeof (T) };                                 \
+    T *d = dv;                                                                 \
+    const T *s = sv, *o = ov;                                                  \
+    size_t j = 0;                                                              \
+                                                                               \
+    for (; j < n && ((uintptr_t) (d + j) & 31); j++)                           \
+      d[j] = rev ? OP1 (op, o[j % L], s[j]) : OP1 (op, s[j], o[j % L]);        \
+    if (n - j >= LANES) {                                                      \
+      T o2[2 * L];                                                             \
+      V p[6];                                                                  \
+                                                                               \
+      memcpy (o2, o, sizeof (T) * L);                                          \
+      memcpy (o2 + L, o, sizeof (T) * L);                                      \
+      for (int k = 0; k < 6; k++)                                              \
+        p[k] = LOAD (o2 + j % L + (size_t) k * LANES);                         \
+      /* one vector of the pattern's k-th at j + k LANES */                    \
+      _Static_assert(6 * LANES * sizeof (T) == TN_EW_REP_BYTES, "6 vectors");  \
+      for (; j + L <= n; j += L) {                                             \
+        _Pragma ("GCC unroll 6") for (int k = 0; k < 6; k++)                   \
+        {                                                                      \
+          const V x = LOAD (s + j + (size_t) k * LANES);                       \
+          const V r = rev ? OPV (op, p[k], x) : OPV (op, x, p[k]);             \
+                                                                               \
+          if (stream)                                                          \
+            STREAM (d + j + (size_t) k * LANES, r);                            \
+          else                                                                 \
+            STORE (d + j + (size_t) k * LANES, r);                             \
+        }                                                                      \
+      }                                                                        \
+      for (int k = 0; j + LANES <= n; j += LANES, k++) {                       \
+        const V x = LOAD (s + j);                                              \
+        const V r = rev ? OPV (op, p[k], x) : OPV (op, x, p[k]);               \
+                                                                               \
+        if (stream)                                                            \
+          STREAM (d + j, r);                                                   \
+        else                                                                   \
+          STORE (d + j, r);                                                    \
+      }                                                                        \
+    }                                                                          \
+    for (; j < n; j++)                                                         \
+      d[j] = rev ? OP1 (op, o[j % L], s[j]) : OP1 (op, s[j], o[j % L]);        \
+  }
+EW_REP (ew_rep_f32, float, __m256, 8, _mm256_loadu_ps, _mm256_store_ps,
+    _mm256_stream_ps, ew_vop8, ew_op1)
+EW_REP (ew_rep_f64, double, __m256d, 4, _mm256_loadu_pd, _mm256_store_pd,
+    _mm256_stream_pd, ew_op4d, ew_op1d)
+
+/* One entry per op, side and store: constants in each. */
+#define EW_REP_K(op, OP)                                                       \
+  static void ew_rep_##op##_f32 (                                              \
+      void *d, const void *s, const void *o, size_t n)                         \
+  {                                                                            \
+    ew_rep_f32_do (d, s, o, n, OP, false, false);                              \
+  }                                                                            \
+  static void ew_rep_##op##_f32_r (                                            \
+      void *d, const void *s, const void *o, size_t n)                         \
+  {                                                                            \
+    ew_rep_f32_do (d, s, o, n, OP, true, false);                               \
+  }                                                                            \
+  static void ew_rep_##op##_f32_s (                                            \
+      void *d, const void *s, const void *o, size_t n)                         \
+  {                                                                            \
+    ew_rep_f32_do (d, s, o, n, OP, false, true);                               \
+  }                                                                            \
+  static void ew_rep_##op##_f32_rs (                                           \
+      void *d, const void *s, const void *o, size_t n)                         \
+  {                                                                            \
+    ew_rep_f32_do (d, s, o, n, OP, true, true);                                \
+  }                                                                            \
+  static void ew_rep_##op##_f64 (                                              \
+      void *d, const void *s, const void *o, size_t n)                         \
+  {                                                                            \
+    ew_rep_f64_do (d, s, o, n, OP, false, false);                              \
+  }                                                                            \
+  static void ew_rep_##op##_f64_r (                                            \
+      void *d, const void *s, const void *o, size_t n)                         \
+  {                                                                            \
+    ew_rep_f64_do (d, s, o, n, OP, true, false);                               \
+  }                                                                            \
+  static void ew_rep_##op##_f64_s (                                            \
+      void *d, const void *s, const void *o, size_t n)                         \
+  {                                                                            \
+    ew_rep_f64_do (d, s, o, n, OP, false, true);                               \
+  }                                                                            \
+  static void ew_rep_##op##_f64_rs (                                           \
+      void *d, const void *s, const void *o, size_t n)                         \
+  {                                                                            \
+    ew_rep_f64_do (d, s, o, n, OP, true, true);                                \
+  }
+EW_REP_K (add, TN_EW_ADD)
+EW_REP_K (sub, TN_EW_SUB)
+EW_REP_K (mul, TN_EW_MUL)
+EW_REP_K (div, TN_EW_DIV)
+#define EW_REP_ROW(op)                                                         \
+  {                                                                            \
+    { { ew_rep_##op##_f32, ew_rep_##op##_f32_s },                              \
+      { ew_rep_##op##_f32_r, ew_rep_##op##_f32_rs } },                         \
+    {                                                                          \
+      { ew_rep_##op##_f64, ew_rep_##op##_f64_s },                              \
+      {                                                                        \
+        ew_rep_##op##_f64_r, ew_rep_##op##_f64_rs                              \
+      }                                                                        \
+    }                                                                          \
+  }
+/* [op][float32, float64][rev][stream] */
+static const tn_ew_kern reps[4][2][2][2] = { EW_REP_ROW (add), EW_REP_ROW (sub),
+  EW_REP_ROW (mul), EW_REP_ROW (div) };
+#undef EW_REP_ROW
+
 /* The casts of small integers to float32 with non-temporal stores (the
  * table's cast_stream entries): ordinary stores up to a 32-byte border
  * of d, then whole vectors past the caches, which saves the read of each
@@ -445,6 +565,8 @@ tn_ew_init_avx2 (tn_ewise_dsp *d)
   for (int op = 0; op <= TN_EW_DIV; op++) {
     d->stream[op][TN_FLOAT32] = stream[op][0];
     d->stream[op][TN_FLOAT64] = stream[op][1];
+    memcpy (d->rep[op][TN_FLOAT32], reps[op][0], sizeof reps[op][0]);
+    memcpy (d->rep[op][TN_FLOAT64], reps[op][1], sizeof reps[op][1]);
   }
   /* Every run the portable table has (ewise-kern.h). */
   for (int k = 0; k < 50; k++)

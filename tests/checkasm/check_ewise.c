@@ -1,6 +1,6 @@
 /* checkasm: the elementwise kernels (core/ewise-kern.h).  Every entry of
  * the table, the steps in both variants, the fused runs, and the kernels
- * between tensors (rev, rel, bit, where, stream: core/combine.c) and the
+ * between tensors (rev, rel, bit, where, stream, rep: core/combine.c) and the
  * streamed casts (cast_stream: core/ewise.c), against the
  * portable entry: on checkasm_fill's edge-heavy items (NaN, +-0, +-inf,
  * subnormals, INT_MIN, -1, ...) as data and as operands, at
@@ -106,7 +106,8 @@ typedef struct {
   const tn_ew_rdiv *plan;
   const char *what;
   bool moderate, redraw;
-  bool opnd_src; /* the operand has the source's dtype (comparisons) */
+  bool opnd_src;   /* the operand has the source's dtype (comparisons) */
+  size_t min_opnd; /* n operand items at least this many (rep) */
 } kernel;
 
 /* +0, NaN and finite numbers from 2^emin up stay; the rest become 1.5. */
@@ -133,7 +134,8 @@ try_one (const kernel *k, size_t n, size_t off)
   char *got = checkasm_alloc ((n + off) * ds);
   const tn_dtype to = k->opnd_src ? k->ts : k->td;
   const size_t os = tn_dtype_size (to);
-  char *opnd = k->o ? NULL : checkasm_alloc ((n + off) * os);
+  const size_t no = n > k->min_opnd ? n : k->min_opnd;
+  char *opnd = k->o ? NULL : checkasm_alloc ((no + off) * os);
   const void *o = k->o ? (const void *) k->o : opnd + off * os;
   int bad;
 
@@ -143,7 +145,7 @@ try_one (const kernel *k, size_t n, size_t off)
   if (k->bare_ok)
     k->bare_ok ((float *) (src + off * ss), n, k->plan);
   if (opnd)
-    fill (opnd + off * os, to, n, k->moderate);
+    fill (opnd + off * os, to, no, k->moderate);
   k->ref (want + off * ds, src + off * ss, o, n);
   k->fn (got + off * ds, src + off * ss, o, n);
   same_nans (want + off * ds, got + off * ds, k->td, n);
@@ -332,9 +334,10 @@ static const char *const bit_names[TN_EW_NBIT] = {
 #undef BIT_NAME
 };
 
+/* min_opnd: as kernel's. */
 static void
-check_one (tn_ew_kern fn, tn_dtype ts, tn_dtype td, bool vec, bool opnd_src,
-    const char *name)
+check_one_min (tn_ew_kern fn, tn_dtype ts, tn_dtype td, bool vec, bool opnd_src,
+    size_t min_opnd, const char *name)
 {
   tn_ew_scalars sc = { .div = { { 0 } } };
   char what[64];
@@ -344,6 +347,7 @@ check_one (tn_ew_kern fn, tn_dtype ts, tn_dtype td, bool vec, bool opnd_src,
     return;
   k.redraw = !vec;
   k.opnd_src = opnd_src;
+  k.min_opnd = min_opnd;
   snprintf (what, sizeof what, "%s", name);
   try_all (&k);
   if (is_float (ts) && !checkasm_failed ()) {
@@ -351,6 +355,34 @@ check_one (tn_ew_kern fn, tn_dtype ts, tn_dtype td, bool vec, bool opnd_src,
     snprintf (what, sizeof what, "%s, moderate", name);
     try_all (&k);
   }
+}
+
+static void
+check_one (tn_ew_kern fn, tn_dtype ts, tn_dtype td, bool vec, bool opnd_src,
+    const char *name)
+{
+  check_one_min (fn, ts, td, vec, opnd_src, 0, name);
+}
+
+/* rep[op][t][rev][stream]: the operand holds a whole pattern however
+ * short the run (its phase starts at 0; the offsets move the border at
+ * which the kernels' registers start). */
+static void
+check_rep (const tn_ewise_dsp *tab)
+{
+  static const tn_dtype types[2] = { TN_FLOAT32, TN_FLOAT64 };
+  char name[64];
+
+  for (int i = 0; i < 2; i++)
+    for (int op = 0; op <= TN_EW_DIV; op++)
+      for (int rev = 0; rev < 2; rev++)
+        for (int st = 0; st < 2; st++) {
+          snprintf (name, sizeof name, "rep_%s_%s%s%s",
+              tn_ew_op_name ((tn_ew_op) op), tn_dtype_name (types[i]),
+              rev ? "_rev" : "", st ? "_stream" : "");
+          check_one_min (tab->rep[op][types[i]][rev][st], types[i], types[i],
+              true, false, TN_EW_REP_BYTES / tn_dtype_size (types[i]), name);
+        }
 }
 
 static void
@@ -442,6 +474,7 @@ checkasm_check_ewise (void)
 
   check_steps (tab);
   check_between (tab);
+  check_rep (tab);
   check_where (tab);
   for (int t = 0; t < TN_NDTYPES; t++)
     for (int op1 = 0; op1 <= TN_EW_NOP; op1++)
