@@ -28,7 +28,9 @@ operands are combine_bK_0.npy, combine_bK_1.npy (combine_bK_2.npy for
 where) and the result combine_bK_out.npy: rank 0 on either side, a zero
 extent, a broadcast on the middle axis, <N,1> with <1,M>, float16 with a
 tile, a scalar first operand of a non-commuting op and of a comparison,
-where with a broadcast condition.
+where with a broadcast condition, and periods of 3, 4 and 6 along the
+last axis over more than one pattern of core's rep kernels, the short
+operand second and first, float32 and float64.
 
 Folds over three pads (tests/elements/tensorcombine.c): combine_fold_K.npy
 with combine_fold_sub_out.npy, (a - b) - c in float32, and
@@ -191,6 +193,13 @@ def bcast_cases():
                    np.array([[9], [8]], dtype=np.uint8)]),
         ("where", [np.array([True, False, True]),
                    ramp((2, 3), "float16"), ramp((3,), "float16", 9, 1)]),
+        # Periods that divide core's 48-float (24-double) pattern, over
+        # more items than one pattern: the rep kernels, either side.
+        ("add", [ramp((67, 3), f), ramp((3,), f, 0.5, 0.25)]),
+        ("div", [ramp((3,), f, 1.0, 0.5), ramp((5, 13, 3), f, -7.0, 0.37)]),
+        ("sub", [ramp((31, 4), "float64", -9.0, 0.3),
+                 ramp((4,), "float64", 0.1, 1.7)]),
+        ("mul", [ramp((2, 40, 6), f), ramp((1, 6), f, -1.5, 0.6)]),
     ]
     with open(os.path.join(OUT, "combine_bcast.txt"), "w") as fh:
         for k, (op, ops) in enumerate(cases):
