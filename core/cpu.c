@@ -36,8 +36,17 @@ detect_x86 (void)
     __cpuid_count (7, 0, a, b, c, d);
     if (b & bit_AVX2)
       f |= TN_CPU_AVX2;
-    if (zmm && (b & avx512) == avx512)
+    if (zmm && (b & avx512) == avx512) {
       f |= TN_CPU_AVX512;
+      /* leaf 7 subleaf 1, EAX bit 5 (cpuid.h names it bit_AVX512BF16
+       * only from GCC 11 on) */
+      __cpuid_count (7, 0, a, b, c, d);
+      if (a >= 1) {
+        __cpuid_count (7, 1, a, b, c, d);
+        if (a & (1u << 5))
+          f |= TN_CPU_AVX512BF16;
+      }
+    }
   }
   return f;
 }
@@ -51,6 +60,7 @@ static const struct {
   { TN_CPU_AVX2, "avx2" },
   { TN_CPU_F16C, "f16c" },
   { TN_CPU_AVX512, "avx512" },
+  { TN_CPU_AVX512BF16, "avx512bf16" },
 };
 #define N_NAMES (sizeof names / sizeof names[0])
 
@@ -77,7 +87,7 @@ env_mask (void)
     else if (!(len == 8 && !strncmp (env, "portable", len)))
       fprintf (stderr,
           "gst-tensor: GST_TENSOR_CPU: unknown feature \"%.*s\" ignored "
-          "(known: portable, ssse3, avx2, f16c, avx512)\n",
+          "(known: portable, ssse3, avx2, f16c, avx512, avx512bf16)\n",
           (int) len, env);
     env += len;
     if (*env == ',')

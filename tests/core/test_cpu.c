@@ -1,7 +1,8 @@
 /* The CPU-feature module: the mask, its generation counter, the names, and
- * GST_TENSOR_CPU.  meson runs this program four times: without the
- * variable, with GST_TENSOR_CPU=portable, with "ssse3,bogus" and with
- * "ssse3,avx2,f16c" (AVX-512 masked)
+ * GST_TENSOR_CPU.  meson runs this program five times: without the
+ * variable, with GST_TENSOR_CPU=portable, with "ssse3,bogus", with
+ * "ssse3,avx2,f16c" (AVX-512 masked) and with "ssse3,avx2,f16c,avx512"
+ * (AVX512_BF16 masked)
  * (TN_TEST_CPU_ENV says which, so the expectation is the test's own). */
 #include <glib.h>
 #include <string.h>
@@ -24,7 +25,7 @@ cpuinfo_flags (void)
     if (!g_str_has_prefix (*l, "flags"))
       continue;
     words = g_strsplit_set (*l, " \t", -1);
-    unsigned fma = 0, avx2 = 0, avx512 = 0;
+    unsigned fma = 0, avx2 = 0, avx512 = 0, bf16 = 0;
     for (gchar **w = words; *w; w++) {
       if (!strcmp (*w, "ssse3"))
         f |= TN_CPU_SSSE3;
@@ -37,12 +38,17 @@ cpuinfo_flags (void)
       else if (!strcmp (*w, "avx512f") || !strcmp (*w, "avx512dq")
                || !strcmp (*w, "avx512bw") || !strcmp (*w, "avx512vl"))
         avx512++;
+      else if (!strcmp (*w, "avx512_bf16"))
+        bf16 = 1;
     }
     if (avx2 && fma)
       f |= TN_CPU_AVX2;
     /* all four subsets; the kernel lists none without ZMM state */
     if (avx512 == 4)
       f |= TN_CPU_AVX512;
+    /* reported only on top of the four */
+    if (avx512 == 4 && bf16)
+      f |= TN_CPU_AVX512BF16;
     g_strfreev (words);
     break;
   }
@@ -64,6 +70,8 @@ expected_env_mask (void)
     return TN_CPU_SSSE3;
   if (!strcmp (which, "avx2")) /* everything but AVX-512 */
     return TN_CPU_SSSE3 | TN_CPU_AVX2 | TN_CPU_F16C;
+  if (!strcmp (which, "avx512")) /* everything but AVX512_BF16 */
+    return TN_CPU_SSSE3 | TN_CPU_AVX2 | TN_CPU_F16C | TN_CPU_AVX512;
   g_error ("TN_TEST_CPU_ENV=%s is not a case of this test", which);
   return 0;
 }
@@ -114,6 +122,9 @@ test_names (void)
           buf, sizeof buf),
       ==, "ssse3,avx2,f16c,avx512");
   g_assert_cmpstr (tn_cpu_names (TN_CPU_AVX512, buf, sizeof buf), ==, "avx512");
+  g_assert_cmpstr (
+      tn_cpu_names (TN_CPU_AVX512 | TN_CPU_AVX512BF16, buf, sizeof buf), ==,
+      "avx512,avx512bf16");
   /* Too small a buffer keeps the names that fit, whole. */
   g_assert_cmpstr (tn_cpu_names (TN_CPU_SSSE3 | TN_CPU_AVX2, tiny, sizeof tiny),
       ==, "ssse3");
