@@ -12,6 +12,7 @@
 #include "cast.h"
 #include "cpu.h"
 #include "ewise-kern.h"
+#include "half-private.h"
 #include "ewise-parse.h"
 #include "parallel.h"
 #include "shape.h"
@@ -823,7 +824,8 @@ typedef struct {
   const tn_ewise *p;
   unsigned char *dst;
   const unsigned char *src;
-  bool stream; /* p->cast_stream instead of the direct step */
+  bool stream; /* p->cast_stream instead of the direct step, or the half
+                * table's stream entry for the direct cast */
 } run_ctx;
 
 static void
@@ -846,6 +848,18 @@ run_range (void *vctx, int64_t chunk, int64_t b, int64_t e)
         (size_t) (e - b));
     if (ctx->stream)
       tn_stream_fence ();
+    return;
+  }
+  if (p->cast_direct && ctx->stream) { /* float32 to a half type */
+    uint16_t *d = (uint16_t *) (void *) (ctx->dst + b * (int64_t) osz);
+    const float *s
+        = (const float *) (const void *) (ctx->src + b * (int64_t) isz);
+
+    if (p->out == TN_FLOAT16)
+      tn_f32_to_f16_stream_n (d, s, (size_t) (e - b));
+    else
+      tn_f32_to_bf16_stream_n (d, s, (size_t) (e - b));
+    tn_stream_fence ();
     return;
   }
   if (p->cast_direct) {
@@ -917,8 +931,13 @@ tn_ewise_run (const tn_ewise *p, void *dst, const void *src, int nthreads)
       memcpy (dst, src, (size_t) p->n * tn_dtype_size (p->in));
     return;
   }
-  ctx.stream = p->cast_stream && dst != src
-               && (uint64_t) p->n * tn_dtype_size (p->out) >= TN_STREAM_BYTES;
+  /* the stream kernels: a small integer type to float32 (the ewise
+   * table's), float32 to a half type (the half table's) */
+  ctx.stream
+      = (p->cast_stream
+            || (p->cast_direct && p->in == TN_FLOAT32 && is_half (p->out)))
+        && dst != src
+        && (uint64_t) p->n * tn_dtype_size (p->out) >= TN_STREAM_BYTES;
   /* Items are independent, so where the borders fall cannot change a
    * bit; one thread takes the whole range in one call.  The caller's
    * thread may flush subnormals (FTZ/DAZ): the steps promise IEEE

@@ -13,6 +13,12 @@ typedef struct {
   void (*f32_to_f16) (uint16_t *dst, const float *src, size_t n);
   void (*bf16_to_f32) (float *dst, const uint16_t *src, size_t n);
   void (*f32_to_bf16) (uint16_t *dst, const float *src, size_t n);
+  /* The same two narrowings with non-temporal stores for the whole
+   * vectors of dst (ordinary stores up to the first vector border and
+   * for the tail), for outputs of TN_STREAM_BYTES or more (cpu.h); the
+   * caller fences (tn_stream_fence).  Portable: the entries above. */
+  void (*f32_to_f16_stream) (uint16_t *dst, const float *src, size_t n);
+  void (*f32_to_bf16_stream) (uint16_t *dst, const float *src, size_t n);
 } tn_half_dsp;
 
 /* The portable entries, then those the CPU features in flags (TN_CPU_*)
@@ -26,6 +32,14 @@ void tn_f32_to_f16_f16c (uint16_t *dst, const float *src, size_t n);
 /* The bfloat16 ones there need AVX2 only (integer shifts and adds). */
 void tn_bf16_to_f32_avx2 (float *dst, const uint16_t *src, size_t n);
 void tn_f32_to_bf16_avx2 (uint16_t *dst, const float *src, size_t n);
+void tn_f32_to_f16_f16c_stream (uint16_t *dst, const float *src, size_t n);
+void tn_f32_to_bf16_avx2_stream (uint16_t *dst, const float *src, size_t n);
+/* x86/half-avx512bf16.c (the avx512bf16 library): vcvtne2ps2bf16, which
+ * flushes float32 subnormals to zero, with the subnormal lanes rounded
+ * as the portable entry rounds them. */
+void tn_f32_to_bf16_avx512bf16 (uint16_t *dst, const float *src, size_t n);
+void tn_f32_to_bf16_avx512bf16_stream (
+    uint16_t *dst, const float *src, size_t n);
 
 /* Nonzero when the bulk forms may use F16C: tn_cpu_flags () & TN_CPU_F16C.
  * Kept for core/reduce-kern.c. */
@@ -60,5 +74,8 @@ tn_f32_to_bf16_inline (float f)
 /* The bulk bfloat16 forms (cast.c's contiguous float32 pairs). */
 void tn_bf16_to_f32_n (float *dst, const uint16_t *src, size_t n);
 void tn_f32_to_bf16_n (uint16_t *dst, const float *src, size_t n);
+/* The stream entries of the table (core/ewise.c's lone large casts). */
+void tn_f32_to_f16_stream_n (uint16_t *dst, const float *src, size_t n);
+void tn_f32_to_bf16_stream_n (uint16_t *dst, const float *src, size_t n);
 
 #endif

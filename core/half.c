@@ -191,10 +191,17 @@ init_x86 (tn_half_dsp *d, unsigned flags)
   if ((flags & TN_CPU_F16C) && (flags & TN_CPU_AVX2)) {
     d->f16_to_f32 = tn_f16_to_f32_f16c;
     d->f32_to_f16 = tn_f32_to_f16_f16c;
+    d->f32_to_f16_stream = tn_f32_to_f16_f16c_stream;
   }
   if (flags & TN_CPU_AVX2) {
     d->bf16_to_f32 = tn_bf16_to_f32_avx2;
     d->f32_to_bf16 = tn_f32_to_bf16_avx2;
+    d->f32_to_bf16_stream = tn_f32_to_bf16_avx2_stream;
+  }
+  /* The library is built with the avx512 flags and -mavx512bf16. */
+  if ((flags & TN_CPU_AVX512) && (flags & TN_CPU_AVX512BF16)) {
+    d->f32_to_bf16 = tn_f32_to_bf16_avx512bf16;
+    d->f32_to_bf16_stream = tn_f32_to_bf16_avx512bf16_stream;
   }
 }
 #endif
@@ -206,6 +213,8 @@ tn_half_dsp_init (tn_half_dsp *d, unsigned flags)
   d->f32_to_f16 = f32_to_f16_c;
   d->bf16_to_f32 = bf16_to_f32_c;
   d->f32_to_bf16 = f32_to_bf16_c;
+  d->f32_to_f16_stream = f32_to_f16_c;
+  d->f32_to_bf16_stream = f32_to_bf16_c;
 #if TN_ARCH_X86
   init_x86 (d, flags);
 #else
@@ -243,4 +252,16 @@ void
 tn_f32_to_bf16_n (uint16_t *dst, const float *src, size_t n)
 {
   tn_half_dsp_get ()->f32_to_bf16 (dst, src, n);
+}
+
+void
+tn_f32_to_f16_stream_n (uint16_t *dst, const float *src, size_t n)
+{
+  tn_half_dsp_get ()->f32_to_f16_stream (dst, src, n);
+}
+
+void
+tn_f32_to_bf16_stream_n (uint16_t *dst, const float *src, size_t n)
+{
+  tn_half_dsp_get ()->f32_to_bf16_stream (dst, src, n);
 }

@@ -1,7 +1,8 @@
 /* The bulk float16 and bfloat16 conversions (core/half-private.h): every
  * entry gives the bits of the portable one, NaN included (both make it
  * quiet), for every length, unaligned starts, edge values and all 65536
- * patterns of each half type. */
+ * patterns of each half type; the narrowings' stream entries the same
+ * (their head before the first vector border moves with the offset). */
 #include "checkasm.h"
 
 #include <stdlib.h>
@@ -100,7 +101,13 @@ checkasm_check_half (void)
         TN_FLOAT32, all, 65536);
     free (all);
   }
-  if ((nref = checkasm_check_func (d->f32_to_f16, "f32_to_f16"))) {
+  /* The plain entry, then the one with non-temporal stores. */
+  for (int st = 0; st < 2; st++) {
+    narrow_fn fn = st ? d->f32_to_f16_stream : d->f32_to_f16;
+
+    if (!(nref = checkasm_check_func (
+              fn, "%s", st ? "f32_to_f16_stream" : "f32_to_f16")))
+      continue;
     /* Every float16 value widened, and the float32 values halfway
      * between neighbours (ties to even) and just either side of them. */
     float *mid = malloc (4 * 65536 * sizeof *mid);
@@ -117,7 +124,7 @@ checkasm_check_half (void)
         memcpy (&mid[4 * i + k], &v, sizeof v);
       }
     }
-    check_conv ((conv){ NULL, nref }, (conv){ NULL, d->f32_to_f16 }, TN_FLOAT32,
+    check_conv ((conv){ NULL, nref }, (conv){ NULL, fn }, TN_FLOAT32,
         TN_FLOAT16, mid, 4 * 65536);
     free (mid);
   }
@@ -130,9 +137,15 @@ checkasm_check_half (void)
         TN_BFLOAT16, TN_FLOAT32, all, 65536);
     free (all);
   }
-  if ((nref = checkasm_check_func (d->f32_to_bf16, "f32_to_bf16"))) {
-    /* Every bfloat16 pattern widened (NaNs and infinities among them),
-     * the ties between neighbours and either side of them, and NaNs whose
+  for (int st = 0; st < 2; st++) {
+    narrow_fn fn = st ? d->f32_to_bf16_stream : d->f32_to_bf16;
+
+    if (!(nref = checkasm_check_func (
+              fn, "%s", st ? "f32_to_bf16_stream" : "f32_to_bf16")))
+      continue;
+    /* Every bfloat16 pattern widened (NaNs, infinities and the
+     * subnormals, which vcvtne2ps2bf16 flushes to zero, among them), the
+     * ties between neighbours and either side of them, and NaNs whose
      * payload sits in the low 16 bits alone (rounding them would give
      * infinity). */
     uint32_t *mid = malloc (5 * 65536 * sizeof *mid);
@@ -145,8 +158,8 @@ checkasm_check_half (void)
         mid[5 * i + k] = u + 0x8000u + (uint32_t) (k - 2);
       mid[5 * i + 4] = (u & 0x80000000u) | 0x7f800000u | (i | 1);
     }
-    check_conv ((conv){ NULL, nref }, (conv){ NULL, d->f32_to_bf16 },
-        TN_FLOAT32, TN_BFLOAT16, mid, 5 * 65536);
+    check_conv ((conv){ NULL, nref }, (conv){ NULL, fn }, TN_FLOAT32,
+        TN_BFLOAT16, mid, 5 * 65536);
     free (mid);
   }
 }

@@ -11,6 +11,7 @@
 #include "core/cpu.h"
 #include "core/ewise-kern.h"
 #include "core/ewise.h"
+#include "core/half.h"
 #include "core/npy.h"
 #include "ftz.h"
 #include "tests/common/npyread.h"
@@ -309,6 +310,68 @@ test_large_casts (void)
   tn_cpu_set_mask (old);
   g_free (src);
   g_free (out);
+}
+
+/* float32 -> float16 / bfloat16 with outputs of 16 MiB and more take the
+ * half table's stream entries: 8M + 5 items of float32 bit patterns
+ * (subnormals, NaNs with low payloads, ties among them), written to an
+ * output 2 bytes past a 64-byte border (a head before the first vector),
+ * on 1 and 2 threads, portable, native and native without AVX512_BF16,
+ * give the scalar conversions of half.h item for item (test_half checks
+ * those against NumPy). */
+static void
+test_large_half_casts (void)
+{
+  static const tn_dtype types[] = { TN_FLOAT16, TN_BFLOAT16 };
+  static const unsigned hmasks[] = { 0, ~0u, ~(unsigned) TN_CPU_AVX512BF16 };
+  const gsize n = ((gsize) 8 << 20) + 5;
+  const unsigned old = tn_cpu_set_mask (0);
+  guint32 *src = g_malloc (n * sizeof *src);
+  guint16 *out = g_aligned_alloc (n + 32, sizeof *out, 64), *dst = out + 1;
+
+  for (gsize i = 0; i < n; i++) {
+    guint32 u = (guint32) (i * 2654435761u) ^ (guint32) (i >> 7);
+
+    /* a quarter subnormal or zero, a sixteenth NaN or infinity */
+    if (i % 4 == 1)
+      u &= 0x807fffffu;
+    else if (i % 16 == 2)
+      u |= 0x7f800000u;
+    src[i] = u;
+  }
+  for (gsize m = 0; m < G_N_ELEMENTS (hmasks); m++) {
+    tn_cpu_set_mask (hmasks[m]);
+    for (gsize k = 0; k < G_N_ELEMENTS (types); k++) {
+      const int64_t dims = (int64_t) n;
+      tn_ewise *p = compile_ok (
+          types[k] == TN_FLOAT16 ? "cast:float16" : "cast:bfloat16", TN_FLOAT32,
+          &dims, 1);
+
+      for (int threads = 1; threads <= 2; threads++) {
+        memset (out, 0xff, (n + 32) * sizeof *out);
+        tn_ewise_run (p, dst, src, threads);
+        g_assert_cmphex (out[0], ==, 0xffff);
+        g_assert_cmphex (dst[n], ==, 0xffff);
+        for (gsize i = 0; i < n; i++) {
+          float f;
+          guint16 want;
+
+          memcpy (&f, &src[i], sizeof f);
+          want
+              = types[k] == TN_FLOAT16 ? tn_f32_to_f16 (f) : tn_f32_to_bf16 (f);
+          if (dst[i] != want)
+            g_error ("cast float32 -> %s, mask %zu, %d threads: item %zu "
+                     "(0x%08x) is 0x%04x, expected 0x%04x",
+                tn_dtype_name (types[k]), (size_t) m, threads, (size_t) i,
+                src[i], dst[i], want);
+        }
+      }
+      tn_ewise_free (p);
+    }
+  }
+  tn_cpu_set_mask (old);
+  g_free (src);
+  g_aligned_free (out);
 }
 
 static void
@@ -1458,6 +1521,7 @@ main (int argc, char **argv)
   }
   g_test_add_func ("/ewise/casts", test_casts);
   g_test_add_func ("/ewise/large-casts", test_large_casts);
+  g_test_add_func ("/ewise/large-half-casts", test_large_half_casts);
   g_test_add_func ("/ewise/normalise-uint8", test_normalise_uint8);
   g_test_add_func ("/ewise/broadcast-golden", test_broadcast_golden);
   g_test_add_func ("/ewise/broadcast-frame", test_broadcast_frame);
