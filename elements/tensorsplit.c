@@ -563,7 +563,7 @@ gst_tensor_splitter_chain (GstPad *pad, GstObject *parent, GstBuffer *buf)
   GstBuffer *in = buf;
   GstTnMappedInput *mi = NULL;
   GError *err = NULL;
-  gpointer state = NULL, here;
+  gpointer state = NULL;
   gboolean in_meta;
   guint k;
 
@@ -593,7 +593,7 @@ gst_tensor_splitter_chain (GstPad *pad, GstObject *parent, GstBuffer *buf)
     state = NULL;
     in_meta = gst_buffer_iterate_meta (in, &state) != NULL;
   }
-  here = gst_tn_views_enter (self->views);
+  gst_tn_views_enter (self->views);
   for (k = 0; k < self->parts->len; k++) {
     Part *p = &g_array_index (self->parts, Part, k);
     GstBuffer *out;
@@ -631,7 +631,7 @@ gst_tensor_splitter_chain (GstPad *pad, GstObject *parent, GstBuffer *buf)
   }
   if (mi != NULL)
     gst_tn_mapped_input_unref (mi);
-  gst_tn_views_leave (here);
+  gst_tn_views_leave (self->views);
   gst_buffer_unref (in);
   return ret;
 }

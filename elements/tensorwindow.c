@@ -470,10 +470,11 @@ static GstFlowReturn
 gst_tensor_window_chain (GstPad *pad, GstObject *parent, GstBuffer *buf)
 {
   GstTensorWindow *self = (GstTensorWindow *) parent;
-  gpointer here = gst_tn_views_enter (self->views);
-  GstFlowReturn ret = self->parent_chain (pad, parent, buf);
+  GstFlowReturn ret;
 
-  gst_tn_views_leave (here);
+  gst_tn_views_enter (self->views);
+  ret = self->parent_chain (pad, parent, buf);
+  gst_tn_views_leave (self->views);
   return ret;
 }
 

@@ -3,6 +3,7 @@
  */
 #include "tnviews.h"
 
+#include <pthread.h>
 #include <string.h>
 
 #include <gst/tensor/gsttensor.h>
@@ -37,15 +38,17 @@ struct _GstTnViews {
   ViewMem *back; /* atomic; VIEWS_CLOSED when closed */
   ViewMem *mine; /* the taker's */
   guint n_made;  /* the taker's: ViewMems made */
+  /* atomic (relaxed): the taker's thread between gst_tn_views_enter and
+   * leave, else 0.  Only that thread stores its own id here, so a thread
+   * that reads its own id is between the two: a buffer that dies there
+   * goes straight onto `mine`, without the compare-and-swap.  (A thread
+   * id, not a GPrivate: g_private_get and set cost more instructions
+   * than the compare-and-swap they would save.) */
+  guintptr here;
   /* atomic: one mapped input record to reuse (no allocation per input);
    * MI_CLOSED when closed */
   GstTnMappedInput *mi_spare;
 };
-
-/* The views whose taker runs on this thread now (gst_tn_views_enter):
- * a buffer that dies there goes straight back to the taker's own list,
- * without the compare-and-swap. */
-static GPrivate views_here;
 
 static gchar mi_closed;
 #define MI_CLOSED ((GstTnMappedInput *) &mi_closed)
@@ -171,6 +174,7 @@ view_buffer_dispose (GstMiniObject *obj)
   GstMemory *mem;
   GstTnViews *views;
   ViewMem *vm, *head;
+  gpointer state = NULL;
 
   if (gst_buffer_n_memory (buf) != 1)
     return TRUE;
@@ -190,8 +194,11 @@ view_buffer_dispose (GstMiniObject *obj)
   GST_BUFFER_OFFSET (buf) = GST_BUFFER_OFFSET_END (buf)
       = GST_BUFFER_OFFSET_NONE;
   vm->layout = NULL;
-  gst_buffer_foreach_meta (buf, strip_meta, vm);
-  if (g_private_get (&views_here) == views) {
+  /* (a part along axis 0 has none: a look is cheaper than the walk) */
+  if (gst_buffer_iterate_meta (buf, &state) != NULL)
+    gst_buffer_foreach_meta (buf, strip_meta, vm);
+  if (__atomic_load_n (&views->here, __ATOMIC_RELAXED)
+      == (guintptr) pthread_self ()) {
     /* the taker's thread, between its takes: its list, no atomics */
     vm->next = views->mine;
     views->mine = vm;
@@ -206,19 +213,16 @@ view_buffer_dispose (GstMiniObject *obj)
   return FALSE;
 }
 
-gpointer
+void
 gst_tn_views_enter (GstTnViews *views)
 {
-  gpointer prev = g_private_get (&views_here);
-
-  g_private_set (&views_here, views);
-  return prev;
+  __atomic_store_n (&views->here, (guintptr) pthread_self (), __ATOMIC_RELAXED);
 }
 
 void
-gst_tn_views_leave (gpointer prev)
+gst_tn_views_leave (GstTnViews *views)
 {
-  g_private_set (&views_here, prev);
+  __atomic_store_n (&views->here, 0, __ATOMIC_RELAXED);
 }
 
 GstTnViews *

@@ -31,13 +31,12 @@ void gst_tn_views_close (GstTnViews *views);
  * strides) when rank > 0, else no meta.  The layout meta stays on the
  * buffer across reuse and is rewritten in place.  Called by one thread
  * at a time (the element's streaming thread). */
-/* The taker's thread takes views' buffers until gst_tn_views_leave
- * (given what this returned: enter and leave nest), so buffers that die
- * on it meanwhile (a sink downstream in the same thread replacing its
- * last buffer) go back without an atomic.  Between the two, only this
- * thread takes from views. */
-gpointer gst_tn_views_enter (GstTnViews *views);
-void gst_tn_views_leave (gpointer prev);
+/* The taker's thread takes views' buffers until gst_tn_views_leave, so
+ * buffers that die on it meanwhile (a sink downstream in the same thread
+ * replacing its last buffer) go back without an atomic.  Between the
+ * two, only this thread takes from views. */
+void gst_tn_views_enter (GstTnViews *views);
+void gst_tn_views_leave (GstTnViews *views);
 GstBuffer *gst_tn_views_buffer (GstTnViews *views, guint8 *data, gsize len,
     gpointer owner, GDestroyNotify release, gint rank, const gint64 *strides);
 
