@@ -214,6 +214,8 @@ struct tn_gemm_b {
   int64_t nbatch;
   size_t per; /* bytes of one packed matrix */
   void *data;
+  size_t cap; /* bytes at data */
+  bool spare; /* data is the spare block's (packed per call) */
 };
 
 typedef struct {
@@ -268,25 +270,74 @@ pack_b_chunk (void *ctx_, int64_t chunk, int64_t begin, int64_t end)
 
 /* Constant weights of 4 MiB and more go on transparent huge pages: a
  * matrix-vector product streams them whole on every call, and with 4 KiB
- * pages it pays a TLB miss every 4 KiB.  Not for the B packed on every
- * call, whose fresh pages would be faulted in (and compacted) each time. */
+ * pages it pays a TLB miss every 4 KiB. */
 #define HUGE_MIN ((size_t) 4 << 20)
 #define HUGE_PAGE ((size_t) 2 << 20)
 
 static void *
-alloc_packed (size_t bytes, bool constant)
+alloc_huge (size_t *bytes)
 {
   void *p;
 
-  if (!constant || bytes < HUGE_MIN)
-    return alloc64 (bytes);
-  bytes = (bytes + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
-  p = aligned_alloc (HUGE_PAGE, bytes);
+  if (*bytes < HUGE_MIN)
+    return alloc64 (*bytes);
+  *bytes = (*bytes + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
+  p = aligned_alloc (HUGE_PAGE, *bytes);
 #ifdef MADV_HUGEPAGE
   if (p)
-    madvise (p, bytes, MADV_HUGEPAGE); /* a hint: failure changes nothing */
+    madvise (p, *bytes, MADV_HUGEPAGE); /* a hint: failure changes nothing */
 #endif
   return p;
+}
+
+/* The B packed on every call (an operand that is not constant weights)
+ * goes into one block kept between calls, the largest one seen: a fresh
+ * 32 MiB block per 2048^2 float64 product was 8192 page faults, 4-6 % of
+ * the product's time in the kernel (and outside a user-space profile),
+ * where OpenBLAS keeps its buffers.  Kept, the block can also be on huge
+ * pages: faulted in once, not per call.  Two products at once: the
+ * second allocates its own and the larger of the two is kept.  A block
+ * over SPARE_MAX is not kept (a process that once multiplied a huge
+ * operand would hold it to the end). */
+#define SPARE_MAX ((size_t) 64 << 20)
+
+static pthread_mutex_t spare_lock = PTHREAD_MUTEX_INITIALIZER;
+static void *spare_p;
+static size_t spare_cap;
+
+static void *
+take_spare (size_t bytes, size_t *cap)
+{
+  void *p = NULL;
+
+  pthread_mutex_lock (&spare_lock);
+  if (spare_p && spare_cap >= bytes) {
+    p = spare_p;
+    *cap = spare_cap;
+    spare_p = NULL;
+    spare_cap = 0;
+  }
+  pthread_mutex_unlock (&spare_lock);
+  if (!p) {
+    *cap = bytes;
+    p = alloc_huge (cap);
+  }
+  return p;
+}
+
+static void
+give_spare (void *p, size_t cap)
+{
+  pthread_mutex_lock (&spare_lock);
+  if (cap > spare_cap && cap <= SPARE_MAX) {
+    void *old = spare_p;
+
+    spare_p = p;
+    spare_cap = cap;
+    p = old;
+  }
+  pthread_mutex_unlock (&spare_lock);
+  free (p);
 }
 
 static tn_gemm_b *pack_b (int nthreads, const tn_view *b, const void *base,
@@ -338,7 +389,9 @@ pack_b (int nthreads, const tn_view *b, const void *base, bool tb,
                        + tn_gemm_kpad (pb->g, pb->k - (nkb - 1) * pb->g->kc)
                  : 0;
   pb->per = (size_t) (pb->kpad * pb->npad) * pb->g->psize;
-  pb->data = alloc_packed (pb->per * (size_t) pb->nbatch, constant);
+  pb->cap = pb->per * (size_t) pb->nbatch;
+  pb->spare = !constant;
+  pb->data = constant ? alloc_huge (&pb->cap) : take_spare (pb->cap, &pb->cap);
   if (!pb->data)
     goto oom;
 
@@ -370,7 +423,10 @@ void
 tn_gemm_b_free (tn_gemm_b *pb)
 {
   if (pb) {
-    free (pb->data);
+    if (pb->spare && pb->data)
+      give_spare (pb->data, pb->cap);
+    else
+      free (pb->data);
     free (pb);
   }
 }
