@@ -18,10 +18,14 @@ gst_tensor_window_count_copy (GstTensorWindow *self, gsize bytes)
 static void
 gst_tensor_window_flush_count (GstTensorWindow *self)
 {
-  /* an atomic add, not the object lock: one lock less per input */
+  /* not the object lock (one lock less per input), nor an atomic add
+   * (a locked instruction): the streaming thread is the only writer
+   * (take and drain, under the stream lock), readers load it whole */
   if (self->uncounted == 0)
     return;
-  __atomic_fetch_add (&self->bytes_copied, self->uncounted, __ATOMIC_RELAXED);
+  __atomic_store_n (&self->bytes_copied,
+      __atomic_load_n (&self->bytes_copied, __ATOMIC_RELAXED) + self->uncounted,
+      __ATOMIC_RELAXED);
   self->uncounted = 0;
 }
 

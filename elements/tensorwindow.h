@@ -35,7 +35,7 @@ struct _GstTensorWindow {
 
   /* under the object lock */
   Settings props;
-  guint64 bytes_copied; /* atomic (__atomic builtins), not under the lock */
+  guint64 bytes_copied; /* atomic loads and stores; streaming thread writes */
 
   /* streaming thread */
   Settings run;
