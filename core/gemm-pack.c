@@ -36,14 +36,22 @@
       if (rows < g->mr || kpad > kb)                                           \
         memset (d, 0, panel * sizeof (CT));                                    \
       if (g->kp == 1 && rows == g->mr) {                                       \
-        /* k outside: the panel is written in order and the mr source          \
-         * rows are read side by side (row by row, the stores went mr          \
-         * items apart: 2.5 % of a 2048^3 float64 product's cycles in          \
-         * perf, 1.6 % in this order) */                                       \
+        /* k in chunks of a source line (64 bytes), rows inside: the           \
+         * panel is written a few lines at a time and each source line         \
+         * read whole at once.  Reading the mr rows side by side item by       \
+         * item, rows a power of two apart (2048 float64: 16 KiB) put          \
+         * their mr lines in one L1 set, more than its 8 ways; row by row      \
+         * over all of k, the stores went mr items apart (perf,                \
+         * docs/perf-notes.md session 9 H2) */                                 \
         const ST *rp = s + p * g->mr * rs;                                     \
-        for (int64_t kk = 0; kk < kb; kk++)                                    \
+        for (int64_t k0 = 0; k0 < kb; k0 += 64 / (int64_t) sizeof (ST)) {      \
+          int64_t k1 = k0 + 64 / (int64_t) sizeof (ST);                        \
+          if (k1 > kb)                                                         \
+            k1 = kb;                                                           \
           for (int64_t i = 0; i < g->mr; i++)                                  \
-            d[kk * g->mr + i] = CONV (rp[i * rs + kk * cs]);                   \
+            for (int64_t kk = k0; kk < k1; kk++)                               \
+              d[kk * g->mr + i] = CONV (rp[i * rs + kk * cs]);                 \
+        }                                                                      \
       } else                                                                   \
         for (int64_t i = 0; i < rows; i++) {                                   \
           const ST *row = s + (p * g->mr + i) * rs;                            \
