@@ -357,30 +357,32 @@ FN (rep_item) (int op, T x, T p, bool rev)
   return rev ? FN (apply) (op, p, x, 0) : FN (apply) (op, x, p, 0);
 }
 
+/* d[i + k] = X op o[k] (or o[k] op X) with X the item i + k of the
+ * source: s out of place, d in place. */
+#define EW_REP_LOOP(X)                                                         \
+  do {                                                                         \
+    size_t i = 0, k;                                                           \
+                                                                               \
+    for (; i + EW_REP_L <= n; i += EW_REP_L)                                   \
+      for (k = 0; k < EW_REP_L; k++)                                           \
+        d[i + k] = FN (rep_item) (op, X[i + k], o[k], rev);                    \
+    for (k = 0; i + k < n; k++)                                                \
+      d[i + k] = FN (rep_item) (op, X[i + k], o[k], rev);                      \
+  } while (0)
+
 EW_INLINE void
 FN (map_p) (T *restrict d, const T *restrict s, const T *restrict o, size_t n,
     int op, bool rev)
 {
-  size_t i = 0, k;
-
-  for (; i + EW_REP_L <= n; i += EW_REP_L)
-    for (k = 0; k < EW_REP_L; k++)
-      d[i + k] = FN (rep_item) (op, s[i + k], o[k], rev);
-  for (k = 0; i + k < n; k++)
-    d[i + k] = FN (rep_item) (op, s[i + k], o[k], rev);
+  EW_REP_LOOP (s);
 }
 
 EW_INLINE void
 FN (map_p_in) (T *restrict d, const T *restrict o, size_t n, int op, bool rev)
 {
-  size_t i = 0, k;
-
-  for (; i + EW_REP_L <= n; i += EW_REP_L)
-    for (k = 0; k < EW_REP_L; k++)
-      d[i + k] = FN (rep_item) (op, d[i + k], o[k], rev);
-  for (k = 0; i + k < n; k++)
-    d[i + k] = FN (rep_item) (op, d[i + k], o[k], rev);
+  EW_REP_LOOP (d);
 }
+#undef EW_REP_LOOP
 
 EW_INLINE void
 FN (kern_p) (

@@ -452,48 +452,22 @@ EW_REP (ew_rep_f32, float, __m256, 8, _mm256_loadu_ps, _mm256_store_ps,
 EW_REP (ew_rep_f64, double, __m256d, 4, _mm256_loadu_pd, _mm256_store_pd,
     _mm256_stream_pd, ew_op4d, ew_op1d)
 
-/* One entry per op, side and store: constants in each. */
-#define EW_REP_K(op, OP)                                                       \
-  static void ew_rep_##op##_f32 (                                              \
+/* One entry per op, dtype, side and store: constants in each. */
+#define EW_REP_FN(op, OP, t, SUF, REV, ST)                                     \
+  static void ew_rep_##op##_##t##SUF (                                         \
       void *d, const void *s, const void *o, size_t n)                         \
   {                                                                            \
-    ew_rep_f32_do (d, s, o, n, OP, false, false);                              \
-  }                                                                            \
-  static void ew_rep_##op##_f32_r (                                            \
-      void *d, const void *s, const void *o, size_t n)                         \
-  {                                                                            \
-    ew_rep_f32_do (d, s, o, n, OP, true, false);                               \
-  }                                                                            \
-  static void ew_rep_##op##_f32_s (                                            \
-      void *d, const void *s, const void *o, size_t n)                         \
-  {                                                                            \
-    ew_rep_f32_do (d, s, o, n, OP, false, true);                               \
-  }                                                                            \
-  static void ew_rep_##op##_f32_rs (                                           \
-      void *d, const void *s, const void *o, size_t n)                         \
-  {                                                                            \
-    ew_rep_f32_do (d, s, o, n, OP, true, true);                                \
-  }                                                                            \
-  static void ew_rep_##op##_f64 (                                              \
-      void *d, const void *s, const void *o, size_t n)                         \
-  {                                                                            \
-    ew_rep_f64_do (d, s, o, n, OP, false, false);                              \
-  }                                                                            \
-  static void ew_rep_##op##_f64_r (                                            \
-      void *d, const void *s, const void *o, size_t n)                         \
-  {                                                                            \
-    ew_rep_f64_do (d, s, o, n, OP, true, false);                               \
-  }                                                                            \
-  static void ew_rep_##op##_f64_s (                                            \
-      void *d, const void *s, const void *o, size_t n)                         \
-  {                                                                            \
-    ew_rep_f64_do (d, s, o, n, OP, false, true);                               \
-  }                                                                            \
-  static void ew_rep_##op##_f64_rs (                                           \
-      void *d, const void *s, const void *o, size_t n)                         \
-  {                                                                            \
-    ew_rep_f64_do (d, s, o, n, OP, true, true);                                \
+    ew_rep_##t##_do (d, s, o, n, OP, REV, ST);                                 \
   }
+#define EW_REP_K(op, OP)                                                       \
+  EW_REP_FN (op, OP, f32, , false, false)                                      \
+  EW_REP_FN (op, OP, f32, _r, true, false)                                     \
+  EW_REP_FN (op, OP, f32, _s, false, true)                                     \
+  EW_REP_FN (op, OP, f32, _rs, true, true)                                     \
+  EW_REP_FN (op, OP, f64, , false, false)                                      \
+  EW_REP_FN (op, OP, f64, _r, true, false)                                     \
+  EW_REP_FN (op, OP, f64, _s, false, true)                                     \
+  EW_REP_FN (op, OP, f64, _rs, true, true)
 EW_REP_K (add, TN_EW_ADD)
 EW_REP_K (sub, TN_EW_SUB)
 EW_REP_K (mul, TN_EW_MUL)
