@@ -854,11 +854,10 @@ run_range (void *vctx, int64_t chunk, int64_t b, int64_t e)
     uint16_t *d = (uint16_t *) (void *) (ctx->dst + b * (int64_t) osz);
     const float *s
         = (const float *) (const void *) (ctx->src + b * (int64_t) isz);
+    const tn_half_dsp *hd = tn_half_dsp_get ();
 
-    if (p->out == TN_FLOAT16)
-      tn_f32_to_f16_stream_n (d, s, (size_t) (e - b));
-    else
-      tn_f32_to_bf16_stream_n (d, s, (size_t) (e - b));
+    (p->out == TN_FLOAT16 ? hd->f32_to_f16_stream : hd->f32_to_bf16_stream) (
+        d, s, (size_t) (e - b));
     tn_stream_fence ();
     return;
   }

@@ -74,8 +74,5 @@ tn_f32_to_bf16_inline (float f)
 /* The bulk bfloat16 forms (cast.c's contiguous float32 pairs). */
 void tn_bf16_to_f32_n (float *dst, const uint16_t *src, size_t n);
 void tn_f32_to_bf16_n (uint16_t *dst, const float *src, size_t n);
-/* The stream entries of the table (core/ewise.c's lone large casts). */
-void tn_f32_to_f16_stream_n (uint16_t *dst, const float *src, size_t n);
-void tn_f32_to_bf16_stream_n (uint16_t *dst, const float *src, size_t n);
 
 #endif

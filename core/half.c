@@ -253,15 +253,3 @@ tn_f32_to_bf16_n (uint16_t *dst, const float *src, size_t n)
 {
   tn_half_dsp_get ()->f32_to_bf16 (dst, src, n);
 }
-
-void
-tn_f32_to_f16_stream_n (uint16_t *dst, const float *src, size_t n)
-{
-  tn_half_dsp_get ()->f32_to_f16_stream (dst, src, n);
-}
-
-void
-tn_f32_to_bf16_stream_n (uint16_t *dst, const float *src, size_t n)
-{
-  tn_half_dsp_get ()->f32_to_bf16_stream (dst, src, n);
-}

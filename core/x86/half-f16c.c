@@ -77,16 +77,20 @@ stream_head (const uint16_t *dst, size_t n)
   return ((uintptr_t) dst & 1) || head > n ? n : head;
 }
 
-void
-tn_f32_to_f16_f16c_stream (uint16_t *dst, const float *src, size_t n)
-{
-  size_t i = stream_head (dst, n);
+/* NAME: the plain entry PLAIN up to the first 32-byte border of dst and
+ * for the tail, ROUND16's vectors streamed in between. */
+#define NARROW_STREAM(NAME, PLAIN, ROUND16)                                    \
+  void NAME (uint16_t *dst, const float *src, size_t n)                        \
+  {                                                                            \
+    size_t i = stream_head (dst, n);                                           \
+                                                                               \
+    PLAIN (dst, src, i);                                                       \
+    for (; i + 16 <= n; i += 16)                                               \
+      _mm256_stream_si256 ((__m256i *) (dst + i), ROUND16 (src + i));          \
+    PLAIN (dst + i, src + i, n - i);                                           \
+  }
 
-  tn_f32_to_f16_f16c (dst, src, i);
-  for (; i + 16 <= n; i += 16)
-    _mm256_stream_si256 ((__m256i *) (dst + i), f16_round16 (src + i));
-  tn_f32_to_f16_f16c (dst + i, src + i, n - i);
-}
+NARROW_STREAM (tn_f32_to_f16_f16c_stream, tn_f32_to_f16_f16c, f16_round16)
 
 void
 tn_bf16_to_f32_avx2 (float *dst, const uint16_t *src, size_t n)
@@ -154,13 +158,4 @@ tn_f32_to_bf16_avx2 (uint16_t *dst, const float *src, size_t n)
     dst[i] = tn_f32_to_bf16_inline (src[i]);
 }
 
-void
-tn_f32_to_bf16_avx2_stream (uint16_t *dst, const float *src, size_t n)
-{
-  size_t i = stream_head (dst, n);
-
-  tn_f32_to_bf16_avx2 (dst, src, i);
-  for (; i + 16 <= n; i += 16)
-    _mm256_stream_si256 ((__m256i *) (dst + i), bf16_round16 (src + i));
-  tn_f32_to_bf16_avx2 (dst + i, src + i, n - i);
-}
+NARROW_STREAM (tn_f32_to_bf16_avx2_stream, tn_f32_to_bf16_avx2, bf16_round16)
