@@ -163,16 +163,19 @@ gst_tn_ring_window (GstTnRing *ring, GstTnViews *views, guint64 pos, gsize len,
   else
     w = g_new0 (Window, 1);
   /* one of the references the writer took ahead (no locked add per
-   * window), or a new one when they are spent */
-  if (ring->prepaid > 0)
-    ring->prepaid--;
-  else
-    g_atomic_int_inc (&ring->ref);
+   * window; another RING_PREPAID in one add when they are spent) */
+  if (ring->prepaid == 0) {
+    __atomic_add_fetch (&ring->ref, RING_PREPAID, __ATOMIC_RELAXED);
+    ring->prepaid = RING_PREPAID;
+  }
+  ring->prepaid--;
   w->ring = ring;
   w->from = pos;
   w->to = pos + len;
   w->next = NULL;
-  g_atomic_int_set (&w->live, 1);
+  /* a plain store (g_atomic_int_set is a locked exchange): the window
+   * reaches its reader through the push, which orders it */
+  __atomic_store_n (&w->live, 1, __ATOMIC_RELEASE);
   *ring->made_end = w;
   ring->made_end = &w->next;
   /* A view of its own, not a share of the ring's memory: a share of a
