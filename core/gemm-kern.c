@@ -62,10 +62,13 @@ static const tn_gemm_kern portable[TN_GEMM_NKINDS] = {
   [TN_GEMM_F32]
   = { { 6, 16, 1, 256, 144, sizeof (float), TN_FLOAT32, TN_GEMM_F32 },
       ukr_f32_c, skr_f32_c },
-  /* float64 6x8: the same 12 accumulators, half the lanes. */
+  /* float64 6x8: the same 12 accumulators, half the lanes.  mc 216: an
+   * A block of 432 KB in Zen 4's 1 MB L2, so a 16 KB B micro-panel
+   * serves 36 calls from L1 where 72 rows gave 12 (2048^3: 0.78-0.82 ->
+   * 0.87-0.95 of OpenBLAS, docs/perf-notes.md session 9 H2). */
   [TN_GEMM_F64]
-  = { { 6, 8, 1, 256, 72, sizeof (double), TN_FLOAT64, TN_GEMM_F64 }, ukr_f64_c,
-      skr_f64_c },
+  = { { 6, 8, 1, 256, 216, sizeof (double), TN_FLOAT64, TN_GEMM_F64 },
+      ukr_f64_c, skr_f64_c },
   /* int8 widened to int16 in pairs of k for vpmaddwd, int32 sums. */
   [TN_GEMM_I8]
   = { { 6, 16, 2, 512, 144, sizeof (int16_t), TN_INT32, TN_GEMM_I8 }, ukr_i8_c,
