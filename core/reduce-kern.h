@@ -96,9 +96,12 @@ typedef void (*tn_rk_short_fn) (
  * float32) written as the driver writes a float32 sum or mean: out[i] =
  * (float) (fold_i / den), a true division in float64 (den 1 for a sum,
  * k for a mean), rounded once to float32.  Fold, divide and round in one
- * pass: the image's channel means without a float64 array between. */
-typedef void (*tn_rk_short32_fn) (
-    const char *p, int64_t k, int64_t rs, int64_t n, double den, float *out);
+ * pass: the image's channel means without a float64 array between.
+ * stream: the kernel may write (some of) out by non-temporal stores, as
+ * for an output that does not stay in cache; the caller then runs
+ * tn_stream_fence () before it hands out on (the same bits either way). */
+typedef void (*tn_rk_short32_fn) (const char *p, int64_t k, int64_t rs,
+    int64_t n, double den, float *out, int stream);
 
 /* The kernels of one CPU level; NULL where a (kind, dtype) has none. */
 typedef struct {

@@ -707,9 +707,10 @@ TN_FOREACH_DTYPE (RK_EVERY)
   {                                                                            \
     short_g (E, TN_RK_FSUM, p, k, rs, n, out);                                 \
   }                                                                            \
-  static void fsum_short32_##name (                                            \
-      const char *p, int64_t k, int64_t rs, int64_t n, double den, float *out) \
+  static void fsum_short32_##name (const char *p, int64_t k, int64_t rs,       \
+      int64_t n, double den, float *out, int stream)                           \
   {                                                                            \
+    (void) stream; /* plain C: ordinary stores */                              \
     short32_g (E, p, k, rs, n, den, out);                                      \
   }
 

@@ -117,19 +117,32 @@ rk_short_f8 (const __m256 *x, int64_t k, __m256d *lo, __m256d *hi)
   *hi = h0;
 }
 
+/* One row's float32 result, as the driver writes it. */
+RK_INLINE float
+rk_short_f32 (const float *x, int64_t k, double den)
+{
+  return (float) (rk_short_row (TN_FLOAT32, TN_RK_FSUM, x, k) / den);
+}
+
 /* The two kernels' loops for one k: fold (out64) or divide and round
- * (out32).  Called with k constant for the common k, so that the k
- * vectors stay in registers. */
+ * (out32; stream: from the first output on a 32-byte border, by
+ * non-temporal stores).  Called with k constant for the common k, so
+ * that the k vectors stay in registers. */
 RK_INLINE void
 rk_short_run (const float *x, int64_t k, int64_t rs, int64_t n, double den,
-    double *out64, float *out32)
+    double *out64, float *out32, int stream)
 {
   const __m256d vd = _mm256_set1_pd (den);
   int64_t i = 0;
   __m256 v[TN_RK_LANES];
   __m256d lo, hi;
 
+  if (out32 && stream)
+    for (; i < n && ((uintptr_t) (out32 + i) & 31) != 0; i++)
+      out32[i] = rk_short_f32 (x + i * rs, k, den);
   for (; i + 8 <= n; i += 8) {
+    __m256 r;
+
     rk_short_ld8 (x + i * rs, k, rs, rs >= k && rs + k >= 8 && i + 8 < n, v);
     rk_short_f8 (v, k, &lo, &hi);
     if (out64) {
@@ -141,27 +154,28 @@ rk_short_run (const float *x, int64_t k, int64_t rs, int64_t n, double den,
       lo = _mm256_div_pd (lo, vd);
       hi = _mm256_div_pd (hi, vd);
     }
-    _mm256_storeu_ps (out32 + i,
-        _mm256_insertf128_ps (_mm256_castps128_ps256 (_mm256_cvtpd_ps (lo)),
-            _mm256_cvtpd_ps (hi), 1));
+    r = _mm256_insertf128_ps (
+        _mm256_castps128_ps256 (_mm256_cvtpd_ps (lo)), _mm256_cvtpd_ps (hi), 1);
+    if (stream)
+      _mm256_stream_ps (out32 + i, r);
+    else
+      _mm256_storeu_ps (out32 + i, r);
   }
   for (; i < n; i++) {
-    double s = rk_short_row (TN_FLOAT32, TN_RK_FSUM, x + i * rs, k);
-
     if (out64)
-      out64[i] = s;
+      out64[i] = rk_short_row (TN_FLOAT32, TN_RK_FSUM, x + i * rs, k);
     else
-      out32[i] = (float) (s / den);
+      out32[i] = rk_short_f32 (x + i * rs, k, den);
   }
 }
 
 #define RK_SHORT_K(K)                                                          \
   case K:                                                                      \
-    rk_short_run (x, K, rs, n, den, out64, out32);                             \
+    rk_short_run (x, K, rs, n, den, out64, out32, stream);                     \
     return
 RK_INLINE void
 rk_short_any (const char *p, int64_t k, int64_t rs, int64_t n, double den,
-    double *out64, float *out32)
+    double *out64, float *out32, int stream)
 {
   const float *x = (const float *) p;
 
@@ -175,7 +189,7 @@ rk_short_any (const char *p, int64_t k, int64_t rs, int64_t n, double den,
     RK_SHORT_K (8);
     RK_SHORT_K (16);
   default:
-    rk_short_run (x, k, rs, n, den, out64, out32);
+    rk_short_run (x, k, rs, n, den, out64, out32, stream);
   }
 }
 #undef RK_SHORT_K
@@ -184,14 +198,14 @@ static void
 fsum_short_v_float32 (
     const char *p, int64_t k, int64_t rs, int64_t n, double *out)
 {
-  rk_short_any (p, k, rs, n, 1.0, out, NULL);
+  rk_short_any (p, k, rs, n, 1.0, out, NULL, 0);
 }
 
 void
-tn_rk_short32_avx2_float32 (
-    const char *p, int64_t k, int64_t rs, int64_t n, double den, float *out)
+tn_rk_short32_avx2_float32 (const char *p, int64_t k, int64_t rs, int64_t n,
+    double den, float *out, int stream)
 {
-  rk_short_any (p, k, rs, n, den, NULL, out);
+  rk_short_any (p, k, rs, n, den, NULL, out, stream);
 }
 
 void

@@ -33,8 +33,8 @@ rk8_f (tn_dtype t, const void *p, int64_t i)
 
 /* The AVX2 float32 short32 entry (core/x86/reduce-avx2-short.c), which
  * the AVX-512 one calls for the rows it does not read itself. */
-void tn_rk_short32_avx2_float32 (
-    const char *p, int64_t k, int64_t rs, int64_t n, double den, float *out);
+void tn_rk_short32_avx2_float32 (const char *p, int64_t k, int64_t rs,
+    int64_t n, double den, float *out, int stream);
 
 /* Entries are named as the template's, with a _v. */
 #define RK_SET_ROWS(K, k, E, name) dsp->rows[K][E] = k##_rows_v_##name

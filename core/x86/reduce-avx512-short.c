@@ -1,112 +1,127 @@
 /* Hand-vectorised AVX-512 short rows of float32 written as float32 sums
- * and means (short32, reduce-kern.h), 16 rows per vector: the AVX2
+ * and means (short32, reduce-kern.h), 16 rows per iteration: the AVX2
  * kernel's steps (core/x86/reduce-avx2-short.c: x_0 + x_1 + ... in
  * float64, left to right, one true division, one rounding to float32)
- * with rows of 2, 3 and 4 dense items sorted by two-source permutations
- * (vpermt2ps), two per item for the pixels of an RGB image where AVX2
- * needs two blends and a permutation per 8 rows. */
+ * with rows of 2, 3 and 4 dense items sorted by one permutation per item
+ * and 8 rows (vpermt2ps over two loads), where AVX2 needs two blends and
+ * a permutation.  On Zen 4 the permutations and the conversions to and
+ * from float64 share a pipe, and they bound the loop: 6 + 6 + 2 of them
+ * per 16 rows of 3 items (perf-notes, "Session 9 H1"). */
 #include "reduce-avx2.h"
 
-/* Item l of 16 rows of k dense items (k = 2, 3, 4; row i at x + i * k)
- * as v[l], in row order. */
+/* Item l of rows 0-7 of 16 rows of k dense items (k = 2, 3, 4; row i at
+ * x + i * k) as lo[l], of rows 8-15 as hi[l], in row order: one
+ * permutation per item and half, whose 8 results are what the conversion
+ * to float64 takes.  (Sorting 16 rows per permutation, as before, needed
+ * two two-source permutations per item for k = 3 and then an extraction
+ * per item for the upper 8 rows: 4 more shuffles per 16 rows, on the
+ * pipe the conversions need too.) */
 RK_INLINE void
-rk_short_ld16 (const float *x, int64_t k, __m512 *v)
+rk_short_ld16 (const float *x, int64_t k, __m256 *lo, __m256 *hi)
 {
-  if (k == 3) {
-    /* item l of row j is at l + 3 j of a:b:c (48 floats): those below 32
-     * from a:b first, then the rest from c */
+  /* index l + k j of item l of row j < 8 */
+  const __m512i iota
+      = _mm512_setr_epi32 (0, 1, 2, 3, 4, 5, 6, 7, 0, 0, 0, 0, 0, 0, 0, 0);
+  const __m512i step = _mm512_mullo_epi32 (iota, _mm512_set1_epi32 ((int) k));
+
+  if (k == 2) {
+    /* rows 0-7 are a, rows 8-15 b */
+    const __m512 a = _mm512_loadu_ps (x), b = _mm512_loadu_ps (x + 16);
+
+    for (int l = 0; l < 2; l++) {
+      const __m512i ix = _mm512_add_epi32 (step, _mm512_set1_epi32 (l));
+
+      lo[l] = _mm512_castps512_ps256 (_mm512_permutexvar_ps (ix, a));
+      hi[l] = _mm512_castps512_ps256 (_mm512_permutexvar_ps (ix, b));
+    }
+  } else if (k == 3) {
+    /* rows 0-7 are items 0-23 of a:b, rows 8-15 items 8-31 of b:c */
     const __m512 a = _mm512_loadu_ps (x), b = _mm512_loadu_ps (x + 16);
     const __m512 c = _mm512_loadu_ps (x + 32);
 
     for (int l = 0; l < 3; l++) {
-      int i1[16], i2[16];
+      const __m512i ix = _mm512_add_epi32 (step, _mm512_set1_epi32 (l));
+      const __m512i iy = _mm512_add_epi32 (ix, _mm512_set1_epi32 (8));
 
-      for (int j = 0; j < 16; j++) {
-        int at = l + 3 * j;
-
-        i1[j] = at < 32 ? at : 0;
-        i2[j] = at < 32 ? j : 16 + at - 32;
-      }
-      v[l] = _mm512_permutex2var_ps (
-          _mm512_permutex2var_ps (a, _mm512_loadu_si512 (i1), b),
-          _mm512_loadu_si512 (i2), c);
+      lo[l] = _mm512_castps512_ps256 (_mm512_permutex2var_ps (a, ix, b));
+      hi[l] = _mm512_castps512_ps256 (_mm512_permutex2var_ps (b, iy, c));
     }
-  } else if (k == 2) {
-    const __m512i ev = _mm512_setr_epi32 (
-        0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
-    const __m512i od = _mm512_add_epi32 (ev, _mm512_set1_epi32 (1));
-    const __m512 a = _mm512_loadu_ps (x), b = _mm512_loadu_ps (x + 16);
-
-    v[0] = _mm512_permutex2var_ps (a, ev, b);
-    v[1] = _mm512_permutex2var_ps (a, od, b);
   } else {
-    /* items 0|1 and 2|3 of rows 0-7 from r0:r1, of rows 8-15 from r2:r3,
-     * then the 256-bit halves paired */
-    const __m512i p01 = _mm512_setr_epi32 (
-        0, 4, 8, 12, 16, 20, 24, 28, 1, 5, 9, 13, 17, 21, 25, 29);
-    const __m512i p23 = _mm512_add_epi32 (p01, _mm512_set1_epi32 (2));
+    /* rows 0-7 are r0:r1, rows 8-15 r2:r3 */
     const __m512 r0 = _mm512_loadu_ps (x), r1 = _mm512_loadu_ps (x + 16);
     const __m512 r2 = _mm512_loadu_ps (x + 32), r3 = _mm512_loadu_ps (x + 48);
-    __m512 t0 = _mm512_permutex2var_ps (r0, p01, r1);
-    __m512 t1 = _mm512_permutex2var_ps (r0, p23, r1);
-    __m512 t2 = _mm512_permutex2var_ps (r2, p01, r3);
-    __m512 t3 = _mm512_permutex2var_ps (r2, p23, r3);
 
-    v[0] = _mm512_shuffle_f32x4 (t0, t2, 0x44);
-    v[1] = _mm512_shuffle_f32x4 (t0, t2, 0xee);
-    v[2] = _mm512_shuffle_f32x4 (t1, t3, 0x44);
-    v[3] = _mm512_shuffle_f32x4 (t1, t3, 0xee);
+    for (int l = 0; l < 4; l++) {
+      const __m512i ix = _mm512_add_epi32 (step, _mm512_set1_epi32 (l));
+
+      lo[l] = _mm512_castps512_ps256 (_mm512_permutex2var_ps (r0, ix, r1));
+      hi[l] = _mm512_castps512_ps256 (_mm512_permutex2var_ps (r2, ix, r3));
+    }
   }
 }
 
-/* Dense rows of k = 2, 3 or 4 items. */
-RK_INLINE void
-rk_short32_run (const float *x, int64_t k, int64_t n, double den, float *out)
+/* x_0 + x_1 + ... of 8 rows in float64, left to right, divided by den
+ * and rounded to float32. */
+RK_INLINE __m256
+rk_short_f8 (const __m256 *v, int64_t k, double den)
 {
-  const __m512d vd = _mm512_set1_pd (den);
+  __m512d s = _mm512_cvtps_pd (v[0]);
+
+  for (int64_t l = 1; l < k; l++)
+    s = _mm512_add_pd (s, _mm512_cvtps_pd (v[l]));
+  if (den != 1.0)
+    s = _mm512_div_pd (s, _mm512_set1_pd (den));
+  return _mm512_cvtpd_ps (s);
+}
+
+/* Dense rows of k = 2, 3 or 4 items.  stream: from the first output on a
+ * 64-byte border, whole lines of outputs by non-temporal stores. */
+RK_INLINE void
+rk_short32_run (
+    const float *x, int64_t k, int64_t n, double den, float *out, int stream)
+{
   int64_t i = 0;
-  __m512 v[4];
+  __m256 lo[4], hi[4];
 
-  for (; i + 16 <= n; i += 16) {
-    __m512d lo, hi;
-
-    rk_short_ld16 (x + i * k, k, v);
-    lo = _mm512_cvtps_pd (_mm512_castps512_ps256 (v[0]));
-    hi = _mm512_cvtps_pd (_mm512_extractf32x8_ps (v[0], 1));
-    for (int64_t l = 1; l < k; l++) {
-      lo = _mm512_add_pd (lo, _mm512_cvtps_pd (_mm512_castps512_ps256 (v[l])));
-      hi = _mm512_add_pd (
-          hi, _mm512_cvtps_pd (_mm512_extractf32x8_ps (v[l], 1)));
+  if (stream) {
+    /* the rows before the border, as the tail */
+    i = (int64_t) (((64 - ((uintptr_t) out & 63)) & 63) / sizeof (float));
+    i = i < n ? i : n;
+    if (i > 0)
+      tn_rk_short32_avx2_float32 ((const char *) x, k, k, i, den, out, 0);
+    for (; i + 16 <= n; i += 16) {
+      rk_short_ld16 (x + i * k, k, lo, hi);
+      _mm256_stream_ps (out + i, rk_short_f8 (lo, k, den));
+      _mm256_stream_ps (out + i + 8, rk_short_f8 (hi, k, den));
     }
-    if (den != 1.0) {
-      lo = _mm512_div_pd (lo, vd);
-      hi = _mm512_div_pd (hi, vd);
+  } else {
+    for (; i + 16 <= n; i += 16) {
+      rk_short_ld16 (x + i * k, k, lo, hi);
+      _mm256_storeu_ps (out + i, rk_short_f8 (lo, k, den));
+      _mm256_storeu_ps (out + i + 8, rk_short_f8 (hi, k, den));
     }
-    _mm512_storeu_ps (out + i,
-        _mm512_insertf32x8 (_mm512_castps256_ps512 (_mm512_cvtpd_ps (lo)),
-            _mm512_cvtpd_ps (hi), 1));
   }
   /* the last rows */
   if (i < n)
     tn_rk_short32_avx2_float32 (
-        (const char *) (x + i * k), k, k, n - i, den, out + i);
+        (const char *) (x + i * k), k, k, n - i, den, out + i, 0);
 }
 
 /* Other rows: AVX2's. */
 static void
-fsum_short32_avx512_float32 (
-    const char *p, int64_t k, int64_t rs, int64_t n, double den, float *out)
+fsum_short32_avx512_float32 (const char *p, int64_t k, int64_t rs, int64_t n,
+    double den, float *out, int stream)
 {
   const float *x = (const float *) p;
 
   if (rs == k && k == 2)
-    rk_short32_run (x, 2, n, den, out);
+    rk_short32_run (x, 2, n, den, out, stream);
   else if (rs == k && k == 3)
-    rk_short32_run (x, 3, n, den, out);
+    rk_short32_run (x, 3, n, den, out, stream);
   else if (rs == k && k == 4)
-    rk_short32_run (x, 4, n, den, out);
+    rk_short32_run (x, 4, n, den, out, stream);
   else
-    tn_rk_short32_avx2_float32 (p, k, rs, n, den, out);
+    tn_rk_short32_avx2_float32 (p, k, rs, n, den, out, stream);
 }
 
 void

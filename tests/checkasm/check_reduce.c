@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/cpu.h"
 #include "core/parallel.h"
 #include "core/reduce-kern.h"
 
@@ -478,9 +479,11 @@ run_short (tn_rk_kind k, tn_dtype dt, tn_rk_short_fn fn, tn_rk_short_fn ref,
 }
 
 /* Short rows to float32 (short32): the shapes of run_short, divided by 1
- * (a sum) and by k (a mean).  fn against ref, and ref (portable) against
- * the portable short entry's fold divided and rounded as the driver
- * does. */
+ * (a sum) and by k (a mean), written by ordinary stores and streamed
+ * (how >= 8: in two calls, the second from row 5 to an output off its
+ * 64-byte border, as the driver's chunks start anywhere).  fn against
+ * ref, and ref (portable) against the portable short entry's fold
+ * divided and rounded as the driver does. */
 static int
 run_short32 (
     tn_dtype dt, tn_rk_short32_fn fn, tn_rk_short32_fn ref, tn_rk_short_fn fold)
@@ -488,12 +491,13 @@ run_short32 (
   for (int s = 0; s < 2; s++) {
     for (size_t ki = 0; ki < sizeof short_k / sizeof short_k[0]; ki++) {
       for (size_t ni = 0; ni < sizeof short_n / sizeof short_n[0]; ni++) {
-        for (int how = 0; how < 8; how++) {
+        for (int how = 0; how < 16; how++) {
           short_case c;
 
           short_case_new (&c, dt, ki, ni, how % 4, s);
           int64_t K = c.K, n = c.n, rs = c.rs, off = c.off;
-          double den = how < 4 ? (double) K : 1.0;
+          int64_t m = n < 5 ? n : 5;
+          double den = how % 8 < 4 ? (double) K : 1.0;
           void *base = c.base;
           char *first = c.first;
           double *v = malloc (sizeof *v * (size_t) n);
@@ -506,8 +510,15 @@ run_short32 (
             exit (2);
           }
           fold (first, K, rs, n, v);
-          ref (first, K, rs, n, den, want);
-          fn (first, K, rs, n, den, got);
+          ref (first, K, rs, n, den, want, 0);
+          if (how < 8) {
+            fn (first, K, rs, n, den, got, 0);
+          } else {
+            fn (first, K, rs, m, den, got, 1);
+            fn (first + m * rs * (int64_t) tn_dtype_size (dt), K, rs, n - m,
+                den, got + m, 1);
+            tn_stream_fence ();
+          }
           for (int64_t i = 0; i < n && !bad; i++) {
             float f = (float) (v[i] / den);
 
@@ -521,8 +532,11 @@ run_short32 (
                   (double) f, (double) want[i]);
           }
           if (!bad)
-            bad = short_check (how < 4 ? "short32 mean" : "short32 sum", &c, dt,
-                s, want, got, sizeof *got);
+            bad = short_check (how < 8
+                                   ? (how < 4 ? "short32 mean" : "short32 sum")
+                                   : (how < 12 ? "short32 mean, streamed"
+                                               : "short32 sum, streamed"),
+                &c, dt, s, want, got, sizeof *got);
           free (v);
           checkasm_free (want);
           checkasm_free (got);
@@ -537,7 +551,7 @@ run_short32 (
     void *base, *p = input_new (dt, 3 * 4096, 0, 1, &base);
     float out[4096];
 
-    checkasm_bench (fn (p, 3, 3, 4096, 3.0, out));
+    checkasm_bench (fn (p, 3, 3, 4096, 3.0, out, 0));
     free (base);
   }
   return 0;
