@@ -439,6 +439,31 @@ rk_fsum_strip_group (tn_dtype t, const char *p, int64_t r0, int64_t rf,
   }
 }
 
+/* The P columns' folds of their 32 lanes (lane l of column c at lane[l P
+ * + c]), left to right: columns c .. c + 3 in one vector, so that the
+ * chains of up to 32 columns run side by side in registers (in an array
+ * on the stack, each addition waited for a store and a load: a third of
+ * the time of the block's loads, during which no load of the next block
+ * issued).  Reads lane[W .. W + 3] (set, not used). */
+RK_INLINE void
+rk_strip_fold (const double *lane, int64_t P, tn_rpart *out)
+{
+  const int nv = (int) ((P + 3) / 4);
+  __m256d s[8];
+  double f[32];
+
+  for (int v = 0; v < 8; v++)
+    s[v] = _mm256_set1_pd (-0.0);
+  for (int l = 0; l < TN_RK_LANES; l++)
+    for (int v = 0; v < 8; v++)
+      if (v < nv)
+        s[v] = _mm256_add_pd (s[v], _mm256_loadu_pd (lane + l * P + 4 * v));
+  for (int v = 0; v < 8; v++)
+    _mm256_storeu_pd (f + 4 * v, s[v]);
+  for (int64_t c = 0; c < P; c++)
+    out[c].v.d = f[c];
+}
+
 RK_INLINE void
 rk_fsum_strip_v (tn_dtype t, const char *p, int64_t nrows, int64_t P,
     tn_rpart *out, void *scratch)
@@ -447,7 +472,7 @@ rk_fsum_strip_v (tn_dtype t, const char *p, int64_t nrows, int64_t P,
   const int64_t rem = (nrows % TN_RK_LANES) * P, nr = full + (rem > 0);
   double *lane = scratch;
 
-  for (int64_t j = 0; j < W; j++)
+  for (int64_t j = 0; j < W + 4; j++)
     lane[j] = -0.0;
   for (int64_t h = 0; h * 16 < nr; h++) {
     int64_t r0 = h * 16, r1 = r0 + 16 < nr ? r0 + 16 : nr;
@@ -466,18 +491,10 @@ rk_fsum_strip_v (tn_dtype t, const char *p, int64_t nrows, int64_t P,
       for (int64_t j0 = 0; j0 < W; j0 += 32)
         rk_fsum_strip_group (t, p, r0, rf, r1, W, rem, j0, 4, lane);
   }
-  /* The P columns' folds of their lanes side by side (P < 32). */
-  {
-    double s[TN_RK_LANES];
-
-    for (int64_t c = 0; c < P; c++)
-      s[c] = -0.0;
-    for (int l = 0; l < TN_RK_LANES; l++)
-      for (int64_t c = 0; c < P; c++)
-        s[c] += lane[l * P + c];
-    for (int64_t c = 0; c < P; c++)
-      out[c].v.d = s[c];
-  }
+  if (P == 3)
+    rk_strip_fold (lane, 3, out);
+  else
+    rk_strip_fold (lane, P, out);
 }
 
 RK_INLINE void
