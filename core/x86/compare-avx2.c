@@ -43,6 +43,9 @@ step8 (acc8 *acc, __m256 x, __m256 y, __m256 same, __m256 rtol, __m256 atol,
   __m256i u = _mm256_castps_si256 (_mm256_blendv_ps (
       _mm256_castsi256_ps (_mm256_abs_epi32 (_mm256_sub_epi32 (mx, my))),
       _mm256_castsi256_ps (_mm256_add_epi32 (mx, my)), opp));
+  /* and 0 where same: under DAZ two distinct subnormals compare equal
+   * and have no ulps, as in the item kernel */
+  u = _mm256_andnot_si256 (_mm256_castps_si256 (same), u);
   __m256 ok;
 
   if (ulp_mode) {

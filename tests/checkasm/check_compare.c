@@ -60,7 +60,7 @@ enum {
   PUT_ZEROS,  /* 0.0 against 0.0 (0 / 0) */
   PUT_Y0,     /* a tiny actual against 0.0 (rel inf) */
   PUT_SIGN,   /* opposite signs, close */
-  PUT_DENORM, /* subnormals a few ulps apart */
+  PUT_DENORM, /* subnormals 40 ulps apart (equal under DAZ: no ulps) */
   PUT_HUGE,   /* finite items whose difference overflows */
   PUT_EQHEAD, /* every item before this one equal (where equal runs end) */
   PUT_KINDS
@@ -127,9 +127,11 @@ make_near (float *a, float *e, size_t n, int kind, size_t at)
     e[at] = 1e-7f;
     break;
   case PUT_DENORM:
+    /* more ulps than any other item has, so a run that counts the bits
+     * of two subnormals DAZ calls equal raises max_ulp */
     b = 5;
     memcpy (&a[at], &b, 4);
-    b = 7;
+    b = 45;
     memcpy (&e[at], &b, 4);
     break;
   case PUT_HUGE:
