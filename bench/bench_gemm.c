@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "bench.h"
 #include "core/cpu.h"
@@ -451,6 +452,41 @@ want_levels_case (int argc, char **argv, int64_t size, int threads)
   return (!any_size || size_ok) && (!any_thr || thr_ok);
 }
 
+#if HAVE_BLAS
+char *openblas_get_corename (void);
+
+/* OpenBLAS picks its kernels by CPU model at load time; a model newer than
+ * the library (Debian's 0.3.21 does not know Emerald Rapids, model 207)
+ * falls back to "Prescott", SSE3 kernels at a quarter of the machine's
+ * speed: a peer that low says nothing.  Then name the newest core type
+ * whose instructions the CPU has and run again, before any measurement
+ * (OPENBLAS_CORETYPE is read only when the library loads). */
+static void
+blas_pick_core (char **argv)
+{
+  const char *name = openblas_get_corename ();
+  const char *want = NULL;
+
+  if (getenv ("OPENBLAS_CORETYPE") || strcmp (name, "Prescott") != 0)
+    return;
+  if (__builtin_cpu_supports ("avx512bf16"))
+    want = "Cooperlake";
+  else if (__builtin_cpu_supports ("avx512f"))
+    want = "SkylakeX";
+  else if (__builtin_cpu_supports ("avx2"))
+    want = "Haswell";
+  if (!want)
+    return;
+  fprintf (stderr,
+      "OpenBLAS chose %s kernels for this CPU; running again "
+      "with OPENBLAS_CORETYPE=%s\n",
+      name, want);
+  setenv ("OPENBLAS_CORETYPE", want, 1);
+  execv ("/proc/self/exe", argv);
+  perror ("bench_gemm: execv");
+}
+#endif
+
 int
 main (int argc, char **argv)
 {
@@ -459,6 +495,10 @@ main (int argc, char **argv)
   int maxthr = tn_parallel_ncpus () < 2 ? 1 : 2;
   char cpu[48];
 
+#if HAVE_BLAS
+  blas_pick_core (argv);
+  printf ("OpenBLAS kernels: %s\n", openblas_get_corename ());
+#endif
   printf ("FMA peak, one core: %.1f GFLOP/s float32, %.1f float64 (ymm); "
           "%.1f, %.1f (zmm); CPU flags in use: %s; kernel: %s\n",
       peak_s, peak_d, fma_peak512 (0), fma_peak512 (1),
