@@ -35,6 +35,8 @@ tn_ewise_dsp_init (tn_ewise_dsp *d, unsigned flags)
     tn_ew_fill_avx2 (d);
     tn_ew_init_avx2 (d);
   }
+  if (flags & TN_CPU_AVX512)
+    tn_ew_init_avx512 (d);
 #else
   (void) flags;
 #endif

@@ -193,6 +193,9 @@ const tn_ewise_dsp *tn_ewise_dsp_get (void);
 void tn_ew_fill_c (tn_ewise_dsp *d);
 void tn_ew_fill_avx2 (tn_ewise_dsp *d);
 void tn_ew_init_avx2 (tn_ewise_dsp *d);
+/* core/x86/ewise-avx512.c's kernels over the table's add, sub and mul of
+ * float32 and float64 (steps, rev, stream). */
+void tn_ew_init_avx512 (tn_ewise_dsp *d);
 
 /* How the items of an operand are reached from the flat index of a dense
  * tensor it is broadcast over: axes of extent 1 dropped, neighbouring
