@@ -22,7 +22,16 @@
  * where a family has a stream kernel (elementwise casts, combine,
  * normalisations): far beyond the caches, an ordinary store reads each
  * output line first, and an output this large does not stay in cache
- * for the next element anyway. */
+ * for the next element anyway.  Never in place (the elementwise callers
+ * check that the output is no input): those lines were just read, so a
+ * streamed store saves no read and only evicts them (a += b on the Xeon
+ * took 1.9x as long streamed at 1M float32, 1.25x at 16M).
+ * One constant, not a share of the last-level cache: on the Xeon (2 MiB
+ * L2, 260 MiB L3) c = a + b streamed and then c read, as by the next
+ * element, took 1.5-1.7x the time of ordinary stores at 1 MiB of output,
+ * 0.9-1.1x at 4, 0.8-0.9x at 16 and 0.7x at 64 MiB: the crossing is where
+ * Zen 4 (32 MiB L3) put it, and a threshold from the L3's size would stop
+ * streaming at 64 MiB there (docs/perf-notes.md, "Session 10 H6"). */
 #define TN_STREAM_BYTES ((unsigned long long) 16 << 20)
 
 /* After a range written by a stream kernel, before its end is published
