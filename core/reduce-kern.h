@@ -132,4 +132,10 @@ void tn_rk_init_avx2_ext (tn_reduce_dsp *dsp);
 void tn_rk_init_avx2_short (tn_reduce_dsp *dsp);
 void tn_rk_init_avx512_short (tn_reduce_dsp *dsp);
 
+/* The AVX-512 float32 short32 entry in its two versions, the same bits:
+ * quot 0 divides by vdivpd, quot 1 multiplies by the reciprocal and
+ * corrects (core/x86/reduce-avx512-short.c says why both); the init
+ * picks one per CPU vendor, checkasm checks both.  AVX-512 CPUs only. */
+tn_rk_short32_fn tn_rk_avx512_short32 (int quot);
+
 #endif
