@@ -77,58 +77,101 @@ rk_fext_rows_v (tn_dtype t, int is_max, const void *p, int64_t n, tn_rpart *out)
   }
 }
 
-/* argmin/argmax of float16/bfloat16/float32, rows: per lane the first
- * strict extreme and its index; a block with a NaN is scanned again for
- * its first NaN.  The lane with the extreme and the lowest index wins, so
- * the result is the first extreme whatever the lanes. */
+/* The first of items p[i0..e) (a multiple of 8 from i0 on, then the last
+ * 8 of them) equal to m (-0.0 and +0.0 alike); one is. */
+RK_INLINE int64_t
+rk_farg_find (tn_dtype t, const void *p, int64_t i0, int64_t e, __m256 m)
+{
+  int64_t i = i0;
+
+  for (; i + 32 <= e; i += 32) {
+    __m256 q0 = _mm256_cmp_ps (rk8_f (t, p, i), m, _CMP_EQ_OQ);
+    __m256 q1 = _mm256_cmp_ps (rk8_f (t, p, i + 8), m, _CMP_EQ_OQ);
+    __m256 q2 = _mm256_cmp_ps (rk8_f (t, p, i + 16), m, _CMP_EQ_OQ);
+    __m256 q3 = _mm256_cmp_ps (rk8_f (t, p, i + 24), m, _CMP_EQ_OQ);
+
+    if (!_mm256_testz_ps (
+            _mm256_or_ps (_mm256_or_ps (q0, q1), _mm256_or_ps (q2, q3)),
+            _mm256_castsi256_ps (_mm256_set1_epi32 (-1))))
+      break;
+  }
+  for (; i < e; i = i + 8 <= e ? i + 8 : e) {
+    int64_t at = i + 8 <= e ? i : e - 8;
+    int hit
+        = _mm256_movemask_ps (_mm256_cmp_ps (rk8_f (t, p, at), m, _CMP_EQ_OQ));
+
+    if (hit)
+      return at + __builtin_ctz ((unsigned) hit);
+  }
+  return e - 1; /* not reached: m is one of the items */
+}
+
+/* argmin/argmax of float16/bfloat16/float32, rows: the first index of
+ * the extreme, or of the first NaN.  A block of 8 items or more in two
+ * passes: its extreme m, by max (min) alone in 32 lanes (four chains of
+ * 8, so a chain waits on one max a step), then the first item equal to
+ * m, from the start (the block is in L1 by then).  Each lane's max is
+ * its greatest item whatever the order (NaN aside: a block with a NaN
+ * is scanned again for its first NaN), and -0.0 and +0.0 compare equal
+ * in the search, as in the scalar steps: the same index as a scan for
+ * the first strict extreme, in fewer operations (before: a compare, a
+ * max or blend and an index blend per 8 items, where Golden Cove's
+ * vpblendvb is 3 micro-ops; now a max per 8 items, and about half the
+ * block compared once more). */
 RK_INLINE void
 rk_farg_rows_v (tn_dtype t, int is_max, const void *p, int64_t n, tn_rpart *out)
 {
   for (int64_t b = 0; b < n; b += TN_RK_BLOCK, out++) {
     int64_t e = b + TN_RK_BLOCK < n ? b + TN_RK_BLOCK : n, i = b, bi = b;
-    double best;
+    double best = NAN;
     int nan = 0;
 
-    if (e - b >= 16) {
-      __m256 v0 = rk8_f (t, p, b), v1 = rk8_f (t, p, b + 8);
-      __m256i i0 = _mm256_setr_epi32 (0, 1, 2, 3, 4, 5, 6, 7);
-      __m256i i1 = _mm256_add_epi32 (i0, _mm256_set1_epi32 (8));
-      __m256i cur0 = _mm256_add_epi32 (i0, _mm256_set1_epi32 (16));
-      __m256i cur1 = _mm256_add_epi32 (i1, _mm256_set1_epi32 (16));
-      const __m256i step = _mm256_set1_epi32 (16);
-      __m256 nn = _mm256_cmp_ps (v0, v1, _CMP_UNORD_Q);
-      float bv[16];
-      int32_t bx[16];
+    if (e - b >= 8) {
+      /* chain j holds items 8 j .. 8 j + 7 of each step of 32; a block
+       * of fewer than 32 starts the chains it cannot fill with chain 0's
+       * items */
+      const int64_t nl = (e - b) / 8 < 4 ? (e - b) / 8 : 4;
+      __m256 v[4], nn, m;
 
-      for (i = b + 16; i + 16 <= e; i += 16) {
-        __m256 x0 = rk8_f (t, p, i), x1 = rk8_f (t, p, i + 8);
-        /* x < v is v > x: the predicate must be a constant. */
-        __m256 g0 = is_max ? _mm256_cmp_ps (x0, v0, _CMP_GT_OQ)
-                           : _mm256_cmp_ps (v0, x0, _CMP_GT_OQ);
-        __m256 g1 = is_max ? _mm256_cmp_ps (x1, v1, _CMP_GT_OQ)
-                           : _mm256_cmp_ps (v1, x1, _CMP_GT_OQ);
+      for (int j = 0; j < 4; j++)
+        v[j] = rk8_f (t, p, b + (j < nl ? 8 * j : 0));
+      nn = _mm256_or_ps (_mm256_cmp_ps (v[0], v[1], _CMP_UNORD_Q),
+          _mm256_cmp_ps (v[2], v[3], _CMP_UNORD_Q));
+      for (i = b + 8 * nl; i + 32 <= e; i += 32) {
+        __m256 x[4];
 
-        nn = _mm256_or_ps (nn, _mm256_cmp_ps (x0, x1, _CMP_UNORD_Q));
-        v0 = _mm256_blendv_ps (v0, x0, g0);
-        v1 = _mm256_blendv_ps (v1, x1, g1);
-        i0 = _mm256_blendv_epi8 (i0, cur0, _mm256_castps_si256 (g0));
-        i1 = _mm256_blendv_epi8 (i1, cur1, _mm256_castps_si256 (g1));
-        cur0 = _mm256_add_epi32 (cur0, step);
-        cur1 = _mm256_add_epi32 (cur1, step);
+        for (int j = 0; j < 4; j++) {
+          x[j] = rk8_f (t, p, i + 8 * j);
+          v[j] = is_max ? _mm256_max_ps (x[j], v[j])
+                        : _mm256_min_ps (x[j], v[j]);
+        }
+        nn = _mm256_or_ps (
+            nn, _mm256_or_ps (_mm256_cmp_ps (x[0], x[1], _CMP_UNORD_Q),
+                    _mm256_cmp_ps (x[2], x[3], _CMP_UNORD_Q)));
+      }
+      /* the last whole groups of 8, then the last 8 items (again some
+       * seen already, which changes no extreme) */
+      for (; i < e; i = i + 8 <= e ? i + 8 : e) {
+        __m256 x = rk8_f (t, p, i + 8 <= e ? i : e - 8);
+
+        v[0] = is_max ? _mm256_max_ps (x, v[0]) : _mm256_min_ps (x, v[0]);
+        nn = _mm256_or_ps (nn, _mm256_cmp_ps (x, x, _CMP_UNORD_Q));
       }
       nan = _mm256_movemask_ps (nn) != 0;
-      _mm256_storeu_ps (bv, v0);
-      _mm256_storeu_ps (bv + 8, v1);
-      _mm256_storeu_si256 ((__m256i *) bx, i0);
-      _mm256_storeu_si256 ((__m256i *) (bx + 8), i1);
-      best = bv[0];
-      bi = b + bx[0];
-      for (int k = 1; k < 16; k++) {
-        if ((is_max ? bv[k] > best : bv[k] < best)
-            || (bv[k] == best && b + bx[k] < bi)) {
-          best = bv[k];
-          bi = b + bx[k];
+      if (!nan) {
+        m = is_max ? _mm256_max_ps (
+                _mm256_max_ps (v[0], v[1]), _mm256_max_ps (v[2], v[3]))
+                   : _mm256_min_ps (
+                       _mm256_min_ps (v[0], v[1]), _mm256_min_ps (v[2], v[3]));
+        for (int sh = 0; sh < 3; sh++) {
+          __m256 o = sh == 0   ? _mm256_permute2f128_ps (m, m, 1)
+                     : sh == 1 ? _mm256_permute_ps (m, 0x4e)
+                               : _mm256_permute_ps (m, 0xb1);
+
+          m = is_max ? _mm256_max_ps (m, o) : _mm256_min_ps (m, o);
         }
+        best = _mm256_cvtss_f32 (m);
+        bi = rk_farg_find (t, p, b, e, m);
       }
     } else {
       best = rk_ld_d (t, p, b);
