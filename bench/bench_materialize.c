@@ -3,7 +3,8 @@
  * step of 2: the deinterleave kernel), 640x480 (cache-resident) and
  * 1080p images HWC -> CHW and back (deinterleave and interleave), and the
  * float32 CHW permute of bench_view.  The kernels of core/view-kern.c run once
- * per level (portable, SSSE3, AVX2: CPU masks; all the CPU has last).  Both
+ * per level (portable, SSSE3, AVX2, AVX-512 VBMI: CPU masks; all the CPU
+ * has last).  Both
  * sides copy into a preallocated, warm destination; runs are interleaved so
  * that frequency changes hit both sides alike. */
 #include <stdbool.h>
@@ -53,7 +54,7 @@ run_case (
       tm[0] / tc[0]);
 }
 
-/* The kernel levels, as CPU masks: portable, SSSE3, AVX2. */
+/* The kernel levels, as CPU masks: portable, SSSE3, AVX2, AVX-512 VBMI. */
 static const struct {
   unsigned mask;
   const char *name;
@@ -61,6 +62,8 @@ static const struct {
   { 0, "portable" },
   { TN_CPU_SSSE3, "ssse3" },
   { TN_CPU_SSSE3 | TN_CPU_AVX2, "avx2" },
+  { TN_CPU_SSSE3 | TN_CPU_AVX2 | TN_CPU_AVX512 | TN_CPU_AVX512VBMI,
+      "avx512vbmi" },
 };
 
 /* Runs the case once per kernel level the CPU has, then with all it has

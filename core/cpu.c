@@ -38,6 +38,9 @@ detect_x86 (void)
       f |= TN_CPU_AVX2;
     if (zmm && (b & avx512) == avx512) {
       f |= TN_CPU_AVX512;
+      /* leaf 7 subleaf 0, ECX bit 1 */
+      if (c & (1u << 1))
+        f |= TN_CPU_AVX512VBMI;
       /* leaf 7 subleaf 1, EAX bit 5 (cpuid.h names it bit_AVX512BF16
        * only from GCC 11 on) */
       __cpuid_count (7, 0, a, b, c, d);
@@ -61,6 +64,7 @@ static const struct {
   { TN_CPU_F16C, "f16c" },
   { TN_CPU_AVX512, "avx512" },
   { TN_CPU_AVX512BF16, "avx512bf16" },
+  { TN_CPU_AVX512VBMI, "avx512vbmi" },
 };
 #define N_NAMES (sizeof names / sizeof names[0])
 
@@ -87,7 +91,8 @@ env_mask (void)
     else if (!(len == 8 && !strncmp (env, "portable", len)))
       fprintf (stderr,
           "gst-tensor: GST_TENSOR_CPU: unknown feature \"%.*s\" ignored "
-          "(known: portable, ssse3, avx2, f16c, avx512, avx512bf16)\n",
+          "(known: portable, ssse3, avx2, f16c, avx512, avx512bf16, "
+          "avx512vbmi)\n",
           (int) len, env);
     env += len;
     if (*env == ',')

@@ -59,6 +59,10 @@ enum {
   /* AVX512_BF16 (vcvtne2ps2bf16; Zen 4, Cooper Lake, Sapphire Rapids),
    * reported only with TN_CPU_AVX512 */
   TN_CPU_AVX512BF16 = 1u << 4,
+  /* AVX512_VBMI (vpermb, vpermt2b: byte permutes across a whole 64-byte
+   * register; Ice Lake and later, Zen 4), reported only with
+   * TN_CPU_AVX512 */
+  TN_CPU_AVX512VBMI = 1u << 5,
 };
 
 /* What the machine has and GST_TENSOR_CPU allows (unset: everything; a
@@ -78,8 +82,8 @@ unsigned tn_cpu_set_mask (unsigned mask);
  * rebuild it when this differs from the value it was built for. */
 unsigned tn_cpu_generation (void);
 
-/* "ssse3,avx2,f16c,avx512,avx512bf16" for FLAGS, into BUF (at least 48
- * bytes for all names); for logs and benchmark reports. */
+/* "ssse3,avx2,f16c,avx512,avx512bf16,avx512vbmi" for FLAGS, into BUF (at
+ * least 48 bytes for all names); for logs and benchmark reports. */
 const char *tn_cpu_names (unsigned flags, char *buf, unsigned size);
 
 #endif

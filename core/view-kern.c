@@ -56,6 +56,21 @@ init_x86 (tn_view_dsp *d, unsigned flags)
     d->inter[2] = tn_vk_inter_avx2_4;
     d->inter[3] = tn_vk_inter_avx2_8;
   }
+  /* One permute per input vector and output vector where AVX2 needs a
+   * shuffle and an OR per 16-byte lane: on the Xeon (model 207) HWC <->
+   * CHW of 640x480 uint8 went from 1.6-1.8x a cache-hot memcpy (AVX2 and
+   * SSSE3) to 1.05-1.1x (docs/perf-notes.md, session 10 H2). */
+  if (flags & TN_CPU_AVX512VBMI) {
+    d->deint[0] = tn_vk_deint_avx512vbmi_1;
+    d->deint[1] = tn_vk_deint_avx512vbmi_2;
+    d->deint[2] = tn_vk_deint_avx512vbmi_4;
+    d->deint[3] = tn_vk_deint_avx512vbmi_8;
+    d->inter[0] = tn_vk_inter_avx512vbmi_1;
+    d->inter[1] = tn_vk_inter_avx512vbmi_2;
+    d->inter[2] = tn_vk_inter_avx512vbmi_4;
+    d->inter[3] = tn_vk_inter_avx512vbmi_8;
+    d->perm64 = 1;
+  }
 }
 #endif
 
@@ -67,6 +82,7 @@ tn_view_dsp_init (tn_view_dsp *d, unsigned flags)
     d->inter[i] = inter_c[i];
   }
   d->rev = rev_c;
+  d->perm64 = 0;
 #if TN_ARCH_X86
   init_x86 (d, flags);
 #else
@@ -102,11 +118,33 @@ shuffles (const tn_vk *k, tn_vk_fn fn, tn_vk_fn portable)
          && k->c * k->isz <= 32;
 }
 
+/* Byte b of output vector o comes from byte from of input vector q:
+ * vectors 0 and 1 are one 128-byte table for vpermt2b, the others are
+ * each merged by a vpermb where their mask bit is set. */
+static void
+set_perm (tn_vk *k, int o, int q, int b, int from)
+{
+  if (q < 2) {
+    k->idx[o * k->c][b] = (uint8_t) (from + 64 * q);
+  } else {
+    k->idx[o * k->c + q][b] = (uint8_t) from;
+    k->km[o * k->c + q] |= (uint64_t) 1 << b;
+  }
+}
+
+static void
+clear_perm (tn_vk *k, int outs)
+{
+  memset (k->idx, 0, (size_t) outs * k->c * sizeof k->idx[0]);
+  memset (k->km, 0, (size_t) outs * k->c * sizeof k->km[0]);
+}
+
 void
 tn_vk_deint_prepare (tn_vk *k, size_t isz, int c, int m)
 {
   int si = size_index (isz);
-  tn_vk_fn fn = tn_view_dsp_get ()->deint[si];
+  const tn_view_dsp *dsp = tn_view_dsp_get ();
+  tn_vk_fn fn = dsp->deint[si];
 
   k->isz = (int) isz;
   k->c = c;
@@ -123,6 +161,16 @@ tn_vk_deint_prepare (tn_vk *k, size_t isz, int c, int m)
 
       set_byte (k, q, from / 16, b, from % 16);
     }
+  if (dsp->perm64) {
+    /* The same with 64-byte vectors: the block is 64 / isz rows. */
+    clear_perm (k, m);
+    for (int q = 0; q < m; q++)
+      for (int b = 0; b < 64; b++) {
+        int from = (b / k->isz * c + q) * k->isz + b % k->isz;
+
+        set_perm (k, q, from / 64, b, from % 64);
+      }
+  }
   k->fn = fn;
 }
 
@@ -130,7 +178,8 @@ void
 tn_vk_inter_prepare (tn_vk *k, size_t isz, int c)
 {
   int si = size_index (isz);
-  tn_vk_fn fn = tn_view_dsp_get ()->inter[si];
+  const tn_view_dsp *dsp = tn_view_dsp_get ();
+  tn_vk_fn fn = dsp->inter[si];
 
   k->isz = (int) isz;
   k->c = c;
@@ -147,6 +196,16 @@ tn_vk_inter_prepare (tn_vk *k, size_t isz, int c)
 
       set_byte (k, o, t % c, b, t / c * k->isz + g % k->isz);
     }
+  if (dsp->perm64) {
+    /* The same with 64-byte vectors: the block is 64 / isz items. */
+    clear_perm (k, c);
+    for (int o = 0; o < c; o++)
+      for (int b = 0; b < 64; b++) {
+        int g = 64 * o + b, t = g / k->isz;
+
+        set_perm (k, o, t % c, b, t / c * k->isz + g % k->isz);
+      }
+  }
   k->fn = fn;
 }
 

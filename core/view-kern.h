@@ -7,8 +7,8 @@
  * dense output rows.  Interleave, its inverse: c planes read side by side
  * are written as rows of c items (CHW back to HWC).  Mirror: blocks of g
  * bytes (pixels) in reverse order.  Each exists as portable C
- * (view-kern-tmpl.h) and as SSSE3 and AVX2 byte shuffles (x86/view-*.c);
- * all give the same bytes. */
+ * (view-kern-tmpl.h), as SSSE3 and AVX2 byte shuffles and as AVX-512
+ * VBMI byte permutes (x86/view-*.c); all give the same bytes. */
 #ifndef TN_VIEW_KERN_H
 #define TN_VIEW_KERN_H
 
@@ -31,6 +31,12 @@ struct tn_vk {
   int isz, c, m;
   /* Shuffle masks, 16 bytes repeated in both 128-bit lanes. */
   _Alignas(32) uint8_t mask[TN_VK_MAX_C * TN_VK_MAX_C][32];
+  /* For the 64-byte permute entries (tn_view_dsp.perm64) only: output
+   * vector o of a block is vpermt2b of input vectors 0 and 1 by
+   * idx[o * c], then for each input vector q >= 2 a vpermb by
+   * idx[o * c + q] merged where km[o * c + q] has bits set. */
+  _Alignas(64) uint8_t idx[TN_VK_MAX_C * TN_VK_MAX_C][64];
+  uint64_t km[TN_VK_MAX_C * TN_VK_MAX_C];
 };
 
 /* Deinterleave: n rows of c items at s (row i starts c * isz * i bytes
@@ -67,6 +73,8 @@ typedef struct {
   tn_vk_fn deint[4];
   tn_vk_fn inter[4];
   tn_vk_rev_fn rev;
+  /* The deint and inter entries read tn_vk.idx and tn_vk.km too. */
+  int perm64;
 } tn_view_dsp;
 
 /* The portable kernels, then those the CPU features in flags allow. */
@@ -93,5 +101,22 @@ void tn_vk_inter_avx2_1 (const tn_vk *, char *, int64_t, const char *, int64_t);
 void tn_vk_inter_avx2_2 (const tn_vk *, char *, int64_t, const char *, int64_t);
 void tn_vk_inter_avx2_4 (const tn_vk *, char *, int64_t, const char *, int64_t);
 void tn_vk_inter_avx2_8 (const tn_vk *, char *, int64_t, const char *, int64_t);
+/* x86/view-avx512vbmi.c (the avx512vbmi library). */
+void tn_vk_deint_avx512vbmi_1 (
+    const tn_vk *, char *, int64_t, const char *, int64_t);
+void tn_vk_deint_avx512vbmi_2 (
+    const tn_vk *, char *, int64_t, const char *, int64_t);
+void tn_vk_deint_avx512vbmi_4 (
+    const tn_vk *, char *, int64_t, const char *, int64_t);
+void tn_vk_deint_avx512vbmi_8 (
+    const tn_vk *, char *, int64_t, const char *, int64_t);
+void tn_vk_inter_avx512vbmi_1 (
+    const tn_vk *, char *, int64_t, const char *, int64_t);
+void tn_vk_inter_avx512vbmi_2 (
+    const tn_vk *, char *, int64_t, const char *, int64_t);
+void tn_vk_inter_avx512vbmi_4 (
+    const tn_vk *, char *, int64_t, const char *, int64_t);
+void tn_vk_inter_avx512vbmi_8 (
+    const tn_vk *, char *, int64_t, const char *, int64_t);
 
 #endif

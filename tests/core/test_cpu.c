@@ -2,7 +2,7 @@
  * GST_TENSOR_CPU.  meson runs this program five times: without the
  * variable, with GST_TENSOR_CPU=portable, with "ssse3,bogus", with
  * "ssse3,avx2,f16c" (AVX-512 masked) and with "ssse3,avx2,f16c,avx512"
- * (AVX512_BF16 masked)
+ * (AVX512_BF16 and AVX512_VBMI masked)
  * (TN_TEST_CPU_ENV says which, so the expectation is the test's own). */
 #include <glib.h>
 #include <string.h>
@@ -25,7 +25,7 @@ cpuinfo_flags (void)
     if (!g_str_has_prefix (*l, "flags"))
       continue;
     words = g_strsplit_set (*l, " \t", -1);
-    unsigned fma = 0, avx2 = 0, avx512 = 0, bf16 = 0;
+    unsigned fma = 0, avx2 = 0, avx512 = 0, bf16 = 0, vbmi = 0;
     for (gchar **w = words; *w; w++) {
       if (!strcmp (*w, "ssse3"))
         f |= TN_CPU_SSSE3;
@@ -40,6 +40,8 @@ cpuinfo_flags (void)
         avx512++;
       else if (!strcmp (*w, "avx512_bf16"))
         bf16 = 1;
+      else if (!strcmp (*w, "avx512vbmi"))
+        vbmi = 1;
     }
     if (avx2 && fma)
       f |= TN_CPU_AVX2;
@@ -49,6 +51,8 @@ cpuinfo_flags (void)
     /* reported only on top of the four */
     if (avx512 == 4 && bf16)
       f |= TN_CPU_AVX512BF16;
+    if (avx512 == 4 && vbmi)
+      f |= TN_CPU_AVX512VBMI;
     g_strfreev (words);
     break;
   }
@@ -70,7 +74,7 @@ expected_env_mask (void)
     return TN_CPU_SSSE3;
   if (!strcmp (which, "avx2")) /* everything but AVX-512 */
     return TN_CPU_SSSE3 | TN_CPU_AVX2 | TN_CPU_F16C;
-  if (!strcmp (which, "avx512")) /* everything but AVX512_BF16 */
+  if (!strcmp (which, "avx512")) /* AVX512_BF16 and AVX512_VBMI masked */
     return TN_CPU_SSSE3 | TN_CPU_AVX2 | TN_CPU_F16C | TN_CPU_AVX512;
   g_error ("TN_TEST_CPU_ENV=%s is not a case of this test", which);
   return 0;
@@ -125,6 +129,9 @@ test_names (void)
   g_assert_cmpstr (
       tn_cpu_names (TN_CPU_AVX512 | TN_CPU_AVX512BF16, buf, sizeof buf), ==,
       "avx512,avx512bf16");
+  g_assert_cmpstr (
+      tn_cpu_names (TN_CPU_AVX512 | TN_CPU_AVX512VBMI, buf, sizeof buf), ==,
+      "avx512,avx512vbmi");
   /* Too small a buffer keeps the names that fit, whole. */
   g_assert_cmpstr (tn_cpu_names (TN_CPU_SSSE3 | TN_CPU_AVX2, tiny, sizeof tiny),
       ==, "ssse3");

@@ -1,0 +1,99 @@
+/* The AVX-512 VBMI view kernels (the avx512vbmi library of
+ * core/meson.build): blocks of 64-byte vectors, each output vector built
+ * by one vpermt2b of input vectors 0 and 1 and one merging vpermb per
+ * further input vector (the tables of tn_vk.idx and tn_vk.km, built by
+ * the prepare functions of core/view-kern.c).  Where AVX2 spends a
+ * vpshufb and a vpor per input vector per 16-byte lane, and writes its
+ * interleaved rows in 16-byte halves, this spends c - 1 permutes per
+ * whole 64-byte output line.  What does not fill a block goes to the
+ * 16-byte shuffles (x86/view-shuf.h), then the portable loops. */
+#include "core/x86/view-shuf.h"
+
+VK_INLINE __m512i
+perm_idx (const tn_vk *k, int i)
+{
+  return _mm512_load_si512 ((const void *) k->idx[i]);
+}
+
+/* Output vector o from the C input vectors in. */
+VK_INLINE __m512i
+perm_out (const tn_vk *k, const __m512i *in, int o, const int C)
+{
+  __m512i a = _mm512_permutex2var_epi8 (in[0], perm_idx (k, o * C), in[1]);
+
+#pragma GCC unroll 8
+  for (int q = 2; q < C; q++)
+    a = _mm512_mask_permutexvar_epi8 (
+        a, (__mmask64) k->km[o * C + q], perm_idx (k, o * C + q), in[q]);
+  return a;
+}
+
+/* Returns the rows done; nb: rows whose whole block may be read. */
+VK_INLINE int64_t
+deint_64 (const tn_vk *k, char *d, int64_t pitch, const char *s, int64_t nb,
+    int64_t j, const int S, const int C, const int M)
+{
+  const int G = 64 / S;
+
+  for (; j + G <= nb; j += G) {
+    const char *sb = s + j * C * S;
+    __m512i in[TN_VK_MAX_C];
+
+#pragma GCC unroll 8
+    for (int i = 0; i < C; i++)
+      in[i] = _mm512_loadu_si512 ((const void *) (sb + 64 * i));
+    for (int q = 0; q < M; q++)
+      _mm512_storeu_si512 (
+          (void *) (d + q * pitch + j * S), perm_out (k, in, q, C));
+  }
+  return j;
+}
+
+VK_INLINE int64_t
+inter_64 (const tn_vk *k, char *d, int64_t pitch, const char *s, int64_t n,
+    int64_t j, const int S, const int C)
+{
+  const int G = 64 / S;
+
+  for (; j + G <= n; j += G) {
+    char *db = d + j * C * S;
+    __m512i in[TN_VK_MAX_C];
+
+#pragma GCC unroll 8
+    for (int q = 0; q < C; q++)
+      in[q] = _mm512_loadu_si512 ((const void *) (s + q * pitch + j * S));
+#pragma GCC unroll 8
+    for (int o = 0; o < C; o++)
+      _mm512_storeu_si512 ((void *) (db + 64 * o), perm_out (k, in, o, C));
+  }
+  return j;
+}
+
+ANY_FN (deint, 64, DEINT_CASE)
+ANY_FN (inter, 64, INTER_CASE)
+
+/* nb: rows whose whole block lies within what the view reaches (with
+ * m < c the last row ends before its block does). */
+#define DEFINE_VBMI(S)                                                         \
+  void tn_vk_deint_avx512vbmi_##S (                                            \
+      const tn_vk *k, char *d, int64_t pitch, const char *s, int64_t n)        \
+  {                                                                            \
+    int64_t nb = k->m == k->c ? n : n - 1;                                     \
+    int64_t j = deint_any_64 (k, d, pitch, s, nb, 0, S);                       \
+    j = deint_any_16 (k, d, pitch, s, nb, j, S);                               \
+    if (j < n)                                                                 \
+      tn_vk_deint_c_##S (k, d + j * S, pitch, s + j * k->c * S, n - j);        \
+  }                                                                            \
+  void tn_vk_inter_avx512vbmi_##S (                                            \
+      const tn_vk *k, char *d, int64_t pitch, const char *s, int64_t n)        \
+  {                                                                            \
+    int64_t j = inter_any_64 (k, d, pitch, s, n, 0, S);                        \
+    j = inter_any_16 (k, d, pitch, s, n, j, S);                                \
+    if (j < n)                                                                 \
+      tn_vk_inter_c_##S (k, d + j * k->c * S, pitch, s + j * S, n - j);        \
+  }
+
+DEFINE_VBMI (1)
+DEFINE_VBMI (2)
+DEFINE_VBMI (4)
+DEFINE_VBMI (8)
