@@ -63,6 +63,13 @@ enum {
   PUT_DENORM, /* subnormals 40 ulps apart (equal under DAZ: no ulps) */
   PUT_HUGE,   /* finite items whose difference overflows */
   PUT_EQHEAD, /* every item before this one equal (where equal runs end) */
+  /* The cheap pass takes rtol * |y| and rel * |y| as 0 below 2^-100
+   * (FAST_TINY in x86/compare-avx512.c), and divides vectors with a
+   * subnormal d or |y| in float64: */
+  PUT_SUBREL,   /* 0 against the least subnormal (rel 1: a 1-ulp-off 0) */
+  PUT_SUBD,     /* normals next to FLT_MIN whose difference is subnormal */
+  PUT_TINY,     /* a reference of 1e-32, 1 ulp off: passes with atol 0 */
+  PUT_TINYFAIL, /* 3 against 4 times the least subnormal: fails at atol 0 */
   PUT_KINDS
 };
 
@@ -137,6 +144,29 @@ make_near (float *a, float *e, size_t n, int kind, size_t at)
   case PUT_HUGE:
     a[at] = 3e38f;
     e[at] = -3e38f;
+    break;
+  case PUT_SUBREL:
+    a[at] = 0.0f;
+    b = 1;
+    memcpy (&e[at], &b, 4);
+    break;
+  case PUT_SUBD:
+    b = 0x00800123;
+    memcpy (&a[at], &b, 4);
+    b = 0x00800100;
+    memcpy (&e[at], &b, 4);
+    break;
+  case PUT_TINY:
+    e[at] = 1e-32f;
+    memcpy (&b, &e[at], 4);
+    b++;
+    memcpy (&a[at], &b, 4);
+    break;
+  case PUT_TINYFAIL:
+    b = 3;
+    memcpy (&a[at], &b, 4);
+    b = 4;
+    memcpy (&e[at], &b, 4);
     break;
   case PUT_EQHEAD:
     memcpy (e, a, at * sizeof (float));
