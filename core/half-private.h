@@ -34,6 +34,10 @@ void tn_bf16_to_f32_avx2 (float *dst, const uint16_t *src, size_t n);
 void tn_f32_to_bf16_avx2 (uint16_t *dst, const float *src, size_t n);
 void tn_f32_to_f16_f16c_stream (uint16_t *dst, const float *src, size_t n);
 void tn_f32_to_bf16_avx2_stream (uint16_t *dst, const float *src, size_t n);
+/* x86/half-avx512.c (the avx512 library): vcvtps2ph on zmm, 64-byte
+ * stores. */
+void tn_f32_to_f16_avx512 (uint16_t *dst, const float *src, size_t n);
+void tn_f32_to_f16_avx512_stream (uint16_t *dst, const float *src, size_t n);
 /* x86/half-avx512bf16.c (the avx512bf16 library): vcvtne2ps2bf16, which
  * flushes float32 subnormals to zero, with the subnormal lanes rounded
  * as the portable entry rounds them. */

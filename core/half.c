@@ -198,6 +198,11 @@ init_x86 (tn_half_dsp *d, unsigned flags)
     d->f32_to_bf16 = tn_f32_to_bf16_avx2;
     d->f32_to_bf16_stream = tn_f32_to_bf16_avx2_stream;
   }
+  /* vcvtps2ph on zmm is AVX-512F (no F16C flag needed). */
+  if (flags & TN_CPU_AVX512) {
+    d->f32_to_f16 = tn_f32_to_f16_avx512;
+    d->f32_to_f16_stream = tn_f32_to_f16_avx512_stream;
+  }
   /* The library is built with the avx512 flags and -mavx512bf16. */
   if ((flags & TN_CPU_AVX512) && (flags & TN_CPU_AVX512BF16)) {
     d->f32_to_bf16 = tn_f32_to_bf16_avx512bf16;
