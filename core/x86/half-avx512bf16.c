@@ -16,6 +16,12 @@
 #include <immintrin.h>
 #include <stdint.h>
 
+/* Items of the source the stream entry asks the caches for ahead of its
+ * loads (4 KiB), as x86/half-avx512.c does for float16 and for the same
+ * reason: on the Xeon of session 10 the 16M cast went from 0.70-0.75 of
+ * memcpy of the output bytes to 0.83-0.90 with them (scratch loop). */
+#define STREAM_AHEAD 1024
+
 /* The portable rounding of 16 lanes without NaNs (subnormals and zeros
  * only come here), narrowed to 16 bits. */
 static __attribute__ ((noinline, cold)) __m512i
@@ -88,9 +94,13 @@ tn_f32_to_bf16_avx512bf16_stream (uint16_t *dst, const float *src, size_t n)
     return;
   }
   tn_f32_to_bf16_avx512bf16 (dst, src, head);
-  for (i = head; i + 32 <= n; i += 32)
+  for (i = head; i + 32 <= n; i += 32) {
+    /* prefetches past the end of src never fault */
+    _mm_prefetch ((const char *) (src + i + STREAM_AHEAD), _MM_HINT_T0);
+    _mm_prefetch ((const char *) (src + i + STREAM_AHEAD + 16), _MM_HINT_T0);
     _mm512_stream_si512 (
         (void *) (dst + i), bf16_32 (_mm512_loadu_si512 (src + i),
                                 _mm512_loadu_si512 (src + i + 16)));
+  }
   tn_f32_to_bf16_avx512bf16 (dst + i, src + i, n - i);
 }
