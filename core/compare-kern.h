@@ -91,6 +91,33 @@ tn_cmp_ulp_bits (uint64_t x, uint64_t y, unsigned bits)
  * the cheap test would not see: whole test only.  FTZ alone changes
  * nothing here (a d flushed to 0 is what the whole test computes too). */
 #define CMP_FAST_BLOCK 256
+
+/* |y| below which the cheap pass takes rtol * |y| and rel * |y| as 0
+ * (2^-100).  On Intel a multiply with a subnormal operand or result
+ * takes a microcode assist of 130-240 cycles (measured on a Xeon of
+ * 2026: a vector of 16 items costs about 8 otherwise; Zen 4 has no such
+ * penalty): a reference with subnormals (the bench's 1-ulp-off copy of 0
+ * is the smallest one) paid three per vector holding one, 0.1 ns per
+ * item at one in 1000.  A masked-off AVX-512 lane takes no assist (the
+ * AVX2 entry ands |y| with a compare instead).  Taking 0
+ * keeps the pass exact: the bound atol + 0 is at most atol + rtol * |y|,
+ * so a lane it passes passes the whole test, and the flag d >= rel * 0
+ * (the least subnormal: d != 0) holds wherever d >= rel * |y| does.  The
+ * run's rel is 0 or at least 2^-24 (x != y are at least half an ulp of
+ * |y| apart), so with rtol >= 2^-26 no product of a lane above this
+ * underflows either. */
+#define CMP_FAST_TINY 0x0d800000
+
+/* Items ahead of the cheap pass that it asks the caches for (4 KiB of
+ * each array, four blocks).  On the Xeon a 16M-item comparison ran at
+ * the sum of its pass time and its memory time (0.65-0.71 of a STREAM
+ * read of both arrays): the hardware prefetchers alone did not keep
+ * enough lines in flight while the pass computed; with these, 0.88-0.93
+ * with AVX-512 (512 to 2048 items ahead measured the same, T1 and T2
+ * hints too).
+ * Prefetches past the end of an array are harmless: they never fault. */
+#define CMP_FAST_AHEAD 1024
+
 #if defined(__SSE__)
 #define CMP_FAST_OK() (!(tn_mxcsr_get () & 0x40u))
 #else

@@ -134,12 +134,18 @@ fast_step8 (fast8 *f, __m256 x, __m256 y, __m256 rel, __m256 rtol, __m256 atol,
   const __m256 ay = _mm256_and_ps (y, absmask);
   const __m256i u = _mm256_abs_epi32 (
       _mm256_sub_epi32 (_mm256_castps_si256 (x), _mm256_castps_si256 (y)));
+  /* |y| for the products with rtol and rel: 0 below CMP_FAST_TINY
+   * (compare-kern.h), which keeps the pass exact and the multiplies off
+   * subnormals */
+  const __m256 ayp = _mm256_and_ps (
+      ay, _mm256_castsi256_ps (_mm256_cmpgt_epi32 (_mm256_castps_si256 (ay),
+              _mm256_set1_epi32 (CMP_FAST_TINY - 1))));
   __m256 bad;
 
   if (ulp_mode) {
     bad = _mm256_castsi256_ps (_mm256_cmpgt_epi32 (u, mulp));
   } else {
-    __m256 p = _mm256_mul_ps (rtol, ay);
+    __m256 p = _mm256_mul_ps (rtol, ayp);
 
     __asm__("" : "+x"(p)); /* no FMA: NumPy rounds the product */
     bad = _mm256_cmp_ps (d, _mm256_add_ps (atol, p), _CMP_NLE_UQ);
@@ -149,10 +155,41 @@ fast_step8 (fast8 *f, __m256 x, __m256 y, __m256 rel, __m256 rtol, __m256 atol,
   f->dmax = _mm256_max_epi32 (f->dmax, _mm256_castps_si256 (d));
   f->umax = _mm256_max_epu32 (f->umax, u);
   /* the product at least the least subnormal, so no d = 0 flags; maxps
-   * keeps its second operand when one is NaN: inf * 0 (a lane whose max
-   * rel is inf already) flags nothing */
+   * keeps its second operand when one is NaN: inf * 0 (rel inf already,
+   * a lane of an infinite y) flags nothing; a lane below CMP_FAST_TINY,
+   * y = 0 among them, flags wherever d != 0 */
   return _mm256_cmp_ps (
-      d, _mm256_max_ps (minsub, _mm256_mul_ps (rel, ay)), _CMP_GE_OQ);
+      d, _mm256_max_ps (minsub, _mm256_mul_ps (rel, ayp)), _CMP_GE_OQ);
+}
+
+/* d / ay rounded once to float32 as _mm256_div_ps rounds it, through
+ * float64, for vectors with a subnormal d or ay (whose vdivps would take
+ * an assist on Intel): the float64 quotient of two 24-bit significands
+ * rounds to the float32 one (53 >= 2 * 24 + 2), nothing is subnormal in
+ * float64, and vcvtps2pd takes no assist. */
+static __attribute__ ((noinline)) __m256
+div_wide (__m256 d, __m256 ay)
+{
+  const __m128 lo = _mm256_cvtpd_ps (
+      _mm256_div_pd (_mm256_cvtps_pd (_mm256_castps256_ps128 (d)),
+          _mm256_cvtps_pd (_mm256_castps256_ps128 (ay))));
+  const __m128 hi = _mm256_cvtpd_ps (
+      _mm256_div_pd (_mm256_cvtps_pd (_mm256_extractf128_ps (d, 1)),
+          _mm256_cvtps_pd (_mm256_extractf128_ps (ay, 1))));
+
+  return _mm256_insertf128_ps (_mm256_castps128_ps256 (lo), hi, 1);
+}
+
+/* Nonzero when a lane of the float32 vector v (non-negative) is
+ * subnormal. */
+static inline int
+any_subnormal8 (__m256 v)
+{
+  const __m256i m = _mm256_castps_si256 (v);
+
+  return _mm256_movemask_ps (_mm256_castsi256_ps (
+      _mm256_and_si256 (_mm256_cmpgt_epi32 (m, _mm256_setzero_si256 ()),
+          _mm256_cmpgt_epi32 (_mm256_set1_epi32 (0x800000), m))));
 }
 
 /* The largest rel of both accumulators in every lane. */
@@ -197,6 +234,8 @@ fast_block (acc8 *c0, acc8 *c1, __m256 *relg, const float *pa, const float *pe,
   if (i == end)
     return;
   for (int64_t j = i, k = 0; j < end; j += 16, k++) {
+    _mm_prefetch ((const char *) (pa + j + CMP_FAST_AHEAD), _MM_HINT_T0);
+    _mm_prefetch ((const char *) (pe + j + CMP_FAST_AHEAD), _MM_HINT_T0);
     const __m256 r0 = fast_step8 (&f, _mm256_loadu_ps (pa + j),
         _mm256_loadu_ps (pe + j), rel, rtol, atol, mulp_s, ulp_mode);
     const __m256 r1 = fast_step8 (&f, _mm256_loadu_ps (pa + j + 8),
@@ -225,9 +264,12 @@ fast_block (acc8 *c0, acc8 *c1, __m256 *relg, const float *pa, const float *pe,
           const __m256 y = _mm256_loadu_ps (pe + j + h);
           const __m256 d = _mm256_and_ps (
               _mm256_sub_ps (_mm256_loadu_ps (pa + j + h), y), absmask);
+          const __m256 ay = _mm256_and_ps (y, absmask);
 
-          c0->rel = _mm256_max_ps (
-              _mm256_div_ps (d, _mm256_and_ps (y, absmask)), c0->rel);
+          c0->rel = _mm256_max_ps (any_subnormal8 (d) | any_subnormal8 (ay)
+                                       ? div_wide (d, ay)
+                                       : _mm256_div_ps (d, ay),
+              c0->rel);
         }
       }
     }

@@ -102,30 +102,6 @@ full_range (acc16 *c0, acc16 *c1, const float *pa, const float *pe, int64_t i,
   }
 }
 
-/* |y| below which the cheap pass takes rtol * |y| and rel * |y| as 0
- * (2^-100).  On Intel a multiply with a subnormal operand or result
- * takes a microcode assist of 130-240 cycles (measured on a Xeon of
- * 2026: a vector of 16 items costs about 8 otherwise; Zen 4 has no such
- * penalty): a reference with subnormals (the bench's 1-ulp-off copy of 0
- * is the smallest one) paid three per vector holding one, 0.1 ns per
- * item at one in 1000.  A masked-off lane takes no assist.  Taking 0
- * keeps the pass exact: the bound atol + 0 is at most atol + rtol * |y|,
- * so a lane it passes passes the whole test, and the flag d >= rel * 0
- * (the least subnormal: d != 0) holds wherever d >= rel * |y| does.  The
- * run's rel is 0 or at least 2^-24 (x != y are at least half an ulp of
- * |y| apart), so with rtol >= 2^-26 no product of a lane above this
- * underflows either. */
-#define FAST_TINY 0x0d800000
-
-/* Items ahead of the cheap pass that it asks the caches for (4 KiB of
- * each array, four blocks).  On the Xeon a 16M-item comparison ran at
- * the sum of its pass time and its memory time (0.65-0.71 of a STREAM
- * read of both arrays): the hardware prefetchers alone did not keep
- * enough lines in flight while the pass computed; with these, 0.88-0.93
- * (512 to 2048 items ahead measured the same, T1 and T2 hints too).
- * Prefetches past the end of an array are harmless: they never fault. */
-#define FAST_AHEAD 1024
-
 /* d / ay rounded once to float32, exactly as _mm512_div_ps rounds it,
  * for vectors with a subnormal d or ay, whose vdivps would take an
  * assist: in float64 nothing is subnormal (converting one takes no
@@ -182,9 +158,9 @@ fast_step16 (fast16 *f, __m512 x, __m512 y, __m512 rel, __m512 rtol,
   const __m512 ay = _mm512_castsi512_ps (ayi);
   const __m512i u = _mm512_abs_epi32 (_mm512_sub_epi32 (xi, yi));
   /* the lanes whose products with rtol and rel are computed; the others
-   * take 0 (see FAST_TINY) */
+   * take 0 (see CMP_FAST_TINY) */
   const __mmask16 kp
-      = _mm512_cmpge_epu32_mask (ayi, _mm512_set1_epi32 (FAST_TINY));
+      = _mm512_cmpge_epu32_mask (ayi, _mm512_set1_epi32 (CMP_FAST_TINY));
 
   if (ulp_mode) {
     f->ok = _mm512_mask_cmple_epu32_mask (f->ok, u, mulp);
@@ -200,7 +176,7 @@ fast_step16 (fast16 *f, __m512 x, __m512 y, __m512 rel, __m512 rtol,
   f->umax = _mm512_max_epu32 (f->umax, u);
   /* the product at least the least subnormal, so no d = 0 flags; maxps
    * keeps its second operand when one is NaN: inf * 0 (rel inf already,
-   * a lane of an infinite y) flags nothing; a lane below FAST_TINY, y = 0
+   * a lane of an infinite y) flags nothing; a lane below CMP_FAST_TINY, y = 0
    * among them, flags wherever d != 0 */
   return _mm512_cmp_ps_mask (
       d, _mm512_max_ps (minsub, _mm512_maskz_mul_ps (kp, rel, ay)), _CMP_GE_OQ);
@@ -242,10 +218,10 @@ fast_block (acc16 *c0, acc16 *c1, __m512 *relg, const float *pa,
     return;
 
   for (int64_t j = i, k = 0; j < end; j += 32, k += 2) {
-    _mm_prefetch ((const char *) (pa + j + FAST_AHEAD), _MM_HINT_T0);
-    _mm_prefetch ((const char *) (pa + j + FAST_AHEAD + 16), _MM_HINT_T0);
-    _mm_prefetch ((const char *) (pe + j + FAST_AHEAD), _MM_HINT_T0);
-    _mm_prefetch ((const char *) (pe + j + FAST_AHEAD + 16), _MM_HINT_T0);
+    _mm_prefetch ((const char *) (pa + j + CMP_FAST_AHEAD), _MM_HINT_T0);
+    _mm_prefetch ((const char *) (pa + j + CMP_FAST_AHEAD + 16), _MM_HINT_T0);
+    _mm_prefetch ((const char *) (pe + j + CMP_FAST_AHEAD), _MM_HINT_T0);
+    _mm_prefetch ((const char *) (pe + j + CMP_FAST_AHEAD + 16), _MM_HINT_T0);
     relf[k] = fast_step16 (&f, _mm512_loadu_ps (pa + j),
         _mm512_loadu_ps (pe + j), rel, rtol, atol, mulp, ulp_mode);
     relf[k + 1] = fast_step16 (&f, _mm512_loadu_ps (pa + j + 16),
