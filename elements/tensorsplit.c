@@ -499,8 +499,9 @@ gst_tensor_splitter_stamp (GstBuffer *out, GstBuffer *in, gboolean in_meta)
     gst_buffer_copy_into (out, in, GST_BUFFER_COPY_META, 0, -1);
 }
 
-/* Part p of the dense input buf (mapped as *mi once a part needs it): a
- * sub-range or a view of buf's memory, or one dense copy of the view. */
+/* Part p of the dense input buf (mapped as *mi once a part needs it,
+ * which then holds the chain's reference to buf): a sub-range or a view
+ * of buf's memory, or one dense copy of the view. */
 static GstBuffer *
 gst_tensor_splitter_part (GstTensorSplitter *self, GstBuffer *buf,
     gboolean in_meta, GstTnMappedInput **mi, Part *p)
@@ -558,7 +559,8 @@ gst_tensor_splitter_part (GstTensorSplitter *self, GstBuffer *buf,
 static GstFlowReturn
 gst_tensor_splitter_chain (GstPad *pad, GstObject *parent, GstBuffer *buf)
 {
-  GstTensorSplitter *self = GST_TENSOR_SPLITTER (parent);
+  /* a plain cast: the checked one costs a type lookup per buffer */
+  GstTensorSplitter *self = (GstTensorSplitter *) parent;
   GstFlowReturn ret = GST_FLOW_OK;
   GstBuffer *in = buf;
   GstTnMappedInput *mi = NULL;
@@ -629,10 +631,12 @@ gst_tensor_splitter_chain (GstPad *pad, GstObject *parent, GstBuffer *buf)
     if (ret != GST_FLOW_OK && ret != GST_FLOW_NOT_LINKED)
       break;
   }
+  /* the mapped input holds our reference to in when there is one */
   if (mi != NULL)
     gst_tn_mapped_input_unref (mi);
+  else
+    gst_buffer_unref (in);
   gst_tn_views_leave (self->views);
-  gst_buffer_unref (in);
   return ret;
 }
 

@@ -282,9 +282,13 @@ gst_tensor_window_share (GstTensorWindow *self, GstBuffer *in,
     return gst_tensor_window_copy_out (self, data, &v);
   for (i = 0; i < v.rank; i++)
     span += (v.dims[i] - 1) * v.strides[i];
-  if (gst_buffer_n_memory (in) == 1
-      && (*mi != NULL
-          || (*mi = gst_tn_mapped_input_new (self->views, in)) != NULL))
+  /* (the record takes a reference of its own to in: in is the base
+   * class's) */
+  if (gst_buffer_n_memory (in) == 1 && *mi == NULL
+      && (*mi = gst_tn_mapped_input_new (self->views, gst_buffer_ref (in)))
+             == NULL)
+    gst_buffer_unref (in);
+  if (*mi != NULL)
     /* a recycled view of the input mapped once (tnviews.h) */
     buf = gst_tn_mapped_input_view (*mi, self->views,
         (gsize) v.offset * self->isz, (gsize) span * self->isz,

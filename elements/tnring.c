@@ -16,6 +16,7 @@
 typedef struct _Window Window;
 struct _Window {
   GstTnRing *ring;
+  GstTnViews *views; /* its buffer's (alive while the buffer releases w) */
   guint64 from, to;
   gint live; /* atomic */
   Window *next;
@@ -29,6 +30,7 @@ struct _GstTnRing {
   tn_ring map;
   gint ref;          /* atomic: the writer's and one per live window */
   gint prepaid;      /* the writer's: references in ref no window holds */
+  gboolean unreffed; /* the writer's: its reference (and prepaid) went */
   Window *made;      /* live or dead, oldest first */
   Window **made_end; /* where the next made window is linked */
   Window *spare;
@@ -85,6 +87,7 @@ gst_tn_ring_unref (GstTnRing *ring)
   gint prepaid = ring->prepaid;
 
   ring->prepaid = 0;
+  ring->unreffed = TRUE;
   gst_tn_ring_drop (ring, 1 + prepaid);
 }
 
@@ -142,13 +145,21 @@ gst_tn_ring_window_free (gpointer data)
 {
   Window *w = data;
   GstTnRing *ring = w->ring;
+  /* On the writer's own thread, inside its chain (views' taker between
+   * enter and leave: a sink in the same thread dropping the window, the
+   * common case), the reference goes back to the writer's prepaid ones
+   * while the writer still holds the ring: no locked subtraction. */
+  gboolean writer = gst_tn_views_here (w->views) && !ring->unreffed;
 
   /* the reader is done with the bytes; from this store on the writer
-   * may reuse w, so ring was read before.  A release store (a plain mov,
-   * not g_atomic_int_set's locked exchange): the writer's load of live
-   * is the acquire that pairs with it. */
+   * may reuse w, so ring and views were read before.  A release store
+   * (a plain mov, not g_atomic_int_set's locked exchange): the writer's
+   * load of live is the acquire that pairs with it. */
   __atomic_store_n (&w->live, 0, __ATOMIC_RELEASE);
-  gst_tn_ring_drop (ring, 1);
+  if (writer)
+    ring->prepaid++;
+  else
+    gst_tn_ring_drop (ring, 1);
 }
 
 GstBuffer *
@@ -170,6 +181,7 @@ gst_tn_ring_window (GstTnRing *ring, GstTnViews *views, guint64 pos, gsize len,
   }
   ring->prepaid--;
   w->ring = ring;
+  w->views = views;
   w->from = pos;
   w->to = pos + len;
   w->next = NULL;

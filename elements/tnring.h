@@ -36,7 +36,9 @@ gboolean gst_tn_ring_can_write (GstTnRing *ring, guint64 from, guint64 to);
 /* A read-only buffer of views over stream bytes [pos, pos + len), len <=
  * size, with the layout of gst_tn_views_buffer; live (protected from
  * gst_tn_ring_can_write) until it and every memory shared from it are
- * freed (then it goes back to views). */
+ * freed (then it goes back to views).  views' taker is the writer: a
+ * window that dies on its thread between gst_tn_views_enter and leave
+ * gives its reference back to the writer without an atomic. */
 GstBuffer *gst_tn_ring_window (GstTnRing *ring, GstTnViews *views, guint64 pos,
     gsize len, gint rank, const gint64 *strides);
 /* Windows alive now.  The ring's writer calls gst_tn_ring_can_write,

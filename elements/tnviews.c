@@ -48,6 +48,12 @@ struct _GstTnViews {
   /* atomic: one mapped input record to reuse (no allocation per input);
    * MI_CLOSED when closed */
   GstTnMappedInput *mi_spare;
+  /* the taker's: a record that came back on its thread (no atomic) */
+  GstTnMappedInput *mi_mine;
+  /* the taker's: mapped inputs whose views died on its thread between
+   * gst_tn_views_enter and leave, their references given back in one
+   * subtraction each at leave (not one locked instruction per view) */
+  GstTnMappedInput *given;
 };
 
 static gchar mi_closed;
@@ -66,6 +72,15 @@ GType gst_tn_view_allocator_get_type (void);
 G_DEFINE_TYPE (GstTnViewAllocator, gst_tn_view_allocator, GST_TYPE_ALLOCATOR);
 
 static GstAllocator *view_allocator;
+
+/* Whether this thread is the taker's between gst_tn_views_enter and
+ * leave: only that thread stores its own id in here. */
+static inline gboolean
+views_here (GstTnViews *views)
+{
+  return __atomic_load_n (&views->here, __ATOMIC_RELAXED)
+         == (guintptr) pthread_self ();
+}
 
 static void
 gst_tn_views_unref (GstTnViews *views)
@@ -197,8 +212,7 @@ view_buffer_dispose (GstMiniObject *obj)
   /* (a part along axis 0 has none: a look is cheaper than the walk) */
   if (gst_buffer_iterate_meta (buf, &state) != NULL)
     gst_buffer_foreach_meta (buf, strip_meta, vm);
-  if (__atomic_load_n (&views->here, __ATOMIC_RELAXED)
-      == (guintptr) pthread_self ()) {
+  if (views_here (views)) {
     /* the taker's thread, between its takes: its list, no atomics */
     vm->next = views->mine;
     views->mine = vm;
@@ -219,10 +233,21 @@ gst_tn_views_enter (GstTnViews *views)
   __atomic_store_n (&views->here, (guintptr) pthread_self (), __ATOMIC_RELAXED);
 }
 
+static void mapped_input_give_back (GstTnViews *views, gboolean taker);
+
 void
 gst_tn_views_leave (GstTnViews *views)
 {
+  /* first: what dies from here on (a record freed below unrefs its
+   * input) takes the atomic way */
   __atomic_store_n (&views->here, 0, __ATOMIC_RELAXED);
+  mapped_input_give_back (views, TRUE);
+}
+
+gboolean
+gst_tn_views_here (GstTnViews *views)
+{
+  return views_here (views);
 }
 
 GstTnViews *
@@ -258,11 +283,18 @@ free_spares (ViewMem *vm)
 void
 gst_tn_views_close (GstTnViews *views)
 {
-  GstTnMappedInput *mi
-      = g_atomic_pointer_exchange (&views->mi_spare, MI_CLOSED);
+  GstTnMappedInput *mi;
 
+  /* (leave gave everything back; a taker that did not call it) */
+  mapped_input_give_back (views, FALSE);
+  mi = g_atomic_pointer_exchange (&views->mi_spare, MI_CLOSED);
   if (mi != NULL) {
     g_free (mi);
+    gst_tn_views_unref (views);
+  }
+  if (views->mi_mine != NULL) {
+    g_free (views->mi_mine);
+    views->mi_mine = NULL;
     gst_tn_views_unref (views);
   }
   free_spares (g_atomic_pointer_exchange (&views->back, VIEWS_CLOSED));
@@ -355,7 +387,12 @@ gst_tn_views_buffer (GstTnViews *views, guint8 *data, gsize len, gpointer owner,
 struct _GstTnMappedInput {
   gint ref;     /* atomic */
   gint prepaid; /* the owner's: references in ref no view holds yet */
-  GstBuffer *buf;
+  /* the taker's: references given back on its thread (views that died
+   * there, the owner's unref), still counted in ref; while not 0 the
+   * record is on views->given through given_next */
+  gint given;
+  GstTnMappedInput *given_next;
+  GstBuffer *buf; /* the caller's reference, taken */
   GstMapInfo map;
   gboolean direct;   /* map is of the buffer's one memory (gst_memory_map) */
   GstTnViews *views; /* a reference: the record goes back to it */
@@ -364,8 +401,14 @@ struct _GstTnMappedInput {
 GstTnMappedInput *
 gst_tn_mapped_input_new (GstTnViews *views, GstBuffer *buf)
 {
-  GstTnMappedInput *in = g_atomic_pointer_exchange (&views->mi_spare, NULL);
+  GstTnMappedInput *in = views->mi_mine;
 
+  /* the record that came back on this thread, else one from another
+   * (a plain look first: no exchange when there is none) */
+  if (in != NULL)
+    views->mi_mine = NULL;
+  else if (g_atomic_pointer_get (&views->mi_spare) != NULL)
+    in = g_atomic_pointer_exchange (&views->mi_spare, NULL);
   if (in == NULL) {
     in = g_new (GstTnMappedInput, 1);
     g_atomic_int_inc (&views->ref);
@@ -383,7 +426,9 @@ gst_tn_mapped_input_new (GstTnViews *views, GstBuffer *buf)
   }
   in->ref = 1 + MI_PREPAID;
   in->prepaid = MI_PREPAID;
-  in->buf = gst_buffer_ref (buf);
+  in->given = 0;
+  in->given_next = NULL;
+  in->buf = buf;
   return in;
 }
 
@@ -399,10 +444,11 @@ gst_tn_mapped_input_size (GstTnMappedInput *in)
   return in->map.size;
 }
 
-/* A reference goes: n of them at once (the owner's and what it prepaid)
- * or one (a view's). */
+/* n references go at once (the owner's and what it prepaid, what the
+ * taker's thread gave back, or a view's).  taker: on the taker's thread
+ * (its record slot needs no atomic). */
 static void
-mapped_input_drop (GstTnMappedInput *in, gint n)
+mapped_input_drop (GstTnMappedInput *in, gint n, gboolean taker)
 {
   GstTnViews *views = in->views;
 
@@ -415,23 +461,66 @@ mapped_input_drop (GstTnMappedInput *in, gint n)
   gst_buffer_unref (in->buf);
   in->buf = NULL;
   /* back to views for the next input, unless one is there already or
-   * views is closed */
+   * views is closed (the taker's own slot is not looked at once closed:
+   * close runs when no taker does) */
+  if (taker && views->mi_mine == NULL) {
+    views->mi_mine = in;
+    return;
+  }
   if (!g_atomic_pointer_compare_and_exchange (&views->mi_spare, NULL, in)) {
     g_free (in);
     gst_tn_views_unref (views);
   }
 }
 
+/* n references of in go; on the taker's thread between enter and leave
+ * they are counted and given back at leave, in one subtraction per
+ * record however many views died (a sink replacing its last buffer with
+ * the next part kills one view per part). */
+static void
+mapped_input_give (GstTnMappedInput *in, gint n)
+{
+  GstTnViews *views = in->views;
+
+  if (!views_here (views)) {
+    mapped_input_drop (in, n, FALSE);
+    return;
+  }
+  if (in->given == 0) {
+    in->given_next = views->given;
+    views->given = in;
+  }
+  in->given += n;
+}
+
+static void
+mapped_input_give_back (GstTnViews *views, gboolean taker)
+{
+  GstTnMappedInput *in;
+
+  while ((in = views->given) != NULL) {
+    gint n = in->given;
+
+    views->given = in->given_next;
+    in->given = 0;
+    in->given_next = NULL;
+    mapped_input_drop (in, n, taker);
+  }
+}
+
 static void
 mapped_input_view_done (gpointer in)
 {
-  mapped_input_drop (in, 1);
+  mapped_input_give (in, 1);
 }
 
 void
 gst_tn_mapped_input_unref (GstTnMappedInput *in)
 {
-  mapped_input_drop (in, 1 + in->prepaid);
+  gint n = 1 + in->prepaid;
+
+  in->prepaid = 0;
+  mapped_input_give (in, n);
 }
 
 GstBuffer *

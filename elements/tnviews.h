@@ -36,7 +36,13 @@ void gst_tn_views_close (GstTnViews *views);
  * replacing its last buffer) go back without an atomic.  Between the
  * two, only this thread takes from views. */
 void gst_tn_views_enter (GstTnViews *views);
+/* Also gives back, in one subtraction per mapped input, the references
+ * of the views of mapped inputs that died on this thread meanwhile. */
 void gst_tn_views_leave (GstTnViews *views);
+/* Whether the calling thread is views' taker between enter and leave
+ * (an owner that counts references of its own can then give one back
+ * without an atomic, as the mapped input does). */
+gboolean gst_tn_views_here (GstTnViews *views);
 GstBuffer *gst_tn_views_buffer (GstTnViews *views, guint8 *data, gsize len,
     gpointer owner, GDestroyNotify release, gint rank, const gint64 *strides);
 
@@ -44,9 +50,11 @@ GstBuffer *gst_tn_views_buffer (GstTnViews *views, guint8 *data, gsize len,
  * it: one map and one reference per input, however many parts. */
 typedef struct _GstTnMappedInput GstTnMappedInput;
 
-/* NULL when buf cannot be mapped for reading.  The record comes from
- * views and goes back to it (one record kept: no allocation per input);
- * called by the thread that takes views' buffers. */
+/* NULL when buf cannot be mapped for reading (buf stays the caller's);
+ * else the record takes the caller's reference to buf (no reference of
+ * its own: one locked add and subtraction fewer per input).  The record
+ * comes from views and goes back to it (no allocation per input); called
+ * by the thread that takes views' buffers. */
 GstTnMappedInput *gst_tn_mapped_input_new (GstTnViews *views, GstBuffer *buf);
 const guint8 *gst_tn_mapped_input_data (GstTnMappedInput *in);
 gsize gst_tn_mapped_input_size (GstTnMappedInput *in);
@@ -55,7 +63,9 @@ gsize gst_tn_mapped_input_size (GstTnMappedInput *in);
 GstBuffer *gst_tn_mapped_input_view (GstTnMappedInput *in, GstTnViews *views,
     gsize off, gsize len, gint rank, const gint64 *strides);
 /* The caller's reference (gst_tn_mapped_input_new's) goes; views hold
- * their own.  Called by the thread that made it. */
+ * their own.  Called by the thread that made it.  The input stays mapped
+ * and referenced until its last view is gone and, when that view died
+ * on the taker's thread between enter and leave, until leave. */
 void gst_tn_mapped_input_unref (GstTnMappedInput *in);
 
 G_END_DECLS

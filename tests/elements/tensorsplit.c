@@ -438,6 +438,124 @@ GST_START_TEST (test_recycled_views)
 }
 GST_END_TEST;
 
+/* Parts that die on the streaming thread inside the split's chain (a
+ * sink in the same thread keeping its last buffer until the next one
+ * replaces it, as basesink does) give their references on the input back
+ * when the chain ends (elements/tnviews.h, gst_tn_views_leave): the input
+ * of round r goes as soon as the push of round r + 1 returns, not before
+ * (every kept part still reads its own bytes) and not later (nothing kept
+ * mapped).  Part 1's sink drops its parts at once, in the push. */
+typedef struct {
+  GstBuffer *last[2];
+  gint chained[2];
+  GstPad *pads[2];
+} Keep;
+
+static GstFlowReturn
+keep_chain (GstPad *pad, GstObject *parent, GstBuffer *buf)
+{
+  Keep *kp = g_object_get_data (G_OBJECT (pad), "keep");
+  gint k = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (pad), "part"));
+
+  kp->chained[k]++;
+  if (k == 1) {
+    gst_buffer_unref (buf);
+    return GST_FLOW_OK;
+  }
+  gst_buffer_replace (&kp->last[k], buf);
+  gst_buffer_unref (buf);
+  return GST_FLOW_OK;
+}
+
+static gboolean
+keep_event (GstPad *pad, GstObject *parent, GstEvent *event)
+{
+  gst_event_unref (event);
+  return TRUE;
+}
+
+static void
+keep_pad_added (GstElement *e, GstPad *pad, gpointer data)
+{
+  Keep *kp = data;
+  gchar *name = gst_pad_get_name (pad);
+  gint k = name[strlen (name) - 1] - '0';
+  GstPad *sp = gst_pad_new (name, GST_PAD_SINK);
+
+  fail_unless (k == 0 || k == 1);
+  g_object_set_data (G_OBJECT (sp), "keep", kp);
+  g_object_set_data (G_OBJECT (sp), "part", GINT_TO_POINTER (k));
+  gst_pad_set_chain_function (sp, keep_chain);
+  gst_pad_set_event_function (sp, keep_event);
+  gst_pad_set_active (sp, TRUE);
+  fail_unless_equals_int (gst_pad_link (pad, sp), GST_PAD_LINK_OK);
+  kp->pads[k] = sp;
+  g_free (name);
+}
+
+static void
+note_gone (gpointer data, GstMiniObject *obj)
+{
+  (*(gint *) data)++;
+}
+
+GST_START_TEST (test_parts_die_in_chain)
+{
+  GstElement *split = gst_element_factory_make ("tensorsplit", NULL);
+  GstPad *src = gst_pad_new ("src", GST_PAD_SRC), *sink;
+  GstSegment seg;
+  GstCaps *caps;
+  Keep kp = { { NULL, NULL }, { 0, 0 }, { NULL, NULL } };
+  gint gone[8] = { 0 };
+
+  g_object_set (split, "sections", 2, NULL);
+  g_signal_connect (split, "pad-added", G_CALLBACK (keep_pad_added), &kp);
+  sink = gst_element_get_static_pad (split, "sink");
+  gst_pad_set_active (src, TRUE);
+  fail_unless_equals_int (gst_pad_link (src, sink), GST_PAD_LINK_OK);
+  gst_object_unref (sink);
+  fail_unless_equals_int (gst_element_set_state (split, GST_STATE_PLAYING),
+      GST_STATE_CHANGE_SUCCESS);
+  gst_pad_push_event (src, gst_event_new_stream_start ("parts"));
+  caps = gst_caps_from_string ("tensor/x-raw,type=float32,dims=<4,6,6>");
+  gst_pad_push_event (src, gst_event_new_caps (caps));
+  gst_caps_unref (caps);
+  gst_segment_init (&seg, GST_FORMAT_TIME);
+  gst_pad_push_event (src, gst_event_new_segment (&seg));
+  for (int r = 0; r < 8; r++) {
+    float x[N];
+    GstBuffer *in;
+
+    for (int i = 0; i < N; i++)
+      x[i] = (float) (r * 1000 + i);
+    in = gst_buffer_new_memdup (x, sizeof x);
+    gst_mini_object_weak_ref (GST_MINI_OBJECT (in), note_gone, &gone[r]);
+    fail_unless_equals_int (gst_pad_push (src, in), GST_FLOW_OK);
+    fail_unless_equals_int (kp.chained[0], r + 1);
+    fail_unless_equals_int (kp.chained[1], r + 1);
+    /* this round's part 0 is kept: its input lives, mapped */
+    fail_unless_equals_int (gone[r], 0);
+    check_round (kp.last[0], r, 0);
+    /* the last round's part 0 died in this round's chain */
+    if (r > 0)
+      fail_unless (gone[r - 1] == 1, "input %d kept", r - 1);
+  }
+  /* the last part dies off the chain (the atomic way) */
+  gst_buffer_replace (&kp.last[0], NULL);
+  fail_unless_equals_int (gone[7], 1);
+  gst_element_set_state (split, GST_STATE_NULL);
+  gst_pad_set_active (src, FALSE);
+  gst_object_unref (src);
+  gst_object_unref (split);
+  for (int k = 0; k < 2; k++) {
+    fail_unless (kp.pads[k] != NULL);
+    gst_pad_set_active (kp.pads[k], FALSE);
+    gst_object_unref (kp.pads[k]);
+  }
+  tn_check_no_outstanding ();
+}
+GST_END_TEST;
+
 /* Negotiation fails with the reason in words. */
 static void
 expect_error (const gchar *caps, const gchar *want, ...)
@@ -565,6 +683,7 @@ tensorsplit_suite (void)
   tcase_add_test (tc, test_caps_change);
   tcase_add_test (tc, test_recycled);
   tcase_add_test (tc, test_recycled_views);
+  tcase_add_test (tc, test_parts_die_in_chain);
   return s;
 }
 

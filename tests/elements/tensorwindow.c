@@ -341,8 +341,36 @@ check_steady (GstBuffer *b, guint n, gsize ib)
  * newest first: the ring's windows die in any order (tnring.c collects
  * the dead ones between live ones), their view buffers are reused while
  * their neighbours are held, and every window, held or not, has its own
- * bytes when it is read. */
-enum { RELEASED, HELD, SOME_HELD };
+ * bytes when it is read.  IN_CHAIN: two of every three windows die on
+ * the streaming thread inside the element's chain (a probe keeps each
+ * until the next one replaces it, as a sink's last sample; their ring
+ * references go back to the writer without an atomic, tnring.c), some of
+ * them after the ring they are in was replaced by a larger one (the
+ * third held to the end makes it grow): every window still reads its
+ * own bytes, and every ring goes once its last window has (LeakSanitizer
+ * in the ASan suite). */
+enum { RELEASED, HELD, SOME_HELD, IN_CHAIN };
+
+typedef struct {
+  GstBuffer *last;
+  guint seen;
+  gsize ib;
+} InChain;
+
+static GstPadProbeReturn
+in_chain_probe (GstPad *pad, GstPadProbeInfo *info, gpointer data)
+{
+  InChain *c = data;
+  GstBuffer *b = GST_PAD_PROBE_INFO_BUFFER (info);
+  guint n = c->seen++;
+
+  check_steady (b, n, c->ib);
+  if (n % 3 == 0)
+    return GST_PAD_PROBE_OK;
+  /* the last one dies here, in the chain of the next */
+  gst_buffer_replace (&c->last, b);
+  return GST_PAD_PROBE_DROP;
+}
 
 static void
 steady (int mode)
@@ -354,7 +382,15 @@ steady (int mode)
   guint n = 0, i, kept = 0;
   guint64 copied, exact = 100 * 16 * ib;
   GstBuffer *b;
+  InChain ic = { NULL, 0, ib };
 
+  if (mode == IN_CHAIN) {
+    GstPad *pad = gst_element_get_static_pad (window_of (h), "src");
+
+    gst_pad_add_probe (
+        pad, GST_PAD_PROBE_TYPE_BUFFER, in_chain_probe, &ic, NULL);
+    gst_object_unref (pad);
+  }
   gst_harness_set_src_caps (h, tensor_caps (TN_FLOAT32, dims, 2, 0));
   for (i = 0; i < 100; i++) {
     GstBuffer *in = gst_buffer_new_allocate (NULL, 16 * ib, NULL);
@@ -363,8 +399,13 @@ steady (int mode)
     fail_unless_equals_int (gst_harness_push (h, in), GST_FLOW_OK);
     while ((b = gst_harness_try_pull (h)) != NULL) {
       fail_unless (n < 97);
+      if (mode == IN_CHAIN) {
+        /* the probe let window n through, dropped the two after it */
+        while (n % 3 != 0)
+          n++;
+      }
       check_steady (b, n, ib);
-      if (mode == HELD || (mode == SOME_HELD && n % 3 == 0))
+      if (mode == HELD || (mode != RELEASED && n % 3 == 0))
         held[n] = b;
       else
         gst_buffer_unref (b);
@@ -377,13 +418,22 @@ steady (int mode)
         held[j] = NULL;
       }
   }
+  if (mode == IN_CHAIN) {
+    fail_unless_equals_int (ic.seen, 97);
+    check_steady (ic.last, 95, ib);
+    gst_buffer_replace (&ic.last, NULL);
+    n = 97;
+  }
   fail_unless_equals_int (n, 97);
   for (i = 0; i < n; i++)
     if (held[i] != NULL) {
       check_steady (held[i], i, ib);
       kept++;
     }
-  fail_unless_equals_int (kept, mode == HELD ? 97 : mode == SOME_HELD ? 25 : 0);
+  fail_unless_equals_int (kept, mode == HELD        ? 97
+                                : mode == SOME_HELD ? 25
+                                : mode == IN_CHAIN  ? 33
+                                                    : 0);
   copied = bytes_copied (window_of (h));
   if (mode != RELEASED) {
     /* rings of 1, 2, 4 pages: the window in progress twice more */
@@ -419,6 +469,12 @@ GST_END_TEST;
 GST_START_TEST (test_steady_held)
 {
   steady (HELD);
+}
+GST_END_TEST;
+
+GST_START_TEST (test_steady_in_chain)
+{
+  steady (IN_CHAIN);
 }
 GST_END_TEST;
 
@@ -951,6 +1007,7 @@ tensorwindow_suite (void)
   tcase_add_test (tc, test_cases);
   tcase_add_test (tc, test_steady_released);
   tcase_add_test (tc, test_steady_held);
+  tcase_add_test (tc, test_steady_in_chain);
   tcase_add_test (tc, test_steady_some_held);
   tcase_add_test (tc, test_timestamps_framerate);
   tcase_add_test (tc, test_eos_drops_with_message);
