@@ -157,16 +157,23 @@ gst_tensor_window_ring_make_room (
   if (ring != NULL && need <= gst_tn_ring_size (ring)
       && gst_tn_ring_can_write (ring, self->ring_to * ib, to * ib))
     return TRUE;
-  /* A window and a hop at first: then downstream may hold the last
-   * window while the next fills (a sink's last sample), and the ring is
-   * as small as that allows (a ring of two windows of 512 KiB, with the
-   * input, no longer fits in L2, and every hop's copy into it ran at
-   * L3's speed: docs/perf-notes.md, "Session 9 H5"); twice the last
-   * size when downstream held on to more (once: the copy of the window
-   * in progress). */
-  want = ((gsize) self->run.size + self->run.hop) * ib;
-  if (ring != NULL)
-    want = MAX (want, 2 * gst_tn_ring_size (ring));
+  /* A window at first: a downstream done with each window before the
+   * next is complete (an element that reads it in the push, the common
+   * case) needs no more, and the hops' copies then go round a window's
+   * bytes only (32 KiB windows of <1024,2> float32 and the input fit in
+   * L1; a window and a hop did not, and every hop's copy ran at L2's
+   * speed: docs/perf-notes.md, "Session 10 H5").  A window and a hop
+   * when downstream held the last window while the next filled (a sink
+   * keeping its last sample: once, the copy of the window in progress);
+   * no larger at first because a ring of two windows of 512 KiB, with
+   * the input, no longer fit in a 1 MiB L2 ("Session 9 H5"); twice the
+   * last size when downstream holds on to more. */
+  want = (gsize) self->run.size * ib;
+  if (ring != NULL) {
+    gsize held = ((gsize) self->run.size + self->run.hop) * ib;
+
+    want = gst_tn_ring_size (ring) < held ? held : 2 * gst_tn_ring_size (ring);
+  }
   want = MAX (want, need);
   fresh = gst_tn_ring_new (want, &why);
   if (fresh == NULL) {
@@ -358,6 +365,7 @@ gst_tensor_window_take (GstTensorWindow *self, GstBuffer *in)
   gboolean tnmap = FALSE;
   const guint8 *data;
   GstTnMappedInput *mi = NULL;
+  const Pending *head;
   tn_view iv;
   gint64 n;
   guint64 b0 = self->total, b1;
@@ -414,12 +422,13 @@ gst_tensor_window_take (GstTensorWindow *self, GstBuffer *in)
     Pending p = { self->next_start, 0, 0 };
 
     gst_tensor_window_time (self, in, n, self->next_start - b0, &p);
-    g_array_append_val (self->pending, p);
+    gst_queue_array_push_tail_struct (self->pending, &p);
     self->next_start += s->hop;
   }
-  /* The windows this buffer completes. */
-  while (self->pending->len > 0) {
-    Pending p = g_array_index (self->pending, Pending, 0);
+  /* The windows this buffer completes (the head is NULL once none is
+   * pending: no separate emptiness call). */
+  while ((head = gst_queue_array_peek_head_struct (self->pending)) != NULL) {
+    Pending p = *head;
     guint64 end = p.start + s->size;
     GstBuffer *buf = NULL;
 
@@ -445,14 +454,12 @@ gst_tensor_window_take (GstTensorWindow *self, GstBuffer *in)
     }
     gst_tensor_window_stamp (self, buf, &p);
     gst_queue_array_push_tail (self->out, buf);
-    g_array_remove_index (self->pending, 0);
+    gst_queue_array_pop_head_struct (self->pending);
   }
   /* What the windows still to come need of this buffer. */
-  if (self->pending->len > 0) {
-    guint64 need = g_array_index (self->pending, Pending, 0).start;
-
+  if (head != NULL) {
     if (!gst_tensor_window_ring_append (
-            self, data, &iv, iv_dense, b0, need, b1))
+            self, data, &iv, iv_dense, b0, head->start, b1))
       goto failed;
   }
   self->total = b1;
@@ -486,9 +493,9 @@ gst_tensor_window_drain (GstTensorWindow *self, const gchar *why)
   gsize ib = self->item_bytes, wbytes = (gsize) self->run.size * ib;
   guint64 first;
 
-  if (self->pending->len == 0)
+  if (gst_queue_array_is_empty (self->pending))
     goto done;
-  first = g_array_index (self->pending, Pending, 0).start;
+  first = ((Pending *) gst_queue_array_peek_head_struct (self->pending))->start;
   if (!self->run.pad_end) {
     GST_ELEMENT_WARNING (self, STREAM, FORMAT,
         ("%s: dropped a partial window at %s: %" G_GUINT64_FORMAT
@@ -498,8 +505,8 @@ gst_tensor_window_drain (GstTensorWindow *self, const gchar *why)
         (NULL));
     goto done;
   }
-  while (self->pending->len > 0) {
-    Pending p = g_array_index (self->pending, Pending, 0);
+  while (!gst_queue_array_is_empty (self->pending)) {
+    Pending p = *(Pending *) gst_queue_array_pop_head_struct (self->pending);
     GstAllocator *alloc = gst_tn_allocator_get ();
     GstMemory *mem = gst_allocator_alloc (alloc, MAX (wbytes, 1), NULL);
     gsize have = (gsize) (self->total - p.start) * ib;
@@ -507,7 +514,6 @@ gst_tensor_window_drain (GstTensorWindow *self, const gchar *why)
     GstBuffer *buf;
 
     gst_object_unref (alloc);
-    g_array_remove_index (self->pending, 0);
     if (mem == NULL || !gst_memory_map (mem, &map, GST_MAP_WRITE)) {
       if (mem)
         gst_memory_unref (mem);
@@ -539,7 +545,7 @@ gst_tensor_window_drain (GstTensorWindow *self, const gchar *why)
 
 done:
   gst_tensor_window_flush_count (self);
-  g_array_set_size (self->pending, 0);
+  gst_queue_array_clear (self->pending);
   self->next_start = self->total;
   if (self->ring)
     gst_tn_ring_unref (self->ring);
@@ -552,7 +558,7 @@ gst_tensor_window_reset (GstTensorWindow *self)
 {
   GstBuffer *b;
 
-  g_array_set_size (self->pending, 0);
+  gst_queue_array_clear (self->pending);
   while ((b = gst_queue_array_pop_head (self->out)) != NULL)
     gst_buffer_unref (b);
   if (self->ring)

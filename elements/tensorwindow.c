@@ -62,8 +62,10 @@
  * tensors only gets each window copied once more out of the ring.  Input
  * buffers are never kept: what later windows need is in the ring when the
  * chain function returns.  A window downstream still holds is never
- * overwritten: when the ring would have to, a ring twice as large is
- * started (the items of the window in progress are then copied again).
+ * overwritten: when the ring would have to, a larger ring is started (a
+ * window and a hop after the first ring of one window, twice as large
+ * after that; the items of the window in progress are then copied
+ * again).
  * #GstTensorWindow:bytes-copied counts every byte copied.
  *
  * ## Example launch lines
@@ -648,7 +650,7 @@ gst_tensor_window_finalize (GObject *object)
   GstTensorWindow *self = GST_TENSOR_WINDOW (object);
 
   gst_tensor_window_reset (self);
-  g_array_unref (self->pending);
+  gst_queue_array_free (self->pending);
   gst_caps_replace (&self->refused, NULL);
   gst_tn_views_close (self->views);
   gst_queue_array_free (self->out);
@@ -787,7 +789,8 @@ gst_tensor_window_init (GstTensorWindow *self)
   self->props.axis = DEFAULT_AXIS;
   self->props.size = DEFAULT_SIZE;
   self->props.hop = DEFAULT_HOP;
-  self->pending = g_array_new (FALSE, FALSE, sizeof (Pending));
+  /* a queue of structs: no memmove and GArray checks per window */
+  self->pending = gst_queue_array_new_for_struct (sizeof (Pending), 8);
   self->out = gst_queue_array_new (4);
   self->discont = TRUE;
   self->views = gst_tn_views_new ();

@@ -52,7 +52,7 @@ struct _GstTensorWindow {
   gsize out_nbytes;
   guint64 total;              /* items received since the start or a flush */
   guint64 next_start;         /* the first window start not yet come */
-  GArray *pending;            /* of Pending, oldest first */
+  GstQueueArray *pending;     /* of Pending (structs), oldest first */
   GstTnRing *ring;            /* NULL until a window spans buffers */
   guint64 ring_from, ring_to; /* items held in the ring */
   gboolean downstream_meta;
