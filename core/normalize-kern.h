@@ -100,6 +100,10 @@ typedef struct {
 } tn_norm_dsp;
 
 void tn_norm_dsp_init (tn_norm_dsp *dsp, unsigned flags);
+/* The table for flags with the prefetching entries (pf 1) or without
+ * (0), whichever tn_norm_dsp_init chose for this CPU: for checkasm,
+ * which checks both. */
+void tn_norm_dsp_fill (tn_norm_dsp *dsp, unsigned flags, int pf);
 const tn_norm_dsp *tn_norm_dsp_get (void);
 
 /* The end of moments: slot j of p adds lanes j, j + p, ... of the 24
@@ -125,9 +129,11 @@ void tn_nk_fill_c (tn_norm_dsp *dsp);
 void tn_nk_fill_avx2 (tn_norm_dsp *dsp);
 void tn_nk_fill_avx512 (tn_norm_dsp *dsp);
 /* x86/normalize-avx2.c: the reductions and affine_rep; x86/normalize-
- * avx512.c: affine_rep in zmm registers. */
-void tn_nk_fill_avx2_red (tn_norm_dsp *dsp);
-void tn_nk_fill_avx512_rep (tn_norm_dsp *dsp);
+ * avx512.c: moments and affine_rep in zmm registers.  prefetch: the
+ * entries of moments and affine_rep that request x's lines ahead (the
+ * same bits). */
+void tn_nk_fill_avx2_red (tn_norm_dsp *dsp, int prefetch);
+void tn_nk_fill_avx512_red (tn_norm_dsp *dsp, int prefetch);
 
 /* The float32 exp of the EXP pass on one item, for tests: exp (hi + lo)
  * for hi <= 88, lo tiny beside hi. */

@@ -10,6 +10,12 @@
 #include <immintrin.h>
 #include <math.h>
 
+/* pf: moments and affine_rep request every line of x PF_NEAR bytes
+ * ahead into L1 and PF_FAR bytes ahead into L2 (normalize.c chooses, as
+ * for the AVX-512 entries: x86/normalize-avx512.c). */
+#define PF_NEAR 2048
+#define PF_FAR 8192
+
 static float
 rmax_avx2 (const float *x, int64_t n)
 {
@@ -73,8 +79,8 @@ rsum_avx2 (const float *x, int64_t n)
 
 /* The 24 lanes as 6 vectors of 4 doubles; the shifts repeat every 12
  * lanes (p divides 12), so 3 vectors hold them. */
-static void
-moments_avx2 (const float *x, int64_t n, int p, double *s, double *q)
+static inline __attribute__ ((always_inline)) void
+mom_avx2 (const float *x, int64_t n, int p, double *s, double *q, int pf)
 {
   double c[24], ls[24], lq[24];
   __m256d s0 = _mm256_setzero_pd (), s1 = s0, s2 = s0, s3 = s0, s4 = s0;
@@ -96,6 +102,16 @@ moments_avx2 (const float *x, int64_t n, int p, double *s, double *q)
     q##k = _mm256_fmadd_pd (d_, d_, q##k);                                     \
   } while (0)
   for (; i + 24 <= n; i += 24) {
+    /* 96 bytes a step: requests 96 bytes apart and 64 after them touch
+     * every line */
+    if (pf) {
+      const char *p_ = (const char *) (x + i);
+
+      _mm_prefetch (p_ + PF_NEAR, _MM_HINT_T0);
+      _mm_prefetch (p_ + PF_NEAR + 64, _MM_HINT_T0);
+      _mm_prefetch (p_ + PF_FAR, _MM_HINT_T1);
+      _mm_prefetch (p_ + PF_FAR + 64, _MM_HINT_T1);
+    }
     MOM_STEP (0, c0);
     MOM_STEP (1, c1);
     MOM_STEP (2, c2);
@@ -125,6 +141,18 @@ moments_avx2 (const float *x, int64_t n, int p, double *s, double *q)
   tn_nk_moments_fold (ls, lq, p, s, q);
 }
 
+static void
+moments_avx2 (const float *x, int64_t n, int p, double *s, double *q)
+{
+  mom_avx2 (x, n, p, s, q, 0);
+}
+
+static void
+moments_avx2_pf (const float *x, int64_t n, int p, double *s, double *q)
+{
+  mom_avx2 (x, n, p, s, q, 1);
+}
+
 /* affine_rep (normalize-kern.h) in ymm registers: as the AVX-512 entry
  * (x86/normalize-avx512.c), but 48 pairs would take 24 of the 16
  * registers, so each vector of 8 items loads its 8 pairs, from a copy
@@ -132,7 +160,7 @@ moments_avx2 (const float *x, int64_t n, int p, double *s, double *q)
  * border of y.  The arithmetic is the portable entry's, item by item. */
 static inline __attribute__ ((always_inline)) void
 rep_avx2 (const float *x, float *y, int64_t n, const double *a, const double *b,
-    int stream)
+    int stream, int pf)
 {
   int64_t i = 0;
 
@@ -147,6 +175,11 @@ rep_avx2 (const float *x, float *y, int64_t n, const double *a, const double *b,
       b2[j] = b[(ph + j) % TN_NK_REP];
     }
     for (int j = 0; i + 8 <= n; i += 8, j = j + 8 < TN_NK_REP ? j + 8 : 0) {
+      /* every other step: one request a line */
+      if (pf && !(j & 8)) {
+        _mm_prefetch ((const char *) (x + i) + PF_NEAR, _MM_HINT_T0);
+        _mm_prefetch ((const char *) (x + i) + PF_FAR, _MM_HINT_T1);
+      }
       const __m256 v = _mm256_loadu_ps (x + i);
       const __m256d lo = _mm256_cvtps_pd (_mm256_castps256_ps128 (v));
       const __m256d hi = _mm256_cvtps_pd (_mm256_extractf128_ps (v, 1));
@@ -172,14 +205,30 @@ rep_avx2 (const float *x, float *y, int64_t n, const double *a, const double *b,
     _mm_sfence ();
 }
 
-TN_NK_REP_ENTRIES (affine_rep_avx2, rep_avx2)
+static inline __attribute__ ((always_inline)) void
+rep_avx2_nopf (const float *x, float *y, int64_t n, const double *a,
+    const double *b, int stream)
+{
+  rep_avx2 (x, y, n, a, b, stream, 0);
+}
+
+static inline __attribute__ ((always_inline)) void
+rep_avx2_pf (const float *x, float *y, int64_t n, const double *a,
+    const double *b, int stream)
+{
+  rep_avx2 (x, y, n, a, b, stream, 1);
+}
+
+TN_NK_REP_ENTRIES (affine_rep_avx2, rep_avx2_nopf)
+TN_NK_REP_ENTRIES (affine_rep_avx2_pf, rep_avx2_pf)
 
 void
-tn_nk_fill_avx2_red (tn_norm_dsp *dsp)
+tn_nk_fill_avx2_red (tn_norm_dsp *dsp, int prefetch)
 {
-  dsp->affine_rep[0] = affine_rep_avx2;
-  dsp->affine_rep[1] = affine_rep_avx2_stream;
+  dsp->affine_rep[0] = prefetch ? affine_rep_avx2_pf : affine_rep_avx2;
+  dsp->affine_rep[1]
+      = prefetch ? affine_rep_avx2_pf_stream : affine_rep_avx2_stream;
   dsp->rmax = rmax_avx2;
   dsp->rsum = rsum_avx2;
-  dsp->moments = moments_avx2;
+  dsp->moments = prefetch ? moments_avx2_pf : moments_avx2;
 }

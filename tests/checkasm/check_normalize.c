@@ -5,8 +5,9 @@
  * edge-heavy items (NaN, infinities, subnormals, +-max) with edge-heavy
  * parameters, and on the inputs softmax gives the exp pass (x at most the
  * parameter, down to 120 below it, so that the results reach the
- * subnormal range); affine_rep (check_affine_rep).  Which NaN comes out
- * is free, as in every family: a NaN result must be NaN in both. */
+ * subnormal range); affine_rep (check_affine_rep); the reductions and
+ * affine_rep of both tables, with and without software prefetch.  Which NaN
+ * comes out is free, as in every family: a NaN result must be NaN in both. */
 #include "checkasm.h"
 
 #include <math.h>
@@ -205,9 +206,18 @@ checkasm_check_normalize (void)
 {
   const tn_norm_dsp *tab = tn_norm_dsp_get ();
   const size_t nmax = 4095 + 4;
+  tn_norm_dsp alt;
 
   check_reductions (tab);
   check_affine_rep (tab);
+  /* the entries with and without software prefetch (the table above has
+   * the ones this CPU's vendor gets; the others differ from them by the
+   * requests alone, and are checked here all the same) */
+  for (int pf = 0; pf < 2; pf++) {
+    tn_norm_dsp_fill (&alt, checkasm_cpu_flags (), pf);
+    check_reductions (&alt);
+    check_affine_rep (&alt);
+  }
   for (int k = 0; k < TN_NK_NKINDS; k++) {
     for (int f64 = 0; f64 < 2; f64++) {
       tn_nk_fn ref;
