@@ -10,11 +10,14 @@
  *   NumPy's (x - x.mean((0,1))) / np.sqrt(x.var((0,1)) + 1e-5) for scale;
  * - each on 1 thread (the ratios) and, for reference, on 2.
  * Every figure is the median of RUNS runs; ratios are speeds, ours over
- * the peer's (>= 1: ours is faster). */
+ * the peer's (>= 1: ours is faster).  The one-thread cases are also
+ * timed in thread CPU time (the peer's by time.thread_time, in runs of
+ * their own), steadier than the wall clock on a loaded machine. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "bench.h"
 #include "core/normalize.h"
@@ -44,9 +47,11 @@ static const char *const peer_script
       "      'np_standardize': np_std}\n"
       "for line in sys.stdin:\n"
       "    w = line.split()\n"
-      "    f = fs[w[0]]\n"
+      "    cpu = w[0].endswith('_cpu')\n" /* NAME_cpu: thread CPU time */
+      "    f = fs[w[0][:-4] if cpu else w[0]]\n"
+      "    clock = time.thread_time if cpu else time.perf_counter\n"
       "    f(); f()\n" /* warm: the first calls after a pause are slow */
-      "    t = time.perf_counter(); f(); t = time.perf_counter() - t\n"
+      "    t = clock(); f(); t = clock() - t\n"
       "    print('%.9f' % t, flush=True)\n";
 
 /* STREAM's scale kernel: every byte read once and written once. */
@@ -55,6 +60,15 @@ stream_scale (float *y, const float *x, size_t n, float s)
 {
   for (size_t i = 0; i < n; i++)
     y[i] = s * x[i];
+}
+
+static double
+cpu_now (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts);
+  return (double) ts.tv_sec + (double) ts.tv_nsec * 1e-9;
 }
 
 static void
@@ -68,12 +82,14 @@ fill (float *x, int64_t n, int normal)
     tn_random_fill_uniform (x, TN_FLOAT32, 0, n, 0.0, 255.0, 1, 1, &e);
 }
 
+/* Wall-clock seconds; *cpu (if not NULL): the calling thread's CPU
+ * seconds, the whole call's for nthreads 1 (it runs on that thread). */
 static double
 time_norm (float *y, const float *x, const tn_view *v, tn_norm_op op,
-    uint32_t mask, int nthreads)
+    uint32_t mask, int nthreads, double *cpu)
 {
   tn_err e;
-  double t = bench_now ();
+  double c = cpu_now (), t = bench_now ();
 
   if (tn_normalize (y, x, v, op, mask, tn_norm_default_eps (op), nthreads, &e)
       < 0) {
@@ -81,6 +97,8 @@ time_norm (float *y, const float *x, const tn_view *v, tn_norm_op op,
     exit (1);
   }
   t = bench_now () - t;
+  if (cpu)
+    *cpu = cpu_now () - c;
   bench_sink (y);
   return t;
 }
@@ -94,6 +112,7 @@ main (void)
   float *ix = malloc (in * 4), *iy = malloc (in * 4);
   double ours1[RUNS], ours2[RUNS], np_[RUNS], sp[RUNS], st1[RUNS], st2[RUNS],
       stream[RUNS], npst[RUNS];
+  double c_ours[RUNS], c_np[RUNS], c_sp[RUNS], c_st[RUNS], c_stream[RUNS];
   BenchPeer peer;
   int have_peer;
   tn_view sv, iv;
@@ -110,41 +129,62 @@ main (void)
             "python3-numpy and python3-scipy; bench/run.sh installs them)\n");
 
   /* warm-up: pages, the worker pool, the peer's arrays */
-  time_norm (sy, sx, &sv, TN_NORM_SOFTMAX, 2, 1);
-  time_norm (iy, ix, &iv, TN_NORM_STANDARDIZE, 3, 2);
+  time_norm (sy, sx, &sv, TN_NORM_SOFTMAX, 2, 1, NULL);
+  time_norm (iy, ix, &iv, TN_NORM_STANDARDIZE, 3, 2, NULL);
   stream_scale (iy, ix, in, 1.0f);
   for (int r = 0; r < RUNS; r++) {
-    ours1[r] = time_norm (sy, sx, &sv, TN_NORM_SOFTMAX, 2, 1);
-    ours2[r] = time_norm (sy, sx, &sv, TN_NORM_SOFTMAX, 2, 2);
+    ours1[r] = time_norm (sy, sx, &sv, TN_NORM_SOFTMAX, 2, 1, &c_ours[r]);
+    ours2[r] = time_norm (sy, sx, &sv, TN_NORM_SOFTMAX, 2, 2, NULL);
     np_[r] = have_peer ? bench_peer_run (&peer, "np_softmax", 1) : 0;
     sp[r] = have_peer ? bench_peer_run (&peer, "sp_softmax", 1) : 0;
-    st1[r] = time_norm (iy, ix, &iv, TN_NORM_STANDARDIZE, 3, 1);
-    st2[r] = time_norm (iy, ix, &iv, TN_NORM_STANDARDIZE, 3, 2);
+    c_np[r] = have_peer ? bench_peer_run (&peer, "np_softmax_cpu", 1) : 0;
+    c_sp[r] = have_peer ? bench_peer_run (&peer, "sp_softmax_cpu", 1) : 0;
+    st1[r] = time_norm (iy, ix, &iv, TN_NORM_STANDARDIZE, 3, 1, &c_st[r]);
+    st2[r] = time_norm (iy, ix, &iv, TN_NORM_STANDARDIZE, 3, 2, NULL);
+    c_stream[r] = cpu_now ();
     stream[r] = bench_now ();
     stream_scale (iy, ix, in, 0.5f);
     stream[r] = bench_now () - stream[r];
+    c_stream[r] = cpu_now () - c_stream[r];
     bench_sink (iy);
     npst[r] = have_peer ? bench_peer_run (&peer, "np_standardize", 1) : 0;
   }
+  /* the per-round ratios first: bench_median sorts its array, which
+   * would pair one round's time with another's */
+  const double r_np = bench_ratio (np_, ours1, RUNS);
+  const double r_sp = bench_ratio (sp, ours1, RUNS);
+  const double rc_np = bench_ratio (c_np, c_ours, RUNS);
+  const double rc_sp = bench_ratio (c_sp, c_ours, RUNS);
+  const double r_st1 = bench_ratio (stream, st1, RUNS);
+  const double r_st2 = bench_ratio (stream, st2, RUNS);
+  const double rc_st = bench_ratio (c_stream, c_st, RUNS);
+  const double r_npst = bench_ratio (npst, st1, RUNS);
+
   printf ("softmax <1000,1000> float32 axis -1: ours %.3f ms (2 threads "
           "%.3f ms)\n",
       bench_median (ours1, RUNS) * 1e3, bench_median (ours2, RUNS) * 1e3);
   if (have_peer) {
     printf ("  NumPy exp/max/sum formula %.3f ms: ratio %.2f (goal >= 1.5)\n",
-        bench_median (np_, RUNS) * 1e3, bench_ratio (np_, ours1, RUNS));
+        bench_median (np_, RUNS) * 1e3, r_np);
     printf ("  scipy.special.softmax     %.3f ms: ratio %.2f (goal >= 1.5)\n",
-        bench_median (sp, RUNS) * 1e3, bench_ratio (sp, ours1, RUNS));
+        bench_median (sp, RUNS) * 1e3, r_sp);
+    printf ("  thread CPU time: ours %.3f ms, NumPy %.3f ms, scipy %.3f ms: "
+            "ratios %.2f, %.2f\n",
+        bench_median (c_ours, RUNS) * 1e3, bench_median (c_np, RUNS) * 1e3,
+        bench_median (c_sp, RUNS) * 1e3, rc_np, rc_sp);
   }
   printf ("standardize <1080,1920,3> float32 axes 0,1: ours %.3f ms (2 "
           "threads %.3f ms)\n",
       bench_median (st1, RUNS) * 1e3, bench_median (st2, RUNS) * 1e3);
   printf ("  STREAM scale pass (%.1f MB read + written) %.3f ms: ratio %.2f "
           "(goal >= 0.7; 2 threads %.2f)\n",
-      in * 4 / 1e6, bench_median (stream, RUNS) * 1e3,
-      bench_ratio (stream, st1, RUNS), bench_ratio (stream, st2, RUNS));
+      in * 4 / 1e6, bench_median (stream, RUNS) * 1e3, r_st1, r_st2);
+  printf ("  thread CPU time: ours %.3f ms, STREAM %.3f ms: ratio %.2f\n",
+      bench_median (c_st, RUNS) * 1e3, bench_median (c_stream, RUNS) * 1e3,
+      rc_st);
   if (have_peer)
     printf ("  NumPy (x - mean) / sqrt (var + eps)      %.3f ms: ratio %.2f\n",
-        bench_median (npst, RUNS) * 1e3, bench_ratio (npst, st1, RUNS));
+        bench_median (npst, RUNS) * 1e3, r_npst);
   bench_peer_stop (&peer);
   free (sx);
   free (sy);
