@@ -97,6 +97,9 @@ typedef struct {
   tn_nk_sum_fn rsum;
   tn_nk_mom_fn moments;
   tn_nk_rep_fn affine_rep[2];
+  /* the table's entries prefetch (tn_norm_dsp_fill's pf); the row-wise
+   * softmax requests its next row then too (normalize.c) */
+  int prefetch;
 } tn_norm_dsp;
 
 void tn_norm_dsp_init (tn_norm_dsp *dsp, unsigned flags);
