@@ -121,6 +121,20 @@ tn_cpu_detect (void)
   return (unsigned) v;
 }
 
+int
+tn_cpu_intel (void)
+{
+#if TN_ARCH_X86
+  unsigned a, b, c, d;
+
+  /* "GenuineIntel" in EBX, EDX, ECX */
+  return __get_cpuid (0, &a, &b, &c, &d) && b == 0x756e6547u && d == 0x49656e69u
+         && c == 0x6c65746eu;
+#else
+  return 0;
+#endif
+}
+
 unsigned
 tn_cpu_flags (void)
 {

@@ -78,6 +78,13 @@ unsigned tn_cpu_flags (void);
  * threads: tests and benchmarks call it between runs. */
 unsigned tn_cpu_set_mask (unsigned mask);
 
+/* Whether the CPU is Intel's (CPUID vendor "GenuineIntel"; 0 elsewhere and
+ * on other architectures).  Not a feature: where two versions of a kernel
+ * give the same bits and measured faster on different vendors' cores (a
+ * divider, how far hardware prefetchers run ahead), the family's init
+ * chooses by this, and checkasm checks both versions on any CPU. */
+int tn_cpu_intel (void);
+
 /* Changes each time the mask changes, so a family can cache its table and
  * rebuild it when this differs from the value it was built for. */
 unsigned tn_cpu_generation (void);

@@ -36,27 +36,6 @@ tn_norm_default_eps (tn_norm_op op)
   return op == TN_NORM_STANDARDIZE ? 1e-5 : op == TN_NORM_L2 ? 1e-12 : 0.0;
 }
 
-#if TN_ARCH_X86
-#include <cpuid.h>
-
-/* Software prefetch in the passes over a whole tensor (moments and
- * affine_rep) on Intel parts only.  On the Xeon (model 207), from DRAM,
- * the moments of a 24.9 MB image ran 1.3-1.6x and its streamed scaling
- * 1.3-1.5x as fast with it (thread CPU time); on Zen 4 requests of this
- * kind made streaming passes slower (the moments, session 8; ewise's
- * runs, EW_PF_DIST in x86/ewise-avx2.c), and it was not measured there
- * again (docs/perf-notes.md, session 10 H4). */
-static int
-prefetch_wanted (void)
-{
-  unsigned a, b, c, d;
-
-  /* "GenuineIntel" in EBX, EDX, ECX */
-  return __get_cpuid (0, &a, &b, &c, &d) && b == 0x756e6547u && d == 0x49656e69u
-         && c == 0x6c65746eu;
-}
-#endif
-
 /* The tables (core/dsp.h). */
 void
 tn_norm_dsp_fill (tn_norm_dsp *dsp, unsigned flags, int pf)
@@ -81,14 +60,17 @@ tn_norm_dsp_fill (tn_norm_dsp *dsp, unsigned flags, int pf)
 #endif
 }
 
+/* Software prefetch in the passes over a whole tensor (moments and
+ * affine_rep) on Intel parts only.  On the Xeon (model 207), from DRAM,
+ * the moments of a 24.9 MB image ran 1.3-1.6x and its streamed scaling
+ * 1.3-1.5x as fast with it (thread CPU time); on Zen 4 requests of this
+ * kind made streaming passes slower (the moments, session 8; ewise's
+ * runs, EW_PF_DIST in x86/ewise-avx2.c), and it was not measured there
+ * again (docs/perf-notes.md, session 10 H4). */
 void
 tn_norm_dsp_init (tn_norm_dsp *dsp, unsigned flags)
 {
-#if TN_ARCH_X86
-  tn_norm_dsp_fill (dsp, flags, prefetch_wanted ());
-#else
-  tn_norm_dsp_fill (dsp, flags, 0);
-#endif
+  tn_norm_dsp_fill (dsp, flags, tn_cpu_intel ());
 }
 
 TN_DSP_GET (tn_norm_dsp, tn_norm_dsp_get, tn_norm_dsp_init)

@@ -9,6 +9,8 @@
  * per 16 rows of 3 items (perf-notes, "Session 9 H1"). */
 #include "reduce-avx2.h"
 
+#include "core/cpu.h"
+
 /* Item l of rows 0-7 of 16 rows of k dense items (k = 2, 3, 4; row i at
  * x + i * k) as lo[l], of rows 8-15 as hi[l], in row order: one
  * permutation per item and half, whose 8 results are what the conversion
@@ -203,11 +205,10 @@ tn_rk_avx512_short32 (int quot)
   return quot ? fsum_short32_avx512q_float32 : fsum_short32_avx512_float32;
 }
 
-/* AMD (Zen 4) divides, the others (Intel) take the quotient: see
+/* Intel takes the quotient, the others (Zen 4) divide: see
  * rk_short_div16. */
 void
 tn_rk_init_avx512_short (tn_reduce_dsp *dsp)
 {
-  __builtin_cpu_init ();
-  dsp->short32[TN_FLOAT32] = tn_rk_avx512_short32 (!__builtin_cpu_is ("amd"));
+  dsp->short32[TN_FLOAT32] = tn_rk_avx512_short32 (tn_cpu_intel ());
 }
