@@ -1,5 +1,6 @@
 #include "bench.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,6 +48,52 @@ void
 bench_sink (const void *p)
 {
   __asm__ volatile("" : : "r"(p) : "memory");
+}
+
+BenchCache
+bench_cache (void)
+{
+  const char *s = getenv ("TN_BENCH_CACHE");
+
+  return s && strcmp (s, "cold") == 0 ? BENCH_COLD : BENCH_WARM;
+}
+
+const char *
+bench_cache_name (BenchCache c)
+{
+  return c == BENCH_COLD ? "cold (256 MiB evicted before each timed call)"
+                         : "warm (each timed call run once untimed first)";
+}
+
+#define EVICT_BYTES ((size_t) 256 << 20)
+
+void
+bench_evict (void)
+{
+  static unsigned char *buf;
+  size_t s = 0;
+
+  if (!buf) {
+    buf = malloc (EVICT_BYTES);
+    if (!buf)
+      return;
+    /* written once: untouched pages would all map the one zero page */
+    memset (buf, 1, EVICT_BYTES);
+  }
+  /* one load per 64-byte line brings every line in, pushing the rest out */
+  for (size_t i = 0; i < EVICT_BYTES; i += 64)
+    s += buf[i];
+  bench_sink ((const void *) (uintptr_t) s);
+}
+
+int
+bench_prepare (BenchCache c)
+{
+  if (c == BENCH_COLD) {
+    bench_evict ();
+    return 0;
+  }
+  return 1;
 }
 
 int

@@ -14,6 +14,23 @@ double bench_ratio (const double *a, const double *b, size_t n);
 /* Keeps the compiler from dropping work whose result is unused. */
 void bench_sink (const void *p);
 
+/* The cache state each timed call starts from, the same for ours and the
+ * peer's (else the ratio measures the order of the calls: whichever runs
+ * second on the same data finds it in cache).  BENCH_WARM (the default):
+ * the call is run once untimed first, as in a pipeline, where a frame the
+ * element before wrote is still in cache if it fits.  BENCH_COLD
+ * (TN_BENCH_CACHE=cold in the environment): bench_evict () first, for
+ * the figures from memory. */
+typedef enum { BENCH_WARM, BENCH_COLD } BenchCache;
+BenchCache bench_cache (void);
+const char *bench_cache_name (BenchCache c);
+/* Reads 256 MiB of memory of its own (allocated and written on the first
+ * call), so that the caches hold none of the benchmark's data. */
+void bench_evict (void);
+/* Call before each timed call: evicts and gives 0 for BENCH_COLD; gives 1
+ * for BENCH_WARM (the caller then makes the call once untimed). */
+int bench_prepare (BenchCache c);
+
 /* NumPy (or any python3 peer) in a process of its own, fed one command
  * per run so that its runs interleave with ours.  script prints
  * "ready VERSION" first, then answers each line "CMD N" with the seconds

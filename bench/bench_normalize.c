@@ -10,8 +10,11 @@
  *   NumPy's (x - x.mean((0,1))) / np.sqrt(x.var((0,1)) + 1e-5) for scale;
  * - each on 1 thread (the ratios) and, for reference, on 2.
  * Every figure is the median of RUNS runs; ratios are speeds, ours over
- * the peer's (>= 1: ours is faster).  The one-thread cases are also
- * timed in thread CPU time (the peer's by time.thread_time, in runs of
+ * the peer's (>= 1: ours is faster).  Every timed call, ours and the
+ * peers', starts warm (run once untimed just before, as a pipeline's
+ * element finds the frame the element before wrote), or with
+ * TN_BENCH_CACHE=cold from memory: bench.h's BenchCache.  The one-thread cases
+ * are also timed in thread CPU time (the peer's by time.thread_time, in runs of
  * their own), steadier than the wall clock on a loaded machine. */
 #include <math.h>
 #include <stdio.h>
@@ -45,12 +48,16 @@ static const char *const peer_script
       "fs = {'np_softmax': np_softmax,\n"
       "      'sp_softmax': lambda: special.softmax(x, axis=-1),\n"
       "      'np_standardize': np_std}\n"
+      "ev = None\n"
       "for line in sys.stdin:\n"
       "    w = line.split()\n"
       "    cpu = w[0].endswith('_cpu')\n" /* NAME_cpu: thread CPU time */
       "    f = fs[w[0][:-4] if cpu else w[0]]\n"
       "    clock = time.thread_time if cpu else time.perf_counter\n"
-      "    f(); f()\n" /* warm: the first calls after a pause are slow */
+      "    f(); f()\n"        /* warm: the first calls after a pause are slow */
+      "    if 'cold' in w:\n" /* bench.h's bench_evict, in this process */
+      "        if ev is None: ev = np.ones(1 << 26, np.float32)\n"
+      "        ev.sum()\n"
       "    t = clock(); f(); t = clock() - t\n"
       "    print('%.9f' % t, flush=True)\n";
 
@@ -103,6 +110,18 @@ time_norm (float *y, const float *x, const tn_view *v, tn_norm_op op,
   return t;
 }
 
+/* The peer's seconds for one call of name, from the cache state c. */
+static double
+peer_time (BenchPeer *p, int have_peer, const char *name, BenchCache c)
+{
+  char cmd[64];
+
+  if (!have_peer)
+    return 0;
+  snprintf (cmd, sizeof cmd, "%s%s", name, c == BENCH_COLD ? " cold" : "");
+  return bench_peer_run (p, cmd, 1);
+}
+
 int
 main (void)
 {
@@ -115,6 +134,8 @@ main (void)
   double c_ours[RUNS], c_np[RUNS], c_sp[RUNS], c_st[RUNS], c_stream[RUNS];
   BenchPeer peer;
   int have_peer;
+  const BenchCache cache = bench_cache ();
+  const char *state = cache == BENCH_COLD ? "cold" : "warm";
   tn_view sv, iv;
 
   fill (sx, sn, 1);
@@ -127,27 +148,43 @@ main (void)
   else
     printf ("# peer: NumPy/SciPy not available (/usr/bin/python3 with "
             "python3-numpy and python3-scipy; bench/run.sh installs them)\n");
+  printf ("# cache state of every timed call, ours and the peers': %s\n",
+      bench_cache_name (cache));
 
   /* warm-up: pages, the worker pool, the peer's arrays */
   time_norm (sy, sx, &sv, TN_NORM_SOFTMAX, 2, 1, NULL);
   time_norm (iy, ix, &iv, TN_NORM_STANDARDIZE, 3, 2, NULL);
   stream_scale (iy, ix, in, 1.0f);
+  /* Every timed call, ours and the peers', starts from one cache state
+   * (bench.h's bench_prepare; the peer warms or evicts in its process).
+   * Timed once each in a row, ours read the image from memory after the
+   * NumPy formula's temporaries and the STREAM pass found it in cache. */
   for (int r = 0; r < RUNS; r++) {
+    if (bench_prepare (cache))
+      time_norm (sy, sx, &sv, TN_NORM_SOFTMAX, 2, 1, NULL);
     ours1[r] = time_norm (sy, sx, &sv, TN_NORM_SOFTMAX, 2, 1, &c_ours[r]);
+    if (bench_prepare (cache))
+      time_norm (sy, sx, &sv, TN_NORM_SOFTMAX, 2, 2, NULL);
     ours2[r] = time_norm (sy, sx, &sv, TN_NORM_SOFTMAX, 2, 2, NULL);
-    np_[r] = have_peer ? bench_peer_run (&peer, "np_softmax", 1) : 0;
-    sp[r] = have_peer ? bench_peer_run (&peer, "sp_softmax", 1) : 0;
-    c_np[r] = have_peer ? bench_peer_run (&peer, "np_softmax_cpu", 1) : 0;
-    c_sp[r] = have_peer ? bench_peer_run (&peer, "sp_softmax_cpu", 1) : 0;
+    np_[r] = peer_time (&peer, have_peer, "np_softmax", cache);
+    sp[r] = peer_time (&peer, have_peer, "sp_softmax", cache);
+    c_np[r] = peer_time (&peer, have_peer, "np_softmax_cpu", cache);
+    c_sp[r] = peer_time (&peer, have_peer, "sp_softmax_cpu", cache);
+    if (bench_prepare (cache))
+      time_norm (iy, ix, &iv, TN_NORM_STANDARDIZE, 3, 1, NULL);
     st1[r] = time_norm (iy, ix, &iv, TN_NORM_STANDARDIZE, 3, 1, &c_st[r]);
+    if (bench_prepare (cache))
+      time_norm (iy, ix, &iv, TN_NORM_STANDARDIZE, 3, 2, NULL);
     st2[r] = time_norm (iy, ix, &iv, TN_NORM_STANDARDIZE, 3, 2, NULL);
+    if (bench_prepare (cache))
+      stream_scale (iy, ix, in, 0.5f);
     c_stream[r] = cpu_now ();
     stream[r] = bench_now ();
     stream_scale (iy, ix, in, 0.5f);
     stream[r] = bench_now () - stream[r];
     c_stream[r] = cpu_now () - c_stream[r];
     bench_sink (iy);
-    npst[r] = have_peer ? bench_peer_run (&peer, "np_standardize", 1) : 0;
+    npst[r] = peer_time (&peer, have_peer, "np_standardize", cache);
   }
   /* the per-round ratios first: bench_median sorts its array, which
    * would pair one round's time with another's */
@@ -160,9 +197,10 @@ main (void)
   const double rc_st = bench_ratio (c_stream, c_st, RUNS);
   const double r_npst = bench_ratio (npst, st1, RUNS);
 
-  printf ("softmax <1000,1000> float32 axis -1: ours %.3f ms (2 threads "
+  printf ("softmax <1000,1000> float32 axis -1, %s: ours %.3f ms (2 threads "
           "%.3f ms)\n",
-      bench_median (ours1, RUNS) * 1e3, bench_median (ours2, RUNS) * 1e3);
+      state, bench_median (ours1, RUNS) * 1e3,
+      bench_median (ours2, RUNS) * 1e3);
   if (have_peer) {
     printf ("  NumPy exp/max/sum formula %.3f ms: ratio %.2f (goal >= 1.5)\n",
         bench_median (np_, RUNS) * 1e3, r_np);
@@ -173,9 +211,9 @@ main (void)
         bench_median (c_ours, RUNS) * 1e3, bench_median (c_np, RUNS) * 1e3,
         bench_median (c_sp, RUNS) * 1e3, rc_np, rc_sp);
   }
-  printf ("standardize <1080,1920,3> float32 axes 0,1: ours %.3f ms (2 "
+  printf ("standardize <1080,1920,3> float32 axes 0,1, %s: ours %.3f ms (2 "
           "threads %.3f ms)\n",
-      bench_median (st1, RUNS) * 1e3, bench_median (st2, RUNS) * 1e3);
+      state, bench_median (st1, RUNS) * 1e3, bench_median (st2, RUNS) * 1e3);
   printf ("  STREAM scale pass (%.1f MB read + written) %.3f ms: ratio %.2f "
           "(goal >= 0.7; 2 threads %.2f)\n",
       in * 4 / 1e6, bench_median (stream, RUNS) * 1e3, r_st1, r_st2);

@@ -19,7 +19,10 @@
  *   what these two would take if they were bound by memory alone;
  * - each of ours on 2 threads against 1.
  * Every figure is the median of RUNS runs; the ratios are speeds, ours
- * over the peer's (>= 1 means ours is faster).  Our data sits on
+ * over the peer's (>= 1 means ours is faster).  Every timed call, ours
+ * and the peers', starts warm (run once untimed just before, as a
+ * pipeline's element finds the frame the element before wrote), or with
+ * TN_BENCH_CACHE=cold from memory: bench.h's BenchCache.  Our data sits on
  * transparent huge pages (madvise), as NumPy puts its large arrays: with
  * 4 KiB pages a 64 MB stream pays a TLB miss every 4 KiB. */
 #include <errno.h>
@@ -69,6 +72,7 @@ static const char *const peer_script
       "         'mean2': lambda: a.mean(axis=2),\n"
       "         'chw12': lambda: v.mean(axis=(1, 2)),\n"
       "         'chw0': lambda: v.mean(axis=0)}[w[0]]\n"
+      "    if w[2:] == ['warm']: f()\n" /* the cache state ours has */
       "    t = time.perf_counter(); r = f(); t = time.perf_counter() - t\n"
       "    print('%.9f %r' % (t, float(np.asarray(r).ravel()[0])), "
       "flush=True)\n";
@@ -292,38 +296,60 @@ run_case (const Case *c, Peer *p, void *dst)
   size_t bytes = (size_t) tn_view_count (&c->v) * sizeof (float);
   double m1, m2, mr = 0, mp = 0, pv = 0;
   volatile float rs;
+  const BenchCache cache = bench_cache ();
+  char pcmd[64];
+
+  snprintf (pcmd, sizeof pcmd, "%s%s", c->peer_cmd,
+      cache == BENCH_WARM ? " warm" : "");
 
   /* Warm every side once. */
   time_reduce (dst, c->x, &c->v, c->op, c->mask, 1);
   time_reduce (dst, c->x, &c->v, c->op, c->mask, 2);
   rs = read_loop (c->x, bytes / sizeof (float));
   if (p->ok)
-    peer_ask (p, c->peer_cmd, &pv);
+    peer_ask (p, pcmd, &pv);
+  /* Each timed call starts from the same cache state (bench.h's
+   * bench_prepare): run right after one another on the same data, the
+   * second side found the frame in cache and the first read it from
+   * memory after the NumPy peer's and the 2-thread pass's traffic. */
   for (int r = 0; r < RUNS; r++) {
     double t0;
 
+    if (bench_prepare (cache))
+      time_reduce (dst, c->x, &c->v, c->op, c->mask, 1);
     t1[r] = time_reduce (dst, c->x, &c->v, c->op, c->mask, 1);
     if (c->with_read) {
+      if (bench_prepare (cache))
+        rs = read_loop (c->x, bytes / sizeof (float));
       t0 = bench_now ();
       rs = read_loop (c->x, bytes / sizeof (float));
       tr[r] = bench_now () - t0;
     }
     if (c->with_read == 2) {
+      if (bench_prepare (cache))
+        read_write_loop (c->x, bytes / sizeof (float), dst, 0);
       t0 = bench_now ();
       read_write_loop (c->x, bytes / sizeof (float), dst, 0);
       tw[r] = bench_now () - t0;
+      if (bench_prepare (cache))
+        read_write_loop (c->x, bytes / sizeof (float), dst, 1);
       t0 = bench_now ();
       read_write_loop (c->x, bytes / sizeof (float), dst, 1);
       ts[r] = bench_now () - t0;
     }
-    if (p->ok)
-      tp[r] = peer_ask (p, c->peer_cmd, NULL);
+    if (p->ok) {
+      bench_prepare (cache); /* the peer warms itself (pcmd) */
+      tp[r] = peer_ask (p, pcmd, NULL);
+    }
+    if (bench_prepare (cache))
+      time_reduce (dst, c->x, &c->v, c->op, c->mask, 2);
     t2[r] = time_reduce (dst, c->x, &c->v, c->op, c->mask, 2);
   }
   (void) rs;
   m1 = bench_median (t1, RUNS);
   m2 = bench_median (t2, RUNS);
-  printf ("%s: %.2f GB/s (%.3f ms)", c->label, bytes / m1 / 1e9, m1 * 1e3);
+  printf ("%s, %s: %.2f GB/s (%.3f ms)", c->label,
+      cache == BENCH_COLD ? "cold" : "warm", bytes / m1 / 1e9, m1 * 1e3);
   if (c->with_read) {
     mr = bench_median (tr, RUNS);
     printf ("; read loop %.2f GB/s, ratio %.2f", bytes / mr / 1e9, mr / m1);
@@ -365,8 +391,10 @@ main (void)
   tn_random_uniform_f32 (y, (size_t) AN * AN, 2025, 0, 0);
   tn_random_uniform_f32 (z, (size_t) FH * FW * 3, 2026, 0, 0);
   printf ("# kernels: %s; %d runs each, medians; ratios are speeds, ours "
-          "over the peer's\n",
-      tn_cpu_names (tn_cpu_flags (), names, sizeof names), RUNS);
+          "over the peer's\n# cache state of every timed call, ours and "
+          "the peers': %s\n",
+      tn_cpu_names (tn_cpu_flags (), names, sizeof names), RUNS,
+      bench_cache_name (bench_cache ()));
   peer_start (&peer);
   if (peer.ok) {
     peer_load (&peer, "flat", x, flat, 1);
