@@ -10,6 +10,7 @@
 #ifndef TN_NORMALIZE_KERN_H
 #define TN_NORMALIZE_KERN_H
 
+#include <math.h>
 #include <stdint.h>
 
 typedef enum {
@@ -108,6 +109,31 @@ void tn_norm_dsp_init (tn_norm_dsp *dsp, unsigned flags);
  * which checks both. */
 void tn_norm_dsp_fill (tn_norm_dsp *dsp, unsigned flags, int pf);
 const tn_norm_dsp *tn_norm_dsp_get (void);
+
+/* The shifts of moments' 24 lanes: lane l subtracts c[l], the first item
+ * of its slot l % p. */
+static inline void
+tn_nk_moments_shifts (const float *x, int p, double *c)
+{
+  for (int l = 0; l < 24; l++)
+    c[l] = (double) x[l % p];
+}
+
+/* Items i .. n-1 of moments one by one into lanes i % 24 (i a multiple of
+ * 24 where a vector loop stopped, or 0: the portable entry), as the
+ * vector loops fold them: d = x - c, s += d, q = fma (d, d, q). */
+static inline void
+tn_nk_moments_items (const float *x, int64_t i, int64_t n, const double *c,
+    double *ls, double *lq)
+{
+  for (; i < n; i++) {
+    const int l = (int) (i % 24);
+    const double d = (double) x[i] - c[l];
+
+    ls[l] += d;
+    lq[l] = fma (d, d, lq[l]);
+  }
+}
 
 /* The end of moments: slot j of p adds lanes j, j + p, ... of the 24
  * lane sums ls and lq, to 0, in that order. */

@@ -275,15 +275,8 @@ nk_moments_c (const float *x, int64_t n, int p, double *s, double *q)
 {
   double c[24], ls[24] = { 0 }, lq[24] = { 0 };
 
-  for (int l = 0; l < 24; l++)
-    c[l] = (double) x[l % p];
-  for (int64_t i = 0; i < n; i++) {
-    const int l = (int) (i % 24);
-    const double d = (double) x[i] - c[l];
-
-    ls[l] += d;
-    lq[l] = fma (d, d, lq[l]);
-  }
+  tn_nk_moments_shifts (x, p, c);
+  tn_nk_moments_items (x, 0, n, c, ls, lq);
   tn_nk_moments_fold (ls, lq, p, s, q);
 }
 

@@ -88,8 +88,7 @@ mom_avx2 (const float *x, int64_t n, int p, double *s, double *q, int pf)
   __m256d c0, c1, c2;
   int64_t i = 0;
 
-  for (int l = 0; l < 24; l++)
-    c[l] = (double) x[l % p];
+  tn_nk_moments_shifts (x, p, c);
   c0 = _mm256_loadu_pd (c);
   c1 = _mm256_loadu_pd (c + 4);
   c2 = _mm256_loadu_pd (c + 8);
@@ -132,12 +131,7 @@ mom_avx2 (const float *x, int64_t n, int p, double *s, double *q, int pf)
   _mm256_storeu_pd (lq + 12, q3);
   _mm256_storeu_pd (lq + 16, q4);
   _mm256_storeu_pd (lq + 20, q5);
-  for (int l = 0; i < n; i++, l++) {
-    const double d = (double) x[i] - c[l];
-
-    ls[l] += d;
-    lq[l] = fma (d, d, lq[l]);
-  }
+  tn_nk_moments_items (x, i, n, c, ls, lq);
   tn_nk_moments_fold (ls, lq, p, s, q);
 }
 

@@ -50,8 +50,7 @@ mom_avx512 (const float *x, int64_t n, int p, double *s, double *q, int pf)
   __m512d q0 = s0, q1 = s0, q2 = s0, c0, c1, c2;
   int64_t i = 0;
 
-  for (int l = 0; l < 24; l++)
-    c[l] = (double) x[l % p];
+  tn_nk_moments_shifts (x, p, c);
   c0 = _mm512_loadu_pd (c);
   c1 = _mm512_loadu_pd (c + 8);
   c2 = _mm512_loadu_pd (c + 16);
@@ -85,12 +84,7 @@ mom_avx512 (const float *x, int64_t n, int p, double *s, double *q, int pf)
   _mm512_storeu_pd (lq, q0);
   _mm512_storeu_pd (lq + 8, q1);
   _mm512_storeu_pd (lq + 16, q2);
-  for (int l = 0; i < n; i++, l++) {
-    const double d = (double) x[i] - c[l];
-
-    ls[l] += d;
-    lq[l] = fma (d, d, lq[l]);
-  }
+  tn_nk_moments_items (x, i, n, c, ls, lq);
   tn_nk_moments_fold (ls, lq, p, s, q);
 }
 
