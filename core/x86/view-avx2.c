@@ -69,28 +69,4 @@ inter_32 (const tn_vk *k, char *d, int64_t pitch, const char *s, int64_t n,
 ANY_FN (deint, 32, DEINT_CASE)
 ANY_FN (inter, 32, INTER_CASE)
 
-/* nb: rows whose whole block lies within what the view reaches (with
- * m < c the last row ends before its block does). */
-#define DEFINE_AVX2(S)                                                         \
-  void tn_vk_deint_avx2_##S (                                                  \
-      const tn_vk *k, char *d, int64_t pitch, const char *s, int64_t n)        \
-  {                                                                            \
-    int64_t nb = k->m == k->c ? n : n - 1;                                     \
-    int64_t j = deint_any_32 (k, d, pitch, s, nb, 0, S);                       \
-    j = deint_any_16 (k, d, pitch, s, nb, j, S);                               \
-    if (j < n)                                                                 \
-      tn_vk_deint_c_##S (k, d + j * S, pitch, s + j * k->c * S, n - j);        \
-  }                                                                            \
-  void tn_vk_inter_avx2_##S (                                                  \
-      const tn_vk *k, char *d, int64_t pitch, const char *s, int64_t n)        \
-  {                                                                            \
-    int64_t j = inter_any_32 (k, d, pitch, s, n, 0, S);                        \
-    j = inter_any_16 (k, d, pitch, s, n, j, S);                                \
-    if (j < n)                                                                 \
-      tn_vk_inter_c_##S (k, d + j * k->c * S, pitch, s + j * S, n - j);        \
-  }
-
-DEFINE_AVX2 (1)
-DEFINE_AVX2 (2)
-DEFINE_AVX2 (4)
-DEFINE_AVX2 (8)
+VK_ALL_ENTRIES (avx2, 32)

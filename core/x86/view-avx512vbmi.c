@@ -72,28 +72,4 @@ inter_64 (const tn_vk *k, char *d, int64_t pitch, const char *s, int64_t n,
 ANY_FN (deint, 64, DEINT_CASE)
 ANY_FN (inter, 64, INTER_CASE)
 
-/* nb: rows whose whole block lies within what the view reaches (with
- * m < c the last row ends before its block does). */
-#define DEFINE_VBMI(S)                                                         \
-  void tn_vk_deint_avx512vbmi_##S (                                            \
-      const tn_vk *k, char *d, int64_t pitch, const char *s, int64_t n)        \
-  {                                                                            \
-    int64_t nb = k->m == k->c ? n : n - 1;                                     \
-    int64_t j = deint_any_64 (k, d, pitch, s, nb, 0, S);                       \
-    j = deint_any_16 (k, d, pitch, s, nb, j, S);                               \
-    if (j < n)                                                                 \
-      tn_vk_deint_c_##S (k, d + j * S, pitch, s + j * k->c * S, n - j);        \
-  }                                                                            \
-  void tn_vk_inter_avx512vbmi_##S (                                            \
-      const tn_vk *k, char *d, int64_t pitch, const char *s, int64_t n)        \
-  {                                                                            \
-    int64_t j = inter_any_64 (k, d, pitch, s, n, 0, S);                        \
-    j = inter_any_16 (k, d, pitch, s, n, j, S);                                \
-    if (j < n)                                                                 \
-      tn_vk_inter_c_##S (k, d + j * k->c * S, pitch, s + j * S, n - j);        \
-  }
-
-DEFINE_VBMI (1)
-DEFINE_VBMI (2)
-DEFINE_VBMI (4)
-DEFINE_VBMI (8)
+VK_ALL_ENTRIES (avx512vbmi, 64)

@@ -102,4 +102,33 @@ inter_16 (const tn_vk *k, char *d, int64_t pitch, const char *s, int64_t n,
 ANY_FN (deint, 16, DEINT_CASE)
 ANY_FN (inter, 16, INTER_CASE)
 
+/* The entries of one ISA for item size S: W-byte kernels (W = 16, 32 or
+ * 64, the file's ANY_FN), then 16-byte ones where W is wider, then the
+ * portable kernel for the rest.  nb: rows whose whole block lies within
+ * what the view reaches (with m < c the last row ends before its block
+ * does). */
+#define VK_ENTRIES(ISA, W, S)                                                  \
+  void tn_vk_deint_##ISA##_##S (                                               \
+      const tn_vk *k, char *d, int64_t pitch, const char *s, int64_t n)        \
+  {                                                                            \
+    int64_t nb = k->m == k->c ? n : n - 1;                                     \
+    int64_t j = deint_any_##W (k, d, pitch, s, nb, 0, S);                      \
+    if (W > 16)                                                                \
+      j = deint_any_16 (k, d, pitch, s, nb, j, S);                             \
+    if (j < n)                                                                 \
+      tn_vk_deint_c_##S (k, d + j * S, pitch, s + j * k->c * S, n - j);        \
+  }                                                                            \
+  void tn_vk_inter_##ISA##_##S (                                               \
+      const tn_vk *k, char *d, int64_t pitch, const char *s, int64_t n)        \
+  {                                                                            \
+    int64_t j = inter_any_##W (k, d, pitch, s, n, 0, S);                       \
+    if (W > 16)                                                                \
+      j = inter_any_16 (k, d, pitch, s, n, j, S);                              \
+    if (j < n)                                                                 \
+      tn_vk_inter_c_##S (k, d + j * k->c * S, pitch, s + j * S, n - j);        \
+  }
+#define VK_ALL_ENTRIES(ISA, W)                                                 \
+  VK_ENTRIES (ISA, W, 1)                                                       \
+  VK_ENTRIES (ISA, W, 2) VK_ENTRIES (ISA, W, 4) VK_ENTRIES (ISA, W, 8)
+
 #endif

@@ -4,29 +4,7 @@
  * core/view-kern-tmpl.h finish what does not fill a block. */
 #include "core/x86/view-shuf.h"
 
-/* nb: rows whose whole block lies within what the view reaches (with
- * m < c the last row ends before its block does). */
-#define DEFINE_SSSE3(S)                                                        \
-  void tn_vk_deint_ssse3_##S (                                                 \
-      const tn_vk *k, char *d, int64_t pitch, const char *s, int64_t n)        \
-  {                                                                            \
-    int64_t nb = k->m == k->c ? n : n - 1;                                     \
-    int64_t j = deint_any_16 (k, d, pitch, s, nb, 0, S);                       \
-    if (j < n)                                                                 \
-      tn_vk_deint_c_##S (k, d + j * S, pitch, s + j * k->c * S, n - j);        \
-  }                                                                            \
-  void tn_vk_inter_ssse3_##S (                                                 \
-      const tn_vk *k, char *d, int64_t pitch, const char *s, int64_t n)        \
-  {                                                                            \
-    int64_t j = inter_any_16 (k, d, pitch, s, n, 0, S);                        \
-    if (j < n)                                                                 \
-      tn_vk_inter_c_##S (k, d + j * k->c * S, pitch, s + j * S, n - j);        \
-  }
-
-DEFINE_SSSE3 (1)
-DEFINE_SSSE3 (2)
-DEFINE_SSSE3 (4)
-DEFINE_SSSE3 (8)
+VK_ALL_ENTRIES (ssse3, 16)
 
 /* One chunk of V vectors of mirrored blocks (tn_vk_rev_prepare). */
 VK_INLINE void
