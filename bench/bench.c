@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -48,6 +49,27 @@ void
 bench_sink (const void *p)
 {
   __asm__ volatile("" : : "r"(p) : "memory");
+}
+
+#define HUGE_MIN ((size_t) 4 << 20) /* the tensor allocator's threshold */
+#define HUGE_PAGE ((size_t) 2 << 20)
+
+void *
+bench_alloc (size_t bytes)
+{
+  size_t align = bytes >= HUGE_MIN ? HUGE_PAGE : 64;
+  void *p = NULL;
+
+  if (posix_memalign (&p, align, bytes ? bytes : 1) != 0) {
+    fprintf (stderr, "bench: no memory for %zu bytes\n", bytes);
+    exit (1);
+  }
+#ifdef MADV_HUGEPAGE
+  /* only advice: without THP the kernel says EINVAL and nothing changes */
+  if (bytes >= HUGE_MIN)
+    madvise (p, (bytes + 4095) & ~(size_t) 4095, MADV_HUGEPAGE);
+#endif
+  return p;
 }
 
 BenchCache

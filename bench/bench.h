@@ -13,6 +13,13 @@ double bench_median (double *v, size_t n);
 double bench_ratio (const double *a, const double *b, size_t n);
 /* Keeps the compiler from dropping work whose result is unused. */
 void bench_sink (const void *p);
+/* Memory for a peer's arrays (free it with free): 64-byte aligned, and
+ * from 4 MiB up on a huge page boundary advised MADV_HUGEPAGE, as the
+ * tensor allocator gives our buffers and NumPy its arrays.  A peer on
+ * 4 KiB pages pays a TLB miss every 4 KiB, about a tenth of a
+ * memory-bound pass, which would flatter every ratio against it.
+ * Exits when there is no memory. */
+void *bench_alloc (size_t bytes);
 
 /* The cache state each timed call starts from, the same for ours and the
  * peer's (else the ratio measures the order of the calls: whichever runs

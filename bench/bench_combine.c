@@ -218,7 +218,7 @@ stream_add_in (float *restrict a, const float *restrict b, size_t n)
 static float *
 falloc (size_t n, float v)
 {
-  float *p = aligned_alloc (64, n * sizeof (float));
+  float *p = bench_alloc (n * sizeof (float));
 
   for (size_t i = 0; i < n; i++)
     p[i] = v;

@@ -16,7 +16,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #if defined(__x86_64__)
 #include <immintrin.h>
@@ -81,19 +80,6 @@ read_both (const float *p, const float *q, size_t n)
   for (size_t i = 0; i < n; i++)
     s += p[i] + q[i];
   return s;
-}
-
-static void *
-huge_alloc (size_t size)
-{
-  void *p = NULL;
-
-  if (posix_memalign (&p, 2 << 20, size) != 0)
-    return NULL;
-#ifdef MADV_HUGEPAGE
-  madvise (p, size, MADV_HUGEPAGE);
-#endif
-  return p;
 }
 
 static double
@@ -168,16 +154,14 @@ run_case (const char *name, const float *a, const float *e, const tn_cmp_tol *t,
 int
 main (void)
 {
-  float *a = huge_alloc (N * sizeof (float));
-  float *e = huge_alloc (N * sizeof (float));
-  float *e1 = huge_alloc (N * sizeof (float));
+  float *a = bench_alloc (N * sizeof (float));
+  float *e = bench_alloc (N * sizeof (float));
+  float *e1 = bench_alloc (N * sizeof (float));
   char names[32];
   BenchPeer peer;
   tn_cmp_tol t;
   int have_np;
 
-  if (!a || !e || !e1)
-    return 1;
   for (long i = 0; i < N; i++) {
     a[i] = e[i] = (float) (i % 1000) * 0.001f;
     e1[i] = nextafterf (a[i], INFINITY);

@@ -17,7 +17,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -130,22 +129,16 @@ static void
 bench_add (BenchPeer *np, long n)
 {
   char caps[160];
-  double te[RUNS], tc[RUNS], ts[RUNS], th[RUNS], tn[RUNS];
-  float *a = aligned_alloc (64, n * sizeof (float));
-  float *a2 = aligned_alloc (64, n * sizeof (float));
-  /* NumPy asks for transparent huge pages on large arrays; the tensor
-   * allocator does not (yet).  The same kernel on such memory shows what
-   * that is worth. */
-  float *hp = aligned_alloc (2 << 20, n * sizeof (float));
+  double te[RUNS], tc[RUNS], ts[RUNS], tn[RUNS];
+  float *a = bench_alloc (n * sizeof (float));
+  float *a2 = bench_alloc (n * sizeof (float));
   tn_ewise *p = compile ("add:1", TN_FLOAT32, n);
   GstBuffer *buf = new_tensor_buffer (n * sizeof (float));
   double bytes = 2.0 * n * sizeof (float), e, c, s, nn;
   BenchRig r;
 
-  madvise (hp, n * sizeof (float), MADV_HUGEPAGE);
   memset (a, 0, n * sizeof (float));
   memset (a2, 0, n * sizeof (float));
-  memset (hp, 0, n * sizeof (float));
   snprintf (caps, sizeof caps,
       "tensor/x-raw,type=float32,dims=<%ld>,dims-order=row-major,"
       "framerate=0/1",
@@ -161,7 +154,7 @@ bench_add (BenchPeer *np, long n)
    * on this CPU is a victim cache) one pass after other work does not
    * bring an array back whole, two do. */
   for (int i = 0; i < RUNS; i++) {
-    for (int k = 0; k < 4; k++) {
+    for (int k = 0; k < 3; k++) {
       for (int pass = 0; pass < 3; pass++) {
         double t0 = bench_now ();
 
@@ -171,14 +164,11 @@ bench_add (BenchPeer *np, long n)
         } else if (k == 1) {
           tn_ewise_run (p, a, a, 1);
           bench_sink (a);
-        } else if (k == 2) {
+        } else {
           stream_add (a2, n);
           bench_sink (a2);
-        } else {
-          tn_ewise_run (p, hp, hp, 1);
-          bench_sink (hp);
         }
-        (k == 0 ? te : k == 1 ? tc : k == 2 ? ts : th)[i] = bench_now () - t0;
+        (k == 0 ? te : k == 1 ? tc : ts)[i] = bench_now () - t0;
       }
     }
     tn[i] = bench_peer_run (np, "add", n);
@@ -194,10 +184,8 @@ bench_add (BenchPeer *np, long n)
     nn = gbs (bytes, tn, RUNS);
     printf (", NumPy a += 1 %.2f GB/s\n", nn);
     printf ("  tensorop/STREAM %.2f (target >= 0.80), tensorop/NumPy %.2f "
-            "(target >= 0.90); core/STREAM %.2f, core/NumPy %.2f; core on "
-            "huge pages %.2f GB/s, /NumPy %.2f\n",
-        e / s, e / nn, c / s, c / nn, gbs (bytes, th, RUNS),
-        gbs (bytes, th, RUNS) / nn);
+            "(target >= 0.90); core/STREAM %.2f, core/NumPy %.2f\n",
+        e / s, e / nn, c / s, c / nn);
   } else {
     printf ("\n  tensorop/STREAM %.2f (target >= 0.80); NumPy not "
             "available\n",
@@ -208,7 +196,6 @@ bench_add (BenchPeer *np, long n)
   tn_ewise_free (p);
   free (a);
   free (a2);
-  free (hp);
 }
 
 /* The chain as one hand-fused loop: the best a single pass can do. */
@@ -237,7 +224,7 @@ bench_chain (BenchPeer *np, long n)
   double tf[CHAIN_RUNS], tn[CHAIN_RUNS], r1, rd, rv;
   double l1[CHAIN_RUNS], l3[CHAIN_RUNS];
   tn_ewise *ps1, *ps3;
-  float *a = aligned_alloc (64, n * sizeof (float));
+  float *a = bench_alloc (n * sizeof (float));
   tn_ewise *p1 = compile ("sub:127.5", TN_FLOAT32, n);
   tn_ewise *pd = compile ("div:127.5", TN_FLOAT32, n);
   tn_ewise *p3 = compile ("sub:127.5,div:127.5,relu", TN_FLOAT32, n), *pv;
@@ -337,8 +324,8 @@ bench_normalise (BenchPeer *np, int h, int w)
   long n = (long) h * w * 3;
   const char *ops = "cast:float32,sub:127.5,div:127.5";
   double te[RUNS], tc[RUNS], tn[RUNS], bytes = 5.0 * n;
-  guint8 *u = aligned_alloc (64, n);
-  float *f = aligned_alloc (64, n * sizeof (float));
+  guint8 *u = bench_alloc (n);
+  float *f = bench_alloc (n * sizeof (float));
   int64_t dims[3] = { h, w, 3 };
   tn_ewise_chain *c;
   tn_ewise *p;
@@ -477,9 +464,9 @@ bench_orc (long n)
   for (size_t k = 0; k < G_N_ELEMENTS (cases); k++) {
     OrcProgram *op = orc_make ((int) k);
     OrcExecutor *ex = orc_executor_new (op);
-    guint8 *src = aligned_alloc (64, n * 4);
-    float *dst = aligned_alloc (64, n * 4), *ref = aligned_alloc (64, n * 4);
-    float *ref2 = aligned_alloc (64, n * 4);
+    guint8 *src = bench_alloc (n * 4);
+    float *dst = bench_alloc (n * 4), *ref = bench_alloc (n * 4);
+    float *ref2 = bench_alloc (n * 4);
     tn_ewise *pa, *pp;
     double to[RUNS], ta[RUNS], tp[RUNS];
     unsigned old;
@@ -599,17 +586,14 @@ bench_cast (long n)
 
   for (size_t k = 0; k < G_N_ELEMENTS (cases); k++) {
     size_t ib = n * cases[k].isz, ob = n * cases[k].osz;
-    unsigned char *src = aligned_alloc (64, ib);
-    unsigned char *dst = aligned_alloc (64, ob);
-    unsigned char *hp = aligned_alloc (2 << 20, ob);
-    unsigned char *ma = aligned_alloc (64, ob), *mb = aligned_alloc (64, ob);
+    unsigned char *src = bench_alloc (ib), *dst = bench_alloc (ob);
+    unsigned char *ma = bench_alloc (ob), *mb = bench_alloc (ob);
     tn_ewise *p = compile (cases[k].ops, cases[k].in, n);
     GstBuffer *buf = new_tensor_buffer (ib);
-    double te[RUNS], tc[RUNS], tf[RUNS], th[RUNS], tm[RUNS];
+    double te[RUNS], tc[RUNS], tf[RUNS], tm[RUNS];
     char caps[160];
     BenchRig r;
 
-    madvise (hp, ob, MADV_HUGEPAGE);
     for (size_t i = 0; i < ib; i++)
       src[i] = (unsigned char) (i * 7);
     if (cases[k].in == TN_FLOAT32)
@@ -617,7 +601,6 @@ bench_cast (long n)
         ((float *) src)[i] = (float) (i % 1000) * 0.37f - 100.0f;
     gst_buffer_fill (buf, 0, src, ib);
     memset (dst, 0, ob);
-    memset (hp, 0, ob);
     memset (ma, 1, ob);
     memset (mb, 0, ob);
     snprintf (caps, sizeof caps,
@@ -632,7 +615,7 @@ bench_cast (long n)
       gst_buffer_unref (bench_rig_take (&r));
     }
     for (int i = 0; i < RUNS; i++) {
-      for (int c = 0; c < 5; c++) {
+      for (int c = 0; c < 4; c++) {
         for (int pass = 0; pass < 2; pass++) {
           double t0 = bench_now ();
 
@@ -648,19 +631,11 @@ bench_cast (long n)
             tn_ewise_run (p, f, src, 1);
             bench_sink (f);
             free (f);
-          } else if (c == 3) {
-            tn_ewise_run (p, hp, src, 1);
-            bench_sink (hp);
           } else {
             memcpy (mb, ma, ob);
             bench_sink (mb);
           }
-          (c == 0      ? te
-              : c == 1 ? tc
-              : c == 2 ? tf
-              : c == 3 ? th
-                       : tm)[i]
-              = bench_now () - t0;
+          (c == 0 ? te : c == 1 ? tc : c == 2 ? tf : tm)[i] = bench_now () - t0;
         }
       }
     }
@@ -681,16 +656,15 @@ bench_cast (long n)
     }
     printf ("cast %s, %ldM items (memcpy of %zu MiB output bytes "
             "%.3f ms): fraction of memcpy speed: tensorop %.2f, core %.2f, "
-            "core fresh buffer %.2f, core huge pages %.2f (target >= 0.80)\n",
+            "core fresh buffer %.2f (target >= 0.80)\n",
         cases[k].name, n >> 20, ob >> 20, 1e3 * bench_median (tm, RUNS),
         bench_ratio (tm, te, RUNS), bench_ratio (tm, tc, RUNS),
-        bench_ratio (tm, tf, RUNS), bench_ratio (tm, th, RUNS));
+        bench_ratio (tm, tf, RUNS));
     gst_buffer_unref (buf);
     bench_rig_stop (&r);
     tn_ewise_free (p);
     free (src);
     free (dst);
-    free (hp);
     free (ma);
     free (mb);
   }
@@ -702,7 +676,7 @@ bench_threads (long n)
 {
   static const char *const chains[]
       = { "add:1", "sub:127.5,div:127.5,relu", "mul:1.5,sigmoid" };
-  float *a = aligned_alloc (64, n * sizeof (float));
+  float *a = bench_alloc (n * sizeof (float));
 
   memset (a, 0, n * sizeof (float));
   for (size_t k = 0; k < G_N_ELEMENTS (chains); k++) {

@@ -103,9 +103,9 @@ main (void)
   const int64_t chw[] = { 3, 1080, 1920 };
   const int to_chw[] = { 2, 0, 1 }, to_hwc[] = { 1, 2, 0 };
   size_t max_bytes = (size_t) N * N * 8;
-  void *src = aligned_alloc (64, max_bytes);
-  void *dst = aligned_alloc (64, max_bytes);
-  void *ref = aligned_alloc (64, max_bytes);
+  void *src = bench_alloc (max_bytes);
+  void *dst = bench_alloc (max_bytes);
+  void *ref = bench_alloc (max_bytes);
   static const struct {
     tn_dtype t;
     const char *name;

@@ -127,8 +127,8 @@ main (void)
 {
   const int64_t sd[2] = { 1000, 1000 }, id[3] = { 1080, 1920, 3 };
   const int64_t sn = sd[0] * sd[1], in = id[0] * id[1] * id[2];
-  float *sx = malloc (sn * 4), *sy = malloc (sn * 4);
-  float *ix = malloc (in * 4), *iy = malloc (in * 4);
+  float *sx = bench_alloc (sn * 4), *sy = bench_alloc (sn * 4);
+  float *ix = bench_alloc (in * 4), *iy = bench_alloc (in * 4);
   double ours1[RUNS], ours2[RUNS], np_[RUNS], sp[RUNS], st1[RUNS], st2[RUNS],
       stream[RUNS], npst[RUNS];
   double c_ours[RUNS], c_np[RUNS], c_sp[RUNS], c_st[RUNS], c_stream[RUNS];

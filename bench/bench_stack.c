@@ -211,8 +211,8 @@ bench_big (void)
 {
   enum { ITER = 20 };
   GstBuffer *frames[NPADS];
-  guint8 *src = g_malloc (NPADS * (gsize) FRAME);
-  guint8 *dst = g_malloc (NPADS * (gsize) FRAME);
+  guint8 *src = bench_alloc (NPADS * (gsize) FRAME);
+  guint8 *dst = bench_alloc (NPADS * (gsize) FRAME);
   double to[RUNS], tc[RUNS], po[RUNS], pc[RUNS], r, rp;
   guint pts = 0;
   Rig rig;
@@ -265,8 +265,8 @@ bench_big (void)
       bench_median (pc, RUNS) / bench_median (po, RUNS), rp);
   for (int k = 0; k < NPADS; k++)
     gst_buffer_unref (frames[k]);
-  g_free (src);
-  g_free (dst);
+  free (src);
+  free (dst);
 }
 
 int

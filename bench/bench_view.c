@@ -265,8 +265,8 @@ against_memcpy (const gchar *label, const gchar *factory, const gchar *prop,
     return;
   buf = filled (size);
   rig_new (&a, factory, prop, value, caps, FALSE);
-  src = g_malloc (out_size);
-  dst = g_malloc (out_size);
+  src = bench_alloc (out_size);
+  dst = bench_alloc (out_size);
   memset (src, 1, out_size);
   memset (dst, 2, out_size);
   push_n (&a, buf, 2);
@@ -283,8 +283,8 @@ against_memcpy (const gchar *label, const gchar *factory, const gchar *prop,
       label, ma * 1e6, mb * 1e6, ma / mb,
       (copied (&a) - c0) / ((guint64) n * RUNS));
   bench_rig_stop (&a);
-  g_free (src);
-  g_free (dst);
+  free (src);
+  free (dst);
   gst_buffer_unref (buf);
 }
 
