@@ -27,6 +27,23 @@
   X (TN_BFLOAT16, uint16_t, float, CONV_BF16)                                  \
   X (TN_INT8, int8_t, int16_t, (int16_t) CONV_SAME)
 
+/* The whole source lines of k of one full micro-panel of MR rows with
+ * contiguous k: the same copy as the general loop below, with the row
+ * count and the line a compile-time constant so that the copy unrolls
+ * into straight loads and stores (the loop with mr a variable cost
+ * about a cycle an item, 2.5 times OpenBLAS's copy of A at 2048^3:
+ * docs/perf-notes.md, session 11 H3).  Gives the first k not copied. */
+#define PACK_A_LINES(MR, ST, CT, CONV)                                         \
+  ({                                                                           \
+    const int64_t line_ = 64 / (int64_t) sizeof (ST);                          \
+    int64_t k_ = 0;                                                            \
+    for (; k_ + line_ <= kb; k_ += line_)                                      \
+      for (int64_t kk_ = 0; kk_ < line_; kk_++)                                \
+        for (int i_ = 0; i_ < (MR); i_++)                                      \
+          d[(k_ + kk_) * (MR) + i_] = CONV (rp[i_ * rs + k_ + kk_]);           \
+    k_;                                                                        \
+  })
+
 #define PACK_A(ENUM, ST, CT, CONV)                                             \
   case ENUM: {                                                                 \
     const ST *s = (const ST *) base + off;                                     \
@@ -44,7 +61,14 @@
          * over all of k, the stores went mr items apart (perf,                \
          * docs/perf-notes.md session 9 H2) */                                 \
         const ST *rp = s + p * g->mr * rs;                                     \
-        for (int64_t k0 = 0; k0 < kb; k0 += 64 / (int64_t) sizeof (ST)) {      \
+        int64_t k0 = 0;                                                        \
+        if (cs == 1 && g->mr == 12)                                            \
+          k0 = PACK_A_LINES (12, ST, CT, CONV);                                \
+        else if (cs == 1 && g->mr == 14)                                       \
+          k0 = PACK_A_LINES (14, ST, CT, CONV);                                \
+        else if (cs == 1 && g->mr == 6)                                        \
+          k0 = PACK_A_LINES (6, ST, CT, CONV);                                 \
+        for (; k0 < kb; k0 += 64 / (int64_t) sizeof (ST)) {                    \
           int64_t k1 = k0 + 64 / (int64_t) sizeof (ST);                        \
           if (k1 > kb)                                                         \
             k1 = kb;                                                           \
