@@ -60,35 +60,39 @@ static const tn_gemm_kern portable[TN_GEMM_NKINDS] = {
   /* float32 6x16: 12 ymm accumulators; kc 256 keeps a B micro-panel
    * (16 KB) in L1, mc 144 keeps an A block (144 KB) in L2. */
   [TN_GEMM_F32]
-  = { { 6, 16, 1, 256, 144, sizeof (float), TN_FLOAT32, TN_GEMM_F32 },
+  = { { 6, 16, 1, 256, 144, 512, sizeof (float), TN_FLOAT32, TN_GEMM_F32 },
       ukr_f32_c, skr_f32_c },
   /* float64 6x8: the same 12 accumulators, half the lanes.  mc 216: an
    * A block of 432 KB in Zen 4's 1 MB L2, so a 16 KB B micro-panel
    * serves 36 calls from L1 where 72 rows gave 12 (2048^3: 0.78-0.82 ->
    * 0.87-0.95 of OpenBLAS, docs/perf-notes.md session 9 H2). */
   [TN_GEMM_F64]
-  = { { 6, 8, 1, 256, 216, sizeof (double), TN_FLOAT64, TN_GEMM_F64 },
+  = { { 6, 8, 1, 256, 216, 512, sizeof (double), TN_FLOAT64, TN_GEMM_F64 },
       ukr_f64_c, skr_f64_c },
   /* int8 widened to int16 in pairs of k for vpmaddwd, int32 sums. */
   [TN_GEMM_I8]
-  = { { 6, 16, 2, 512, 144, sizeof (int16_t), TN_INT32, TN_GEMM_I8 }, ukr_i8_c,
-      skr_i8_c },
+  = { { 6, 16, 2, 512, 144, 512, sizeof (int16_t), TN_INT32, TN_GEMM_I8 },
+      ukr_i8_c, skr_i8_c },
 };
 
 /* AVX-512: 2 zmm per row and 12-14 rows, 24-28 of the 32 registers
  * (BLIS's skx kernels are the same shapes transposed: 32x12 and 16x14).
  * kc stays AVX2's, so the float sums are AVX2's bits; a B micro-panel is
  * then 32 KB, L1's size (docs/perf-notes.md: a smaller kc measured no
- * faster). */
+ * faster).  float32 nc 1024: A is packed half as often (n / nc times),
+ * and the kc x nc B block (1 MiB), the A block and the mc x nc C block
+ * still share the Xeon's 2 MiB L2; against 512, in one process, quiet,
+ * 1.04-1.06x at 1024^3 and 2048^3.  float64 stays at 512 (1024: 0.98x at
+ * 2048^3), as do AVX2's (docs/perf-notes.md, session 11 H3). */
 static const tn_gemm_kern avx512_ref[TN_GEMM_NKINDS] = {
   [TN_GEMM_F32]
-  = { { 12, 32, 1, 256, 144, sizeof (float), TN_FLOAT32, TN_GEMM_F32 },
+  = { { 12, 32, 1, 256, 144, 1024, sizeof (float), TN_FLOAT32, TN_GEMM_F32 },
       ukr_f32_c12, skr_f32_c12 },
   [TN_GEMM_F64]
-  = { { 14, 16, 1, 256, 84, sizeof (double), TN_FLOAT64, TN_GEMM_F64 },
+  = { { 14, 16, 1, 256, 84, 512, sizeof (double), TN_FLOAT64, TN_GEMM_F64 },
       ukr_f64_c14, skr_f64_c14 },
   [TN_GEMM_I8]
-  = { { 12, 32, 2, 512, 144, sizeof (int16_t), TN_INT32, TN_GEMM_I8 },
+  = { { 12, 32, 2, 512, 144, 512, sizeof (int16_t), TN_INT32, TN_GEMM_I8 },
       ukr_i8_c12, skr_i8_c12 },
 };
 

@@ -35,6 +35,8 @@ typedef struct {
   int kc;       /* k block: the float sums depend on it (and on nothing
                  * else of the geometry), so every level keeps one per type */
   int mc;       /* rows of A per packed block (a multiple of mr) */
+  int nc;       /* columns of the output per task (a multiple of nr);
+                 * mc and nc cut the output only, never a sum */
   size_t psize; /* bytes of one packed item */
   tn_dtype acc; /* accumulator type: float32, float64 or int32 */
   int kind;     /* TN_GEMM_F32, _F64 or _I8: the kernels in tn_gemm_dsp */

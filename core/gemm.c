@@ -539,10 +539,6 @@ epi_of (tn_dtype acc)
 
 /* ----------------------------------------------------------- driver --- */
 
-#ifndef TN_GEMM_NC
-#define TN_GEMM_NC 512
-#endif
-
 typedef struct {
   const tn_gemm_geom *g; /* &kern.g */
   tn_gemm_kern kern;     /* of the CPU level, copied once per call */
@@ -945,7 +941,7 @@ tn_matmul (const tn_matmul_args *args, tn_err *e)
                           : c->g->mc;
   /* nc: a task's B column strip (k x nc) stays in L3 while consecutive
    * tasks walk down the rows of A; its C block stays near L2. */
-  c->nc = c->n < TN_GEMM_NC ? pb->npad : TN_GEMM_NC;
+  c->nc = c->n < c->g->nc ? pb->npad : c->g->nc;
   c->mblocks = (c->m + c->mc - 1) / c->mc;
   c->nblocks = (c->n + c->nc - 1) / c->nc;
   if (c->m <= c->g->mr) {

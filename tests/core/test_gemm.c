@@ -420,7 +420,8 @@ check_every_way (tn_matmul_args *args, const tn_gemm_b *pb, const int *thr,
 /* Same bits on 1, 2, 3, 5 and 8 threads, with B packed per call or once,
  * transposed A and a bias; k spans several k blocks, m and n several
  * blocks and ragged edges (m 233: more than every level's mc, float64's
- * 216 on AVX2 included). */
+ * 216 on AVX2 included; n 530: more than an nc of 512, and on 2 threads
+ * and up split below AVX-512 float32's 1024). */
 static void
 test_threads (void)
 {
