@@ -17,7 +17,6 @@
  * GST_TENSOR_CPU=ssse3,avx2,f16c runs every part as on an AVX2-only machine. */
 #include <immintrin.h>
 #include <stdio.h>
-#include <sys/mman.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -69,9 +68,9 @@ case_init (gemm_case *g, tn_dtype t, int64_t m, int64_t n, int64_t k)
   g->m = m;
   g->n = n;
   g->k = k;
-  g->a = aligned_alloc (64, (size_t) (m * k) * is + 64);
-  g->b = aligned_alloc (64, (size_t) (k * n) * is + 64);
-  g->c = aligned_alloc (64, (size_t) (m * n) * os + 64);
+  g->a = bench_alloc ((size_t) (m * k) * is + 64);
+  g->b = bench_alloc ((size_t) (k * n) * is + 64);
+  g->c = bench_alloc ((size_t) (m * n) * os + 64);
   fill (g->a, t, m * k);
   fill (g->b, t, k * n);
   tn_view_init (&g->va, t, ad, 2, NULL);
@@ -332,19 +331,6 @@ stream_read (const float *p, size_t n)
 
 #define GEMV_RUNS 15
 
-static void *
-huge_alloc (size_t bytes)
-{
-  size_t huge = (size_t) 2 << 20, size = (bytes + huge - 1) / huge * huge;
-  void *p = aligned_alloc (huge, size);
-
-  if (!p)
-    abort ();
-  if (bytes >= ((size_t) 4 << 20))
-    madvise (p, size, MADV_HUGEPAGE);
-  return p;
-}
-
 /* [1,k] x [k,n] with B packed once, as tensormatmul's weights: the
  * product streams the packed B, so it is measured in bytes of it per
  * second against a read of as many bytes (from DRAM at 4096^2, from L3 at
@@ -355,18 +341,13 @@ gemv (int threads, int64_t k, int64_t n)
   gemm_case g;
   tn_gemm_b *pb;
   size_t bytes = (size_t) (k * n) * 4;
-  float *big = aligned_alloc (64, bytes);
+  float *big = bench_alloc (bytes);
   double tt[GEMV_RUNS], ts[GEMV_RUNS], tbl[GEMV_RUNS];
   int reps = bytes < ((size_t) 32 << 20) ? 16 : 1;
 
+  /* tn_gemm_b_pack puts constant weights of 4 MiB and more on huge pages,
+   * and bench_alloc the peers' arrays: the ratios do not measure the TLB */
   case_init (&g, TN_FLOAT32, 1, n, k);
-  /* tn_gemm_b_pack puts constant weights of 4 MiB and more on huge pages:
-   * so do the peers' arrays, or the ratios would measure the TLB */
-  free (big);
-  free (g.b);
-  big = huge_alloc (bytes);
-  g.b = huge_alloc (bytes);
-  fill (g.b, TN_FLOAT32, k * n);
   run_tn (&g, threads, NULL); /* warm the thread-local panels */
   pb = tn_gemm_b_pack (threads, &g.vb, g.b, false, NULL);
   memset (big, 0, bytes);
