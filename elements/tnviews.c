@@ -12,7 +12,10 @@
 typedef struct _ViewMem ViewMem;
 struct _ViewMem {
   GstMemory mem;
+  /* the bytes; NULL for a view of a mapped input, whose bytes are the
+   * input's at off (mapped when a reader first maps a view of it) */
   guint8 *data;
+  gsize off;
   gpointer owner;
   GDestroyNotify release;
   GstTnViews *views; /* a reference: every ViewMem holds one */
@@ -73,6 +76,16 @@ G_DEFINE_TYPE (GstTnViewAllocator, gst_tn_view_allocator, GST_TYPE_ALLOCATOR);
 
 static GstAllocator *view_allocator;
 
+/* The map functions of the allocators whose memories a mapped input maps
+ * only when a view of it is first mapped (mapped_input_lazy): system
+ * memory and the tensor allocator's, whose map is their data pointer
+ * and cannot fail. */
+static gpointer (*sysmem_map) (GstMemory *, gsize, GstMapFlags);
+static gpointer (*tnmem_map) (GstMemory *, gsize, GstMapFlags);
+
+static void mapped_input_view_done (gpointer in);
+static guint8 *mapped_input_data (GstTnMappedInput *in);
+
 /* The calling thread's id for `here`: its thread pointer, read inline
  * (one instruction on x86-64 and AArch64), where pthread_self is a call
  * through the PLT, twice per view that dies (its dispose and its
@@ -119,6 +132,7 @@ view_mem_release (ViewMem *vm)
   vm->owner = NULL;
   vm->release = NULL;
   vm->data = NULL;
+  vm->off = 0;
   if (release != NULL)
     release (owner);
 }
@@ -140,10 +154,22 @@ view_free (GstAllocator *allocator, GstMemory *mem)
   gst_tn_views_unref (views);
 }
 
+/* The bytes of vm (NULL when they cannot be mapped). */
+static guint8 *
+view_data (ViewMem *vm)
+{
+  guint8 *base;
+
+  if (vm->data != NULL || vm->release != mapped_input_view_done)
+    return vm->data;
+  base = mapped_input_data (vm->owner);
+  return base != NULL ? base + vm->off : NULL;
+}
+
 static gpointer
 view_map (GstMemory *mem, gsize maxsize, GstMapFlags flags)
 {
-  return ((ViewMem *) mem)->data;
+  return view_data ((ViewMem *) mem);
 }
 
 static void
@@ -156,12 +182,15 @@ static GstMemory *
 view_share (GstMemory *mem, gssize offset, gssize size)
 {
   ViewMem *vm = (ViewMem *) mem;
+  guint8 *data = view_data (vm);
 
+  if (data == NULL)
+    return NULL;
   if (size == -1)
     size = (gssize) mem->size - offset;
-  return gst_memory_new_wrapped (GST_MEMORY_FLAG_READONLY, vm->data,
-      mem->maxsize, mem->offset + offset, (gsize) size,
-      gst_buffer_ref (vm->buf), (GDestroyNotify) gst_buffer_unref);
+  return gst_memory_new_wrapped (GST_MEMORY_FLAG_READONLY, data, mem->maxsize,
+      mem->offset + offset, (gsize) size, gst_buffer_ref (vm->buf),
+      (GDestroyNotify) gst_buffer_unref);
 }
 
 static void
@@ -282,6 +311,19 @@ gst_tn_views_new (void)
     gst_object_ref_sink (view_allocator);
     /* lives as long as the plugin: the leaks tracer need not see it */
     GST_OBJECT_FLAG_SET (view_allocator, GST_OBJECT_FLAG_MAY_BE_LEAKED);
+    /* (only their functions are kept: no reference held) */
+    for (int i = 0; i < 2; i++) {
+      GstAllocator *a = i == 0 ? gst_allocator_find (GST_ALLOCATOR_SYSMEM)
+                               : gst_tn_allocator_get ();
+
+      if (a == NULL)
+        continue;
+      if (i == 0)
+        sysmem_map = a->mem_map;
+      else
+        tnmem_map = a->mem_map;
+      gst_object_unref (a);
+    }
     g_once_init_leave (&once, 1);
   }
   views->ref = 1;
@@ -356,9 +398,11 @@ views_take (GstTnViews *views)
   return NULL;
 }
 
-GstBuffer *
-gst_tn_views_buffer (GstTnViews *views, guint8 *data, gsize len, gpointer owner,
-    GDestroyNotify release, gint rank, const gint64 *strides)
+/* gst_tn_views_buffer, or (data NULL) a view of a mapped input's bytes
+ * at off. */
+static GstBuffer *
+views_buffer_at (GstTnViews *views, guint8 *data, gsize off, gsize len,
+    gpointer owner, GDestroyNotify release, gint rank, const gint64 *strides)
 {
   ViewMem *vm = views_take (views);
 
@@ -382,6 +426,7 @@ gst_tn_views_buffer (GstTnViews *views, guint8 *data, gsize len, gpointer owner,
     vm->next = NULL;
   }
   vm->data = data;
+  vm->off = off;
   vm->owner = owner;
   vm->release = release;
   /* the layout meta of the buffer's last use, rewritten in place (no
@@ -399,6 +444,13 @@ gst_tn_views_buffer (GstTnViews *views, guint8 *data, gsize len, gpointer owner,
   return vm->buf;
 }
 
+GstBuffer *
+gst_tn_views_buffer (GstTnViews *views, guint8 *data, gsize len, gpointer owner,
+    GDestroyNotify release, gint rank, const gint64 *strides)
+{
+  return views_buffer_at (views, data, 0, len, owner, release, rank, strides);
+}
+
 /* References on a mapped input taken ahead, in its one plain store at
  * birth (the record is the streaming thread's alone until its first view
  * goes out): a view takes one of them without a locked add, and the
@@ -414,10 +466,28 @@ struct _GstTnMappedInput {
   gint given;
   GstTnMappedInput *given_next;
   GstBuffer *buf; /* the caller's reference, taken */
+  /* atomic: the bytes once mapped, else NULL; while NULL, the first
+   * reader that maps a view maps mem and stores map (the record is not
+   * mapped at birth: an element that only passes the parts on, a queue
+   * or a sink that does not read them, costs no map, whose lock and
+   * unlock are two locked instructions per input) */
+  guint8 *data;
   GstMapInfo map;
-  gboolean direct;   /* map is of the buffer's one memory (gst_memory_map) */
+  GstMemory *mem;    /* the buffer's one memory, or NULL */
+  gboolean direct;   /* map is of mem (gst_memory_map) */
   GstTnViews *views; /* a reference: the record goes back to it */
 };
+
+/* Whether mem's map is one that cannot fail (then it is mapped when
+ * first read). */
+static inline gboolean
+mapped_lazily (GstMemory *mem)
+{
+  gpointer (*map) (GstMemory *, gsize, GstMapFlags) = mem->allocator->mem_map;
+
+  return map != NULL && (map == sysmem_map || map == tnmem_map)
+         && !GST_MEMORY_FLAG_IS_SET (mem, GST_MEMORY_FLAG_NOT_MAPPABLE);
+}
 
 GstTnMappedInput *
 gst_tn_mapped_input_new (GstTnViews *views, GstBuffer *buf)
@@ -436,14 +506,22 @@ gst_tn_mapped_input_new (GstTnViews *views, GstBuffer *buf)
     in->views = views;
   }
   /* one memory: mapped as itself, without gst_buffer_map's reference
-   * and merge check */
-  in->direct = gst_buffer_n_memory (buf) == 1;
-  if (in->direct ? !gst_memory_map (
-          gst_buffer_peek_memory (buf, 0), &in->map, GST_MAP_READ)
-                 : !gst_buffer_map (buf, &in->map, GST_MAP_READ)) {
+   * and merge check; not yet when its map cannot fail (a memory whose
+   * map can fail is mapped now, so that the caller can take another way
+   * when it does) */
+  in->mem
+      = gst_buffer_n_memory (buf) == 1 ? gst_buffer_peek_memory (buf, 0) : NULL;
+  in->direct = in->mem != NULL;
+  in->data = NULL;
+  if (in->direct && mapped_lazily (in->mem)) {
+    /* mapped by the first reader (mapped_input_data) */
+  } else if (in->direct ? !gst_memory_map (in->mem, &in->map, GST_MAP_READ)
+                        : !gst_buffer_map (buf, &in->map, GST_MAP_READ)) {
     g_free (in);
     gst_tn_views_unref (views);
     return NULL;
+  } else {
+    in->data = in->map.data;
   }
   in->ref = 1 + MI_PREPAID;
   in->prepaid = MI_PREPAID;
@@ -453,16 +531,27 @@ gst_tn_mapped_input_new (GstTnViews *views, GstBuffer *buf)
   return in;
 }
 
-const guint8 *
-gst_tn_mapped_input_data (GstTnMappedInput *in)
+/* The input's bytes, mapped now if no reader did yet; NULL when the map
+ * fails.  Readers on several threads may race: each maps, one stores its
+ * map, the others unmap theirs.  The record's death (after every view's,
+ * so after every reader's map returned) unmaps the stored one. */
+static guint8 *
+mapped_input_data (GstTnMappedInput *in)
 {
-  return in->map.data;
-}
+  guint8 *data = __atomic_load_n (&in->data, __ATOMIC_ACQUIRE), *none = NULL;
+  GstMapInfo map;
 
-gsize
-gst_tn_mapped_input_size (GstTnMappedInput *in)
-{
-  return in->map.size;
+  if (data != NULL)
+    return data;
+  if (!gst_memory_map (in->mem, &map, GST_MAP_READ))
+    return NULL;
+  if (!__atomic_compare_exchange_n (&in->data, &none, map.data, FALSE,
+          __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+    gst_memory_unmap (in->mem, &map);
+    return none;
+  }
+  in->map = map;
+  return map.data;
 }
 
 /* n references go at once (the owner's and what it prepaid, what the
@@ -482,7 +571,9 @@ mapped_input_drop (GstTnMappedInput *in, gint n, gboolean taker)
     in->ref = 0;
   else if (__atomic_sub_fetch (&in->ref, n, __ATOMIC_ACQ_REL) != 0)
     return;
-  if (in->direct)
+  if (in->data == NULL)
+    ; /* no reader mapped it */
+  else if (in->direct)
     gst_memory_unmap (in->map.memory, &in->map);
   else
     gst_buffer_unmap (in->buf, &in->map);
@@ -559,6 +650,6 @@ gst_tn_mapped_input_view (GstTnMappedInput *in, GstTnViews *views, gsize off,
     in->prepaid--;
   else
     g_atomic_int_inc (&in->ref);
-  return gst_tn_views_buffer (views, in->map.data + off, len, in,
-      mapped_input_view_done, rank, strides);
+  return views_buffer_at (
+      views, NULL, off, len, in, mapped_input_view_done, rank, strides);
 }

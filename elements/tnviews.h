@@ -52,12 +52,14 @@ typedef struct _GstTnMappedInput GstTnMappedInput;
 
 /* NULL when buf cannot be mapped for reading (buf stays the caller's);
  * else the record takes the caller's reference to buf (no reference of
- * its own: one locked add and subtraction fewer per input).  The record
+ * its own: one locked add and subtraction fewer per input).  A buffer of
+ * one memory whose map cannot fail (system memory, the tensor
+ * allocator's) is mapped when a reader first maps a view of it, not
+ * here: views that nobody reads (a queue, a sink that drops them) cost
+ * no map and unmap, two locked instructions per input.  The record
  * comes from views and goes back to it (no allocation per input); called
  * by the thread that takes views' buffers. */
 GstTnMappedInput *gst_tn_mapped_input_new (GstTnViews *views, GstBuffer *buf);
-const guint8 *gst_tn_mapped_input_data (GstTnMappedInput *in);
-gsize gst_tn_mapped_input_size (GstTnMappedInput *in);
 /* A view of bytes [off, off + len) of the input (a reference on it),
  * with the layout of gst_tn_views_buffer. */
 GstBuffer *gst_tn_mapped_input_view (GstTnMappedInput *in, GstTnViews *views,

@@ -449,6 +449,7 @@ typedef struct {
   GstBuffer *last[2];
   gint chained[2];
   GstPad *pads[2];
+  gboolean keep_both; /* part 1 kept as well */
 } Keep;
 
 static GstFlowReturn
@@ -458,7 +459,7 @@ keep_chain (GstPad *pad, GstObject *parent, GstBuffer *buf)
   gint k = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (pad), "part"));
 
   kp->chained[k]++;
-  if (k == 1) {
+  if (k == 1 && !kp->keep_both) {
     gst_buffer_unref (buf);
     return GST_FLOW_OK;
   }
@@ -543,6 +544,102 @@ GST_START_TEST (test_parts_die_in_chain)
   /* the last part dies off the chain (the atomic way) */
   gst_buffer_replace (&kp.last[0], NULL);
   fail_unless_equals_int (gone[7], 1);
+  gst_element_set_state (split, GST_STATE_NULL);
+  gst_pad_set_active (src, FALSE);
+  gst_object_unref (src);
+  gst_object_unref (split);
+  for (int k = 0; k < 2; k++) {
+    fail_unless (kp.pads[k] != NULL);
+    gst_pad_set_active (kp.pads[k], FALSE);
+    gst_object_unref (kp.pads[k]);
+  }
+  tn_check_no_outstanding ();
+}
+GST_END_TEST;
+
+/* A part of an input in system memory maps the input when a reader first
+ * maps it, not in the split's chain (elements/tnviews.c,
+ * mapped_input_data): two threads read the two parts of each input at
+ * once, racing on that first map; each reads its own bytes, and once the
+ * parts are gone the input is unmapped (a write map of its memory, which
+ * a read map left would refuse, succeeds). */
+typedef struct {
+  GstBuffer *part;
+  gint r, k;
+  gboolean ok;
+  gint *go;
+} Reader;
+
+static gpointer
+read_part (gpointer data)
+{
+  Reader *rd = data;
+  GstMapInfo m;
+
+  /* both readers running at once, then both map */
+  g_atomic_int_inc (rd->go);
+  while (g_atomic_int_get (rd->go) < 2)
+    ;
+  rd->ok = gst_buffer_map (rd->part, &m, GST_MAP_READ);
+  if (!rd->ok)
+    return NULL;
+  for (int i = 0; i < N / 2 && rd->ok; i++)
+    rd->ok = ((const float *) m.data)[i]
+             == (float) (rd->r * 1000 + rd->k * N / 2 + i);
+  gst_buffer_unmap (rd->part, &m);
+  return NULL;
+}
+
+GST_START_TEST (test_parts_read_on_threads)
+{
+  GstElement *split = gst_element_factory_make ("tensorsplit", NULL);
+  GstPad *src = gst_pad_new ("src", GST_PAD_SRC), *sink;
+  GstSegment seg;
+  GstCaps *caps;
+  Keep kp = { { NULL, NULL }, { 0, 0 }, { NULL, NULL }, TRUE };
+
+  g_object_set (split, "sections", 2, NULL);
+  g_signal_connect (split, "pad-added", G_CALLBACK (keep_pad_added), &kp);
+  sink = gst_element_get_static_pad (split, "sink");
+  gst_pad_set_active (src, TRUE);
+  fail_unless_equals_int (gst_pad_link (src, sink), GST_PAD_LINK_OK);
+  gst_object_unref (sink);
+  fail_unless_equals_int (gst_element_set_state (split, GST_STATE_PLAYING),
+      GST_STATE_CHANGE_SUCCESS);
+  gst_pad_push_event (src, gst_event_new_stream_start ("threads"));
+  caps = gst_caps_from_string ("tensor/x-raw,type=float32,dims=<4,6,6>");
+  gst_pad_push_event (src, gst_event_new_caps (caps));
+  gst_caps_unref (caps);
+  gst_segment_init (&seg, GST_FORMAT_TIME);
+  gst_pad_push_event (src, gst_event_new_segment (&seg));
+  for (int r = 0; r < 500; r++) {
+    float x[N];
+    GstBuffer *in;
+    GstMapInfo m;
+    Reader rd[2];
+    GThread *th[2];
+    gint go = 0;
+
+    for (int i = 0; i < N; i++)
+      x[i] = (float) (r * 1000 + i);
+    in = gst_buffer_new_memdup (x, sizeof x);
+    fail_unless_equals_int (
+        gst_pad_push (src, gst_buffer_ref (in)), GST_FLOW_OK);
+    for (int k = 0; k < 2; k++) {
+      rd[k] = (Reader){ g_steal_pointer (&kp.last[k]), r, k, FALSE, &go };
+      th[k] = g_thread_new ("reader", read_part, &rd[k]);
+    }
+    for (int k = 0; k < 2; k++) {
+      g_thread_join (th[k]);
+      fail_unless (rd[k].ok, "round %d part %d", r, k);
+      gst_buffer_unref (rd[k].part);
+    }
+    /* the parts died off the chain: the input is ours alone, unmapped */
+    fail_unless_equals_int (GST_MINI_OBJECT_REFCOUNT_VALUE (in), 1);
+    fail_unless (gst_buffer_map (in, &m, GST_MAP_WRITE), "round %d", r);
+    gst_buffer_unmap (in, &m);
+    gst_buffer_unref (in);
+  }
   gst_element_set_state (split, GST_STATE_NULL);
   gst_pad_set_active (src, FALSE);
   gst_object_unref (src);
@@ -684,6 +781,7 @@ tensorsplit_suite (void)
   tcase_add_test (tc, test_recycled);
   tcase_add_test (tc, test_recycled_views);
   tcase_add_test (tc, test_parts_die_in_chain);
+  tcase_add_test (tc, test_parts_read_on_threads);
   return s;
 }
 
