@@ -260,8 +260,14 @@ view_buffer_dispose (GstMiniObject *obj)
       = GST_BUFFER_OFFSET_NONE;
   vm->layout = NULL;
   /* (a part along axis 0 has none: a look is cheaper than the walk) */
-  if (gst_buffer_iterate_meta (buf, &state) != NULL)
+  if (gst_buffer_iterate_meta (buf, &state) != NULL) {
+    /* gst_buffer_foreach_meta changes writable buffers only (refcount
+     * 1): at 0 it would leave every meta on, and the next use would add
+     * another layout meta and carry its input's metas over */
+    GST_MINI_OBJECT_REFCOUNT (buf) = 1;
     gst_buffer_foreach_meta (buf, strip_meta, vm);
+    GST_MINI_OBJECT_REFCOUNT (buf) = 0;
+  }
   if (views_here (views)) {
     /* the taker's thread, between its takes: its list, no atomics */
     vm->next = views->mine;

@@ -438,6 +438,49 @@ GST_START_TEST (test_recycled_views)
 }
 GST_END_TEST;
 
+/* A recycled view keeps only its layout meta: the metas a part got from
+ * its input (a reference timestamp every other round) are gone from the
+ * buffer when it comes back for an input without them
+ * (elements/tnviews.c, view_buffer_dispose; enough rounds that the
+ * spare buffers are taken again). */
+GST_START_TEST (test_recycled_views_metas)
+{
+  Split s;
+  GstCaps *ref = gst_caps_new_empty_simple ("timestamp/x-test");
+
+  split_new (&s, TRUE, "tensor/x-raw,type=float32,dims=<4,6,6>", "axis", "1",
+      "sections", "2", NULL);
+  for (int r = 0; r < 80; r++) {
+    float x[N];
+    GstBuffer *in;
+
+    for (int i = 0; i < N; i++)
+      x[i] = (float) (r * 1000 + i);
+    in = gst_buffer_new_memdup (x, sizeof x);
+    if (r % 2 == 0)
+      gst_buffer_add_reference_timestamp_meta (in, ref, r, 0);
+    push_two_parts (&s, in);
+    for (int k = 0; k < 2; k++) {
+      GstSample *sm = gst_app_sink_pull_sample (g_ptr_array_index (s.sinks, k));
+      GstBuffer *b = gst_sample_get_buffer (sm);
+      GstReferenceTimestampMeta *rm
+          = gst_buffer_get_reference_timestamp_meta (b, ref);
+
+      check_view_round (b, D0, r, k, TRUE);
+      if (r % 2 == 0)
+        fail_unless (rm != NULL && rm->timestamp == (GstClockTime) r,
+            "round %d part %d: no timestamp meta", r, k);
+      else
+        fail_unless (rm == NULL, "round %d part %d: a stale meta", r, k);
+      gst_sample_unref (sm);
+    }
+  }
+  gst_caps_unref (ref);
+  split_free (&s);
+  tn_check_no_outstanding ();
+}
+GST_END_TEST;
+
 /* Parts that die on the streaming thread inside the split's chain (a
  * sink in the same thread keeping its last buffer until the next one
  * replaces it, as basesink does) give their references on the input back
@@ -780,6 +823,7 @@ tensorsplit_suite (void)
   tcase_add_test (tc, test_caps_change);
   tcase_add_test (tc, test_recycled);
   tcase_add_test (tc, test_recycled_views);
+  tcase_add_test (tc, test_recycled_views_metas);
   tcase_add_test (tc, test_parts_die_in_chain);
   tcase_add_test (tc, test_parts_read_on_threads);
   return s;
