@@ -237,8 +237,10 @@ view_buffer_dispose (GstMiniObject *obj)
 {
   GstBuffer *buf = GST_BUFFER_CAST (obj);
   GstMemory *mem;
+  GstMeta *meta;
   GstTnViews *views;
   ViewMem *vm, *head;
+  GstTnLayoutMeta *mine;
   gpointer state = NULL;
 
   if (gst_buffer_n_memory (buf) != 1)
@@ -258,9 +260,16 @@ view_buffer_dispose (GstMiniObject *obj)
   GST_BUFFER_DURATION (buf) = GST_CLOCK_TIME_NONE;
   GST_BUFFER_OFFSET (buf) = GST_BUFFER_OFFSET_END (buf)
       = GST_BUFFER_OFFSET_NONE;
+  mine = vm->layout;
   vm->layout = NULL;
-  /* (a part along axis 0 has none: a look is cheaper than the walk) */
-  if (gst_buffer_iterate_meta (buf, &state) != NULL) {
+  /* (a part along axis 0 has none: a look is cheaper than the walk; a
+   * view's one meta is most often the layout meta it was given, kept as
+   * it is without the walk) */
+  meta = gst_buffer_iterate_meta (buf, &state);
+  if (meta != NULL && mine != NULL && meta == (GstMeta *) mine
+      && gst_buffer_iterate_meta (buf, &state) == NULL)
+    vm->layout = mine;
+  else if (meta != NULL) {
     /* gst_buffer_foreach_meta changes writable buffers only (refcount
      * 1): at 0 it would leave every meta on, and the next use would add
      * another layout meta and carry its input's metas over */
