@@ -275,6 +275,161 @@ GST_START_TEST (test_reset_strips_metas)
 
 GST_END_TEST;
 
+/* The buffer released last is handed out first: its lines are the ones
+ * still in the cache.  (GstBufferPool's own queue hands out the one
+ * released first.) */
+GST_START_TEST (test_last_released_first)
+{
+  GstBufferPool *pool = started_pool (3000, 0, 0, NULL);
+  GstBuffer *bufs[3], *got;
+  gint i;
+
+  for (i = 0; i < 3; i++)
+    fail_unless_equals_int (
+        gst_buffer_pool_acquire_buffer (pool, &bufs[i], NULL), GST_FLOW_OK);
+  for (i = 0; i < 3; i++)
+    gst_buffer_unref (bufs[i]);
+  for (i = 2; i >= 0; i--) {
+    fail_unless_equals_int (
+        gst_buffer_pool_acquire_buffer (pool, &got, NULL), GST_FLOW_OK);
+    fail_unless (got == bufs[i], "got buffer %p, not %p, released after %d",
+        got, bufs[i], i);
+  }
+  /* Back in another order, out in its reverse. */
+  gst_buffer_unref (bufs[1]);
+  gst_buffer_unref (bufs[2]);
+  gst_buffer_unref (bufs[0]);
+  fail_unless_equals_int (
+      gst_buffer_pool_acquire_buffer (pool, &got, NULL), GST_FLOW_OK);
+  fail_unless (got == bufs[0]);
+  gst_buffer_unref (got);
+
+  stop_pool (pool);
+  tn_check_no_outstanding ();
+}
+
+GST_END_TEST;
+
+/* A sink that keeps the last buffer (a GstBaseSink's last-sample) needs two
+ * in rotation, however many min-buffers preallocated: the other two stay
+ * unused, so cold in the cache matters to nobody. */
+GST_START_TEST (test_rotation_uses_two)
+{
+  GstBufferPool *pool = started_pool (3000, 4, 0, NULL);
+  GstBuffer *held = NULL, *buf;
+  GHashTable *seen = g_hash_table_new (NULL, NULL);
+  gint frame;
+
+  for (frame = 0; frame < 20; frame++) {
+    fail_unless_equals_int (
+        gst_buffer_pool_acquire_buffer (pool, &buf, NULL), GST_FLOW_OK);
+    fail_if (buf == held);
+    g_hash_table_add (seen, buf);
+    gst_buffer_replace (&held, NULL);
+    held = buf;
+  }
+  fail_unless_equals_int (g_hash_table_size (seen), 2);
+  gst_buffer_unref (held);
+  g_hash_table_unref (seen);
+
+  stop_pool (pool);
+  tn_check_no_outstanding ();
+}
+
+GST_END_TEST;
+
+/* An acquire on another thread, and what it returned. */
+typedef struct {
+  GstBufferPool *pool;
+  GstBuffer *buf;
+  GstFlowReturn ret;
+  gint done;
+} Acquirer;
+
+static gpointer
+acquire_thread (gpointer data)
+{
+  Acquirer *a = data;
+
+  a->ret = gst_buffer_pool_acquire_buffer (a->pool, &a->buf, NULL);
+  g_atomic_int_set (&a->done, 1);
+  return NULL;
+}
+
+/* Starts an acquire that must block: it has not returned 20 ms later (a
+ * slow machine only lets it block later, not return). */
+static GThread *
+blocked_acquire (Acquirer *a, GstBufferPool *pool)
+{
+  GThread *t;
+
+  memset (a, 0, sizeof *a);
+  a->pool = pool;
+  t = g_thread_new ("acquire", acquire_thread, a);
+  g_usleep (20000);
+  fail_if (g_atomic_int_get (&a->done), "acquire did not wait");
+  return t;
+}
+
+/* At max-buffers an acquire waits for a release, a discard (room for a new
+ * buffer) or flushing, unless told not to. */
+GST_START_TEST (test_max_buffers_waits)
+{
+  GstBufferPool *pool = started_pool (3000, 0, 1, NULL);
+  GstBufferPoolAcquireParams nowait
+      = { .flags = GST_BUFFER_POOL_ACQUIRE_FLAG_DONTWAIT };
+  GstBuffer *buf, *other;
+  GstStructure *config;
+  Acquirer a;
+  GThread *t;
+
+  fail_unless_equals_int (
+      gst_buffer_pool_acquire_buffer (pool, &buf, NULL), GST_FLOW_OK);
+  fail_unless_equals_int (
+      gst_buffer_pool_acquire_buffer (pool, &other, &nowait), GST_FLOW_EOS);
+
+  /* A release wakes it with that buffer. */
+  t = blocked_acquire (&a, pool);
+  gst_buffer_unref (buf);
+  g_thread_join (t);
+  fail_unless_equals_int (a.ret, GST_FLOW_OK);
+  fail_unless (a.buf == buf);
+
+  /* Flushing wakes it empty-handed; after it, acquires work again. */
+  t = blocked_acquire (&a, pool);
+  gst_buffer_pool_set_flushing (pool, TRUE);
+  g_thread_join (t);
+  fail_unless_equals_int (a.ret, GST_FLOW_FLUSHING);
+  fail_unless (a.buf == NULL);
+  gst_buffer_pool_set_flushing (pool, FALSE);
+
+  /* A buffer whose memory changed is freed on release, not kept: that
+   * makes room for a new one, which the waiter gets. */
+  t = blocked_acquire (&a, pool);
+  gst_buffer_append_memory (buf, gst_allocator_alloc (NULL, 16, NULL));
+  gst_buffer_unref (buf);
+  g_thread_join (t);
+  fail_unless_equals_int (a.ret, GST_FLOW_OK);
+  fail_unless_equals_uint64 (gst_buffer_get_size (a.buf), 3000);
+  fail_unless_equals_int (gst_buffer_n_memory (a.buf), 1);
+  buf = a.buf;
+
+  /* Deactivating wakes it too; the pool is freed once the buffer out is
+   * back, and nothing is counted out then (a new config is accepted only
+   * with no buffer outstanding). */
+  t = blocked_acquire (&a, pool);
+  fail_unless (gst_buffer_pool_set_active (pool, FALSE));
+  g_thread_join (t);
+  fail_unless_equals_int (a.ret, GST_FLOW_FLUSHING);
+  gst_buffer_unref (buf);
+  config = gst_buffer_pool_get_config (pool);
+  fail_unless (gst_buffer_pool_set_config (pool, config));
+  gst_object_unref (pool);
+  tn_check_no_outstanding ();
+}
+
+GST_END_TEST;
+
 /* ---- gst_tn_decide_allocation ----------------------------------------- */
 
 static void
@@ -451,6 +606,9 @@ pool_suite (void)
   tcase_add_test (tc, test_steady_state);
   tcase_add_test (tc, test_alignment);
   tcase_add_test (tc, test_reset_strips_metas);
+  tcase_add_test (tc, test_last_released_first);
+  tcase_add_test (tc, test_rotation_uses_two);
+  tcase_add_test (tc, test_max_buffers_waits);
   tcase_add_test (tc, test_decide_without_downstream_pool);
   tcase_add_test (tc, test_decide_with_downstream_pool);
   tcase_add_test (tc, test_decide_errors);

@@ -1,5 +1,21 @@
 /* A buffer pool whose buffers always hold 64-byte aligned tensor-allocator
- * memory, whatever allocator the configuration names. */
+ * memory, whatever allocator the configuration names, and which hands out
+ * the buffer released last first.
+ *
+ * Why the order: GstBufferPool keeps its free buffers in a GstAtomicQueue,
+ * first in first out, so once a pool holds more buffers than are in flight
+ * (min-buffers preallocated, or a burst while a queue filled) every buffer
+ * stays in the rotation and the one just released, whose lines are still in
+ * the cache, is the last to be written again.  A stack hands that one back
+ * and lets the others go cold.
+ *
+ * How: acquire_buffer and release_buffer keep the free buffers in a stack of
+ * our own under a mutex.  The base class still allocates (its acquire, told
+ * not to wait, finds its queue empty and allocates while max-buffers allows),
+ * counts the buffers in use and those allocated, and frees (stop() hands the
+ * stack to its queue first); only the waiting for a release at max-buffers
+ * is ours, on a condition variable that releases, discards and flush_start
+ * wake. */
 #include "tensorpool.h"
 
 #include "tensorallocator.h"
@@ -9,6 +25,12 @@ GST_DEBUG_CATEGORY_STATIC (gst_tn_buffer_pool_debug);
 
 struct _GstTnBufferPool {
   GstBufferPool parent;
+
+  GMutex lock;
+  GCond released;
+  GPtrArray *stack; /* the free GstBuffers, the last released on top */
+  guint discards;   /* buffers freed on release: a slot to allocate in */
+  guint size;       /* the configured size, for release's checks */
 };
 
 G_DEFINE_TYPE_WITH_CODE (GstTnBufferPool, gst_tn_buffer_pool,
@@ -59,25 +81,164 @@ gst_tn_buffer_pool_set_config (GstBufferPool *pool, GstStructure *config)
   gst_buffer_pool_config_set_allocator (config, alloc, &params);
   gst_object_unref (alloc);
 
-  return GST_BUFFER_POOL_CLASS (gst_tn_buffer_pool_parent_class)
-      ->set_config (pool, config);
+  if (!GST_BUFFER_POOL_CLASS (gst_tn_buffer_pool_parent_class)
+           ->set_config (pool, config))
+    return FALSE;
+  GST_TN_BUFFER_POOL (pool)->size = size;
+  return TRUE;
+}
+
+static GstFlowReturn
+gst_tn_buffer_pool_acquire_buffer (
+    GstBufferPool *pool, GstBuffer **buffer, GstBufferPoolAcquireParams *params)
+{
+  GstTnBufferPool *self = GST_TN_BUFFER_POOL (pool);
+  GstBufferPoolAcquireParams nowait = { 0 };
+  gboolean wait
+      = !params || !(params->flags & GST_BUFFER_POOL_ACQUIRE_FLAG_DONTWAIT);
+
+  if (params)
+    nowait = *params;
+  nowait.flags |= GST_BUFFER_POOL_ACQUIRE_FLAG_DONTWAIT;
+
+  for (;;) {
+    GstFlowReturn ret;
+    guint discards;
+
+    if (G_UNLIKELY (GST_BUFFER_POOL_IS_FLUSHING (pool)))
+      return GST_FLOW_FLUSHING;
+
+    g_mutex_lock (&self->lock);
+    if (self->stack->len > 0) {
+      *buffer
+          = g_ptr_array_steal_index_fast (self->stack, self->stack->len - 1);
+      g_mutex_unlock (&self->lock);
+      GST_LOG_OBJECT (pool, "acquired buffer %p", *buffer);
+      return GST_FLOW_OK;
+    }
+    discards = self->discards;
+    g_mutex_unlock (&self->lock);
+
+    /* Its queue is empty: this allocates a buffer, or says EOS at
+     * max-buffers (FLUSHING when flushing). */
+    ret = GST_BUFFER_POOL_CLASS (gst_tn_buffer_pool_parent_class)
+              ->acquire_buffer (pool, buffer, &nowait);
+    if (ret != GST_FLOW_EOS || !wait)
+      return ret;
+
+    /* At max-buffers: wait for a release, a discard (which makes room for
+     * another allocation) or flushing, checked under the lock that
+     * flush_start takes to wake us, so no wake-up is missed. */
+    GST_LOG_OBJECT (pool, "waiting for a free buffer or flushing");
+    g_mutex_lock (&self->lock);
+    while (self->stack->len == 0 && self->discards == discards
+           && !GST_BUFFER_POOL_IS_FLUSHING (pool))
+      g_cond_wait (&self->released, &self->lock);
+    g_mutex_unlock (&self->lock);
+  }
+}
+
+static void
+gst_tn_buffer_pool_release_buffer (GstBufferPool *pool, GstBuffer *buffer)
+{
+  GstTnBufferPool *self = GST_TN_BUFFER_POOL (pool);
+
+  /* What the base class's release_buffer refuses to keep (memory tagged as
+   * changed, a size not the configured one, memory shared with another
+   * buffer) it frees, counting the buffer out: give it such ones. */
+  if (G_UNLIKELY (GST_BUFFER_FLAG_IS_SET (buffer, GST_BUFFER_FLAG_TAG_MEMORY)
+                  || gst_buffer_get_size (buffer) != self->size
+                  || !gst_buffer_is_all_memory_writable (buffer))) {
+    GST_BUFFER_POOL_CLASS (gst_tn_buffer_pool_parent_class)
+        ->release_buffer (pool, buffer);
+    g_mutex_lock (&self->lock);
+    self->discards++;
+    g_cond_broadcast (&self->released);
+    g_mutex_unlock (&self->lock);
+    return;
+  }
+
+  GST_LOG_OBJECT (pool, "released buffer %p", buffer);
+  g_mutex_lock (&self->lock);
+  g_ptr_array_add (self->stack, buffer);
+  g_cond_signal (&self->released);
+  g_mutex_unlock (&self->lock);
+}
+
+static void
+gst_tn_buffer_pool_flush_start (GstBufferPool *pool)
+{
+  GstTnBufferPool *self = GST_TN_BUFFER_POOL (pool);
+  GstBufferPoolClass *parent_class
+      = GST_BUFFER_POOL_CLASS (gst_tn_buffer_pool_parent_class);
+
+  /* The flushing flag is already set: wake the waiters to see it. */
+  g_mutex_lock (&self->lock);
+  g_cond_broadcast (&self->released);
+  g_mutex_unlock (&self->lock);
+  if (parent_class->flush_start)
+    parent_class->flush_start (pool);
+}
+
+static gboolean
+gst_tn_buffer_pool_stop (GstBufferPool *pool)
+{
+  GstTnBufferPool *self = GST_TN_BUFFER_POOL (pool);
+  GstBufferPoolClass *parent_class
+      = GST_BUFFER_POOL_CLASS (gst_tn_buffer_pool_parent_class);
+  GPtrArray *stack;
+
+  /* The base class frees what its queue holds, and only it can count the
+   * buffers out (max-buffers, and a stop that finds none left): move the
+   * stack there.  Each passes its release checks, as when it was kept. */
+  g_mutex_lock (&self->lock);
+  stack = self->stack;
+  self->stack = g_ptr_array_new ();
+  g_mutex_unlock (&self->lock);
+  for (guint i = 0; i < stack->len; i++)
+    parent_class->release_buffer (pool, g_ptr_array_index (stack, i));
+  g_ptr_array_unref (stack);
+  return parent_class->stop (pool);
+}
+
+static void
+gst_tn_buffer_pool_finalize (GObject *object)
+{
+  GstTnBufferPool *self = GST_TN_BUFFER_POOL (object);
+
+  /* dispose deactivated the pool: stop() emptied the stack. */
+  g_ptr_array_unref (self->stack);
+  g_cond_clear (&self->released);
+  g_mutex_clear (&self->lock);
+  G_OBJECT_CLASS (gst_tn_buffer_pool_parent_class)->finalize (object);
 }
 
 static void
 gst_tn_buffer_pool_class_init (GstTnBufferPoolClass *klass)
 {
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
   GstBufferPoolClass *pool_class = GST_BUFFER_POOL_CLASS (klass);
+
+  gobject_class->finalize = gst_tn_buffer_pool_finalize;
 
   /* The base class's reset_buffer already does what a tensor needs: it
    * restores the configured size and drops every meta not flagged POOLED,
    * the layout meta among them, so a recycled buffer never carries the
    * strides of the tensor it held before. */
   pool_class->set_config = gst_tn_buffer_pool_set_config;
+  pool_class->acquire_buffer = gst_tn_buffer_pool_acquire_buffer;
+  pool_class->release_buffer = gst_tn_buffer_pool_release_buffer;
+  pool_class->flush_start = gst_tn_buffer_pool_flush_start;
+  pool_class->stop = gst_tn_buffer_pool_stop;
 }
 
 static void
 gst_tn_buffer_pool_init (GstTnBufferPool *self)
-{}
+{
+  g_mutex_init (&self->lock);
+  g_cond_init (&self->released);
+  self->stack = g_ptr_array_new ();
+}
 
 GstBufferPool *
 gst_tn_buffer_pool_new (void)
