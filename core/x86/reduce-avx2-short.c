@@ -143,6 +143,8 @@ rk_short_run (const float *x, int64_t k, int64_t rs, int64_t n, double den,
   for (; i + 8 <= n; i += 8) {
     __m256 r;
 
+    if (rs == k && k <= 4)
+      rk_prefetch_ahead (x + i * k, 32 * k);
     rk_short_ld8 (x + i * rs, k, rs, rs >= k && rs + k >= 8 && i + 8 < n, v);
     rk_short_f8 (v, k, &lo, &hi);
     if (out64) {

@@ -133,8 +133,9 @@ rk_short_out16 (
   *b = _mm512_cvtpd_ps (sh);
 }
 
-/* Dense rows of k = 2, 3 or 4 items.  stream: from the first output on a
- * 64-byte border, whole lines of outputs by non-temporal stores. */
+/* Dense rows of k = 2, 3 or 4 items, prefetched (rk_prefetch_ahead).  stream:
+ * from the first output on a 64-byte border, whole lines of outputs by
+ * non-temporal stores. */
 RK_INLINE void
 rk_short32_run (const float *x, int64_t k, int64_t n, double den, float *out,
     int stream, int quot)
@@ -149,12 +150,14 @@ rk_short32_run (const float *x, int64_t k, int64_t n, double den, float *out,
     if (i > 0)
       tn_rk_short32_avx2_float32 ((const char *) x, k, k, i, den, out, 0);
     for (; i + 16 <= n; i += 16) {
+      rk_prefetch_ahead (x + i * k, 64 * k);
       rk_short_out16 (x + i * k, k, den, quot, &a, &b);
       _mm256_stream_ps (out + i, a);
       _mm256_stream_ps (out + i + 8, b);
     }
   } else {
     for (; i + 16 <= n; i += 16) {
+      rk_prefetch_ahead (x + i * k, 64 * k);
       rk_short_out16 (x + i * k, k, den, quot, &a, &b);
       _mm256_storeu_ps (out + i, a);
       _mm256_storeu_ps (out + i + 8, b);
