@@ -131,6 +131,7 @@ rk_farg_rows_v (tn_dtype t, int is_max, const void *p, int64_t n, tn_rpart *out)
        * of fewer than 32 starts the chains it cannot fill with chain 0's
        * items */
       const int64_t nl = (e - b) / 8 < 4 ? (e - b) / 8 : 4;
+      const int64_t sz = (int64_t) tn_dtype_size (t);
       __m256 v[4], nn, m;
 
       for (int j = 0; j < 4; j++)
@@ -140,6 +141,7 @@ rk_farg_rows_v (tn_dtype t, int is_max, const void *p, int64_t n, tn_rpart *out)
       for (i = b + 8 * nl; i + 32 <= e; i += 32) {
         __m256 x[4];
 
+        rk_prefetch_ahead ((const char *) p + i * sz, 32 * sz);
         for (int j = 0; j < 4; j++) {
           x[j] = rk8_f (t, p, i + 8 * j);
           v[j] = is_max ? _mm256_max_ps (x[j], v[j])
