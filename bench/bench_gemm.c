@@ -436,33 +436,48 @@ want_levels_case (int argc, char **argv, int64_t size, int threads)
 #if HAVE_BLAS
 char *openblas_get_corename (void);
 
-/* OpenBLAS picks its kernels by CPU model at load time; a model newer than
- * the library (Debian's 0.3.21 does not know Emerald Rapids, model 207)
- * falls back to "Prescott", SSE3 kernels at a quarter of the machine's
- * speed: a peer that low says nothing.  Then name the newest core type
- * whose instructions the CPU has and run again, before any measurement
- * (OPENBLAS_CORETYPE is read only when the library loads). */
+/* Two settings OpenBLAS reads only when the library loads, so set here
+ * and the program run again before any measurement:
+ * - its kernels by CPU model: a model newer than the library (Debian's
+ *   0.3.21 does not know Emerald Rapids, model 207) falls back to
+ *   "Prescott", SSE3 kernels at a quarter of the machine's speed, a peer
+ *   that low says nothing; then name the newest core type whose
+ *   instructions the CPU has;
+ * - its threads spin after each call for 2^28 cycles (about 0.1 s) by
+ *   default, here in our process: our 2-thread product, timed next, then
+ *   shares the second vCPU with a spinning OpenBLAS thread and ran at one
+ *   thread's speed (x0.50-0.56 of OpenBLAS at 512-1024, session 11).
+ *   OPENBLAS_THREAD_TIMEOUT=4 (its least) makes them sleep as ours do, so
+ *   each side's threads wake for its own call. */
 static void
-blas_pick_core (char **argv)
+blas_pick_env (char **argv)
 {
   const char *name = openblas_get_corename ();
   const char *want = NULL;
+  int again = 0;
 
-  if (getenv ("OPENBLAS_CORETYPE") || strcmp (name, "Prescott") != 0)
+  if (!getenv ("OPENBLAS_CORETYPE") && strcmp (name, "Prescott") == 0) {
+    if (__builtin_cpu_supports ("avx512bf16"))
+      want = "Cooperlake";
+    else if (__builtin_cpu_supports ("avx512f"))
+      want = "SkylakeX";
+    else if (__builtin_cpu_supports ("avx2"))
+      want = "Haswell";
+  }
+  if (want) {
+    fprintf (stderr,
+        "OpenBLAS chose %s kernels for this CPU; running again "
+        "with OPENBLAS_CORETYPE=%s\n",
+        name, want);
+    setenv ("OPENBLAS_CORETYPE", want, 1);
+    again = 1;
+  }
+  if (!getenv ("OPENBLAS_THREAD_TIMEOUT")) {
+    setenv ("OPENBLAS_THREAD_TIMEOUT", "4", 1);
+    again = 1;
+  }
+  if (!again)
     return;
-  if (__builtin_cpu_supports ("avx512bf16"))
-    want = "Cooperlake";
-  else if (__builtin_cpu_supports ("avx512f"))
-    want = "SkylakeX";
-  else if (__builtin_cpu_supports ("avx2"))
-    want = "Haswell";
-  if (!want)
-    return;
-  fprintf (stderr,
-      "OpenBLAS chose %s kernels for this CPU; running again "
-      "with OPENBLAS_CORETYPE=%s\n",
-      name, want);
-  setenv ("OPENBLAS_CORETYPE", want, 1);
   execv ("/proc/self/exe", argv);
   perror ("bench_gemm: execv");
 }
@@ -477,8 +492,9 @@ main (int argc, char **argv)
   char cpu[48];
 
 #if HAVE_BLAS
-  blas_pick_core (argv);
-  printf ("OpenBLAS kernels: %s\n", openblas_get_corename ());
+  blas_pick_env (argv);
+  printf ("OpenBLAS kernels: %s; OPENBLAS_THREAD_TIMEOUT=%s\n",
+      openblas_get_corename (), getenv ("OPENBLAS_THREAD_TIMEOUT"));
 #endif
   printf ("FMA peak, one core: %.1f GFLOP/s float32, %.1f float64 (ymm); "
           "%.1f, %.1f (zmm); CPU flags in use: %s; kernel: %s\n",
