@@ -537,6 +537,48 @@ keep_pad_added (GstElement *e, GstPad *pad, gpointer data)
   g_free (name);
 }
 
+/* A PLAYING tensorsplit sections=2 of float32 <4,6,6>, fed from src, its
+ * parts kept by kp's pads, the stream started as stream_id. */
+static GstElement *
+start_keeping_split (GstPad *src, Keep *kp, const gchar *stream_id)
+{
+  GstElement *split = gst_element_factory_make ("tensorsplit", NULL);
+  GstPad *sink = gst_element_get_static_pad (split, "sink");
+  GstSegment seg;
+  GstCaps *caps;
+
+  g_object_set (split, "sections", 2, NULL);
+  g_signal_connect (split, "pad-added", G_CALLBACK (keep_pad_added), kp);
+  gst_pad_set_active (src, TRUE);
+  fail_unless_equals_int (gst_pad_link (src, sink), GST_PAD_LINK_OK);
+  gst_object_unref (sink);
+  fail_unless_equals_int (gst_element_set_state (split, GST_STATE_PLAYING),
+      GST_STATE_CHANGE_SUCCESS);
+  gst_pad_push_event (src, gst_event_new_stream_start (stream_id));
+  caps = gst_caps_from_string ("tensor/x-raw,type=float32,dims=<4,6,6>");
+  gst_pad_push_event (src, gst_event_new_caps (caps));
+  gst_caps_unref (caps);
+  gst_segment_init (&seg, GST_FORMAT_TIME);
+  gst_pad_push_event (src, gst_event_new_segment (&seg));
+  return split;
+}
+
+/* Undoes start_keeping_split: nothing of the split may stay out. */
+static void
+stop_keeping_split (GstElement *split, GstPad *src, Keep *kp)
+{
+  gst_element_set_state (split, GST_STATE_NULL);
+  gst_pad_set_active (src, FALSE);
+  gst_object_unref (src);
+  gst_object_unref (split);
+  for (int k = 0; k < 2; k++) {
+    fail_unless (kp->pads[k] != NULL);
+    gst_pad_set_active (kp->pads[k], FALSE);
+    gst_object_unref (kp->pads[k]);
+  }
+  tn_check_no_outstanding ();
+}
+
 static void
 note_gone (gpointer data, GstMiniObject *obj)
 {
@@ -545,27 +587,11 @@ note_gone (gpointer data, GstMiniObject *obj)
 
 GST_START_TEST (test_parts_die_in_chain)
 {
-  GstElement *split = gst_element_factory_make ("tensorsplit", NULL);
-  GstPad *src = gst_pad_new ("src", GST_PAD_SRC), *sink;
-  GstSegment seg;
-  GstCaps *caps;
+  GstPad *src = gst_pad_new ("src", GST_PAD_SRC);
   Keep kp = { { NULL, NULL }, { 0, 0 }, { NULL, NULL } };
+  GstElement *split = start_keeping_split (src, &kp, "parts");
   gint gone[8] = { 0 };
 
-  g_object_set (split, "sections", 2, NULL);
-  g_signal_connect (split, "pad-added", G_CALLBACK (keep_pad_added), &kp);
-  sink = gst_element_get_static_pad (split, "sink");
-  gst_pad_set_active (src, TRUE);
-  fail_unless_equals_int (gst_pad_link (src, sink), GST_PAD_LINK_OK);
-  gst_object_unref (sink);
-  fail_unless_equals_int (gst_element_set_state (split, GST_STATE_PLAYING),
-      GST_STATE_CHANGE_SUCCESS);
-  gst_pad_push_event (src, gst_event_new_stream_start ("parts"));
-  caps = gst_caps_from_string ("tensor/x-raw,type=float32,dims=<4,6,6>");
-  gst_pad_push_event (src, gst_event_new_caps (caps));
-  gst_caps_unref (caps);
-  gst_segment_init (&seg, GST_FORMAT_TIME);
-  gst_pad_push_event (src, gst_event_new_segment (&seg));
   for (int r = 0; r < 8; r++) {
     float x[N];
     GstBuffer *in;
@@ -587,16 +613,7 @@ GST_START_TEST (test_parts_die_in_chain)
   /* the last part dies off the chain (the atomic way) */
   gst_buffer_replace (&kp.last[0], NULL);
   fail_unless_equals_int (gone[7], 1);
-  gst_element_set_state (split, GST_STATE_NULL);
-  gst_pad_set_active (src, FALSE);
-  gst_object_unref (src);
-  gst_object_unref (split);
-  for (int k = 0; k < 2; k++) {
-    fail_unless (kp.pads[k] != NULL);
-    gst_pad_set_active (kp.pads[k], FALSE);
-    gst_object_unref (kp.pads[k]);
-  }
-  tn_check_no_outstanding ();
+  stop_keeping_split (split, src, &kp);
 }
 GST_END_TEST;
 
@@ -635,26 +652,10 @@ read_part (gpointer data)
 
 GST_START_TEST (test_parts_read_on_threads)
 {
-  GstElement *split = gst_element_factory_make ("tensorsplit", NULL);
-  GstPad *src = gst_pad_new ("src", GST_PAD_SRC), *sink;
-  GstSegment seg;
-  GstCaps *caps;
+  GstPad *src = gst_pad_new ("src", GST_PAD_SRC);
   Keep kp = { { NULL, NULL }, { 0, 0 }, { NULL, NULL }, TRUE };
+  GstElement *split = start_keeping_split (src, &kp, "threads");
 
-  g_object_set (split, "sections", 2, NULL);
-  g_signal_connect (split, "pad-added", G_CALLBACK (keep_pad_added), &kp);
-  sink = gst_element_get_static_pad (split, "sink");
-  gst_pad_set_active (src, TRUE);
-  fail_unless_equals_int (gst_pad_link (src, sink), GST_PAD_LINK_OK);
-  gst_object_unref (sink);
-  fail_unless_equals_int (gst_element_set_state (split, GST_STATE_PLAYING),
-      GST_STATE_CHANGE_SUCCESS);
-  gst_pad_push_event (src, gst_event_new_stream_start ("threads"));
-  caps = gst_caps_from_string ("tensor/x-raw,type=float32,dims=<4,6,6>");
-  gst_pad_push_event (src, gst_event_new_caps (caps));
-  gst_caps_unref (caps);
-  gst_segment_init (&seg, GST_FORMAT_TIME);
-  gst_pad_push_event (src, gst_event_new_segment (&seg));
   for (int r = 0; r < 500; r++) {
     float x[N];
     GstBuffer *in;
@@ -683,16 +684,7 @@ GST_START_TEST (test_parts_read_on_threads)
     gst_buffer_unmap (in, &m);
     gst_buffer_unref (in);
   }
-  gst_element_set_state (split, GST_STATE_NULL);
-  gst_pad_set_active (src, FALSE);
-  gst_object_unref (src);
-  gst_object_unref (split);
-  for (int k = 0; k < 2; k++) {
-    fail_unless (kp.pads[k] != NULL);
-    gst_pad_set_active (kp.pads[k], FALSE);
-    gst_object_unref (kp.pads[k]);
-  }
-  tn_check_no_outstanding ();
+  stop_keeping_split (split, src, &kp);
 }
 GST_END_TEST;
 
