@@ -37,6 +37,23 @@ void bench_evict (void);
 /* Call before each timed call: evicts and gives 0 for BENCH_COLD; gives 1
  * for BENCH_WARM (the caller then makes the call once untimed). */
 int bench_prepare (BenchCache c);
+/* Warm, each timed call follows untimed runs of the same work for at
+ * least this long; cold, none.  On these VMs a process idle for a few
+ * tens of ms (ours while a NumPy peer ran) runs its next 5-10 ms at
+ * about half speed, so one untimed call did not suffice: bench_reduce's
+ * 2-thread means, timed first after the peer, read x0.5 of one thread
+ * while they scale x1.8 without the peer (docs/perf-notes.md, Session
+ * 11 H1).  A peer in a process of its own settles as long. */
+#define BENCH_SETTLE_S 0.020
+#define BENCH_WARM(cache, call)                                                \
+  do {                                                                         \
+    if (bench_prepare (cache)) {                                               \
+      double bench_s0_ = bench_now ();                                         \
+      do {                                                                     \
+        call;                                                                  \
+      } while (bench_now () - bench_s0_ < BENCH_SETTLE_S);                     \
+    }                                                                          \
+  } while (0)
 
 /* NumPy (or any python3 peer) in a process of its own, fed one command
  * per run so that its runs interleave with ours.  script prints

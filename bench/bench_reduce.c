@@ -20,7 +20,7 @@
  * - each of ours on 2 threads against 1.
  * Every figure is the median of RUNS runs; the ratios are speeds, ours
  * over the peer's (>= 1 means ours is faster).  Every timed call, ours
- * and the peers', starts warm (run untimed for SETTLE_S just before, as a
+ * and the peers', starts warm (run untimed for BENCH_SETTLE_S just before, as a
  * pipeline's element finds the frame the element before wrote), or with
  * TN_BENCH_CACHE=cold from memory: bench.h's BenchCache.  Our data sits on
  * transparent huge pages (bench_alloc), as NumPy puts its large arrays:
@@ -47,14 +47,7 @@
 #define AN 1000
 #define FH 1080
 #define FW 1920
-/* Warm, each timed call of every side follows untimed calls of the same
- * work for at least this long.  On these VMs a process that has been idle
- * for a few tens of ms (here: while the NumPy peer ran) runs its next
- * 5-10 ms at about half speed, so a single untimed call did not suffice:
- * the 2-thread means, timed first after the peer, read x0.5 of one
- * thread while they scale x1.8 without the peer (perf-notes, Session 11
- * H1).  The peer settles as long before its own timed call. */
-#define SETTLE_S 0.020
+/* BENCH_SETTLE_S for the NumPy peer's own settle, as its argument. */
 #define SETTLE_ARG "0.020"
 
 /* The NumPy peer: reads commands on stdin, answers one line each. */
@@ -290,17 +283,6 @@ typedef struct {
   int with_read; /* 2: and the read + write peers */
 } Case;
 
-/* The untimed calls before a warm timed call (SETTLE_S); none cold. */
-#define WARM(cache, call)                                                      \
-  do {                                                                         \
-    if (bench_prepare (cache)) {                                               \
-      double s0_ = bench_now ();                                               \
-      do {                                                                     \
-        call;                                                                  \
-      } while (bench_now () - s0_ < SETTLE_S);                                 \
-    }                                                                          \
-  } while (0)
-
 static void
 run_case (const Case *c, Peer *p, void *dst)
 {
@@ -327,20 +309,22 @@ run_case (const Case *c, Peer *p, void *dst)
   for (int r = 0; r < RUNS; r++) {
     double t0;
 
-    WARM (cache, time_reduce (dst, c->x, &c->v, c->op, c->mask, 1));
+    BENCH_WARM (cache, time_reduce (dst, c->x, &c->v, c->op, c->mask, 1));
     t1[r] = time_reduce (dst, c->x, &c->v, c->op, c->mask, 1);
     if (c->with_read) {
-      WARM (cache, rs = read_loop (c->x, bytes / sizeof (float)));
+      BENCH_WARM (cache, rs = read_loop (c->x, bytes / sizeof (float)));
       t0 = bench_now ();
       rs = read_loop (c->x, bytes / sizeof (float));
       tr[r] = bench_now () - t0;
     }
     if (c->with_read == 2) {
-      WARM (cache, read_write_loop (c->x, bytes / sizeof (float), dst, 0));
+      BENCH_WARM (
+          cache, read_write_loop (c->x, bytes / sizeof (float), dst, 0));
       t0 = bench_now ();
       read_write_loop (c->x, bytes / sizeof (float), dst, 0);
       tw[r] = bench_now () - t0;
-      WARM (cache, read_write_loop (c->x, bytes / sizeof (float), dst, 1));
+      BENCH_WARM (
+          cache, read_write_loop (c->x, bytes / sizeof (float), dst, 1));
       t0 = bench_now ();
       read_write_loop (c->x, bytes / sizeof (float), dst, 1);
       ts[r] = bench_now () - t0;
@@ -349,7 +333,7 @@ run_case (const Case *c, Peer *p, void *dst)
       bench_prepare (cache); /* the peer warms itself (pcmd) */
       tp[r] = peer_ask (p, pcmd, NULL);
     }
-    WARM (cache, time_reduce (dst, c->x, &c->v, c->op, c->mask, 2));
+    BENCH_WARM (cache, time_reduce (dst, c->x, &c->v, c->op, c->mask, 2));
     t2[r] = time_reduce (dst, c->x, &c->v, c->op, c->mask, 2);
   }
   (void) rs;
