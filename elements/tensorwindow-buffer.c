@@ -36,6 +36,54 @@ gst_tensor_window_error (GstTensorWindow *self, const gchar *what)
       self, RESOURCE, FAILED, ("%s: %s", GST_OBJECT_NAME (self), what), (NULL));
 }
 
+/* The pending windows' ring (tensorwindow.h): the head (the oldest),
+ * NULL when none is pending, a push at the tail and a pop of the head. */
+static inline Pending *
+gst_tensor_window_pending_head (GstTensorWindow *self)
+{
+  return self->n_pending > 0 ? &self->pend[self->pend_head] : NULL;
+}
+
+static void
+gst_tensor_window_pending_grow (GstTensorWindow *self)
+{
+  guint cap = self->pend_cap, first = cap - self->pend_head;
+  Pending *more = g_new (Pending, 2 * cap);
+
+  /* the ring is full: from the head to the array's end, then the rest */
+  memcpy (more, self->pend + self->pend_head, first * sizeof *more);
+  memcpy (more + first, self->pend, self->pend_head * sizeof *more);
+  g_free (self->pend);
+  self->pend = more;
+  self->pend_cap = 2 * cap;
+  self->pend_head = 0;
+}
+
+static inline void
+gst_tensor_window_pending_push (GstTensorWindow *self, const Pending *p)
+{
+  if (G_UNLIKELY (self->n_pending == self->pend_cap))
+    gst_tensor_window_pending_grow (self);
+  self->pend[(self->pend_head + self->n_pending++) & (self->pend_cap - 1)] = *p;
+}
+
+static inline void
+gst_tensor_window_pending_pop (GstTensorWindow *self)
+{
+  self->pend_head = (self->pend_head + 1) & (self->pend_cap - 1);
+  self->n_pending--;
+}
+
+static void
+gst_tensor_window_push_out (GstTensorWindow *self, GstBuffer *buf)
+{
+  if (G_UNLIKELY (self->n_out == self->out_cap)) {
+    self->out_cap *= 2;
+    self->out = g_renew (GstBuffer *, self->out, self->out_cap);
+  }
+  self->out[self->n_out++] = buf;
+}
+
 /* A dense buffer of the output size for a copy. */
 static GstBuffer *
 gst_tensor_window_new_buffer (GstTensorWindow *self)
@@ -422,12 +470,12 @@ gst_tensor_window_take (GstTensorWindow *self, GstBuffer *in)
     Pending p = { self->next_start, 0, 0 };
 
     gst_tensor_window_time (self, in, n, self->next_start - b0, &p);
-    gst_queue_array_push_tail_struct (self->pending, &p);
+    gst_tensor_window_pending_push (self, &p);
     self->next_start += s->hop;
   }
   /* The windows this buffer completes (the head is NULL once none is
    * pending: no separate emptiness call). */
-  while ((head = gst_queue_array_peek_head_struct (self->pending)) != NULL) {
+  while ((head = gst_tensor_window_pending_head (self)) != NULL) {
     Pending p = *head;
     guint64 end = p.start + s->size;
     GstBuffer *buf = NULL;
@@ -453,8 +501,8 @@ gst_tensor_window_take (GstTensorWindow *self, GstBuffer *in)
       goto failed;
     }
     gst_tensor_window_stamp (self, buf, &p);
-    gst_queue_array_push_tail (self->out, buf);
-    gst_queue_array_pop_head_struct (self->pending);
+    gst_tensor_window_push_out (self, buf);
+    gst_tensor_window_pending_pop (self);
   }
   /* What the windows still to come need of this buffer. */
   if (head != NULL) {
@@ -493,9 +541,9 @@ gst_tensor_window_drain (GstTensorWindow *self, const gchar *why)
   gsize ib = self->item_bytes, wbytes = (gsize) self->run.size * ib;
   guint64 first;
 
-  if (gst_queue_array_is_empty (self->pending))
+  if (self->n_pending == 0)
     goto done;
-  first = ((Pending *) gst_queue_array_peek_head_struct (self->pending))->start;
+  first = gst_tensor_window_pending_head (self)->start;
   if (!self->run.pad_end) {
     GST_ELEMENT_WARNING (self, STREAM, FORMAT,
         ("%s: dropped a partial window at %s: %" G_GUINT64_FORMAT
@@ -505,14 +553,15 @@ gst_tensor_window_drain (GstTensorWindow *self, const gchar *why)
         (NULL));
     goto done;
   }
-  while (!gst_queue_array_is_empty (self->pending)) {
-    Pending p = *(Pending *) gst_queue_array_pop_head_struct (self->pending);
+  while (self->n_pending > 0) {
+    Pending p = *gst_tensor_window_pending_head (self);
     GstAllocator *alloc = gst_tn_allocator_get ();
     GstMemory *mem = gst_allocator_alloc (alloc, MAX (wbytes, 1), NULL);
     gsize have = (gsize) (self->total - p.start) * ib;
     GstMapInfo map;
     GstBuffer *buf;
 
+    gst_tensor_window_pending_pop (self);
     gst_object_unref (alloc);
     if (mem == NULL || !gst_memory_map (mem, &map, GST_MAP_WRITE)) {
       if (mem)
@@ -545,7 +594,7 @@ gst_tensor_window_drain (GstTensorWindow *self, const gchar *why)
 
 done:
   gst_tensor_window_flush_count (self);
-  gst_queue_array_clear (self->pending);
+  self->n_pending = 0;
   self->next_start = self->total;
   if (self->ring)
     gst_tn_ring_unref (self->ring);
@@ -558,8 +607,8 @@ gst_tensor_window_reset (GstTensorWindow *self)
 {
   GstBuffer *b;
 
-  gst_queue_array_clear (self->pending);
-  while ((b = gst_queue_array_pop_head (self->out)) != NULL)
+  self->n_pending = 0;
+  while ((b = gst_tensor_window_pop_out (self)) != NULL)
     gst_buffer_unref (b);
   if (self->ring)
     gst_tn_ring_unref (self->ring);

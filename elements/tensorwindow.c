@@ -495,7 +495,7 @@ gst_tensor_window_generate_output (GstBaseTransform *trans, GstBuffer **outbuf)
 {
   GstTensorWindow *self = (GstTensorWindow *) trans;
 
-  *outbuf = gst_queue_array_pop_head (self->out);
+  *outbuf = gst_tensor_window_pop_out (self);
   return GST_FLOW_OK;
 }
 
@@ -650,10 +650,10 @@ gst_tensor_window_finalize (GObject *object)
   GstTensorWindow *self = GST_TENSOR_WINDOW (object);
 
   gst_tensor_window_reset (self);
-  gst_queue_array_free (self->pending);
+  g_free (self->pend);
   gst_caps_replace (&self->refused, NULL);
   gst_tn_views_close (self->views);
-  gst_queue_array_free (self->out);
+  g_free (self->out);
   if (self->pool)
     gst_object_unref (self->pool);
   G_OBJECT_CLASS (gst_tensor_window_parent_class)->finalize (object);
@@ -789,9 +789,10 @@ gst_tensor_window_init (GstTensorWindow *self)
   self->props.axis = DEFAULT_AXIS;
   self->props.size = DEFAULT_SIZE;
   self->props.hop = DEFAULT_HOP;
-  /* a queue of structs: no memmove and GArray checks per window */
-  self->pending = gst_queue_array_new_for_struct (sizeof (Pending), 8);
-  self->out = gst_queue_array_new (4);
+  self->pend_cap = 8;
+  self->pend = g_new (Pending, self->pend_cap);
+  self->out_cap = 4;
+  self->out = g_new (GstBuffer *, self->out_cap);
   self->discont = TRUE;
   self->views = gst_tn_views_new ();
   /* the base class set its chain function in its init, before this */

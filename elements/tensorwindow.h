@@ -4,7 +4,6 @@
 #define GST_TENSOR_WINDOW_H
 
 #include <gst/base/gstbasetransform.h>
-#include <gst/base/gstqueuearray.h>
 #include <gst/tensor/gsttensor.h>
 
 #include "tnring.h"
@@ -50,23 +49,42 @@ struct _GstTensorWindow {
   gboolean win_dense;    /* win_view is dense: no meta, no copy */
   gsize isz, item_bytes; /* bytes of one item */
   gsize out_nbytes;
-  guint64 total;              /* items received since the start or a flush */
-  guint64 next_start;         /* the first window start not yet come */
-  GstQueueArray *pending;     /* of Pending (structs), oldest first */
+  guint64 total;      /* items received since the start or a flush */
+  guint64 next_start; /* the first window start not yet come */
+  /* The windows started and not full, oldest first: n_pending of them
+   * from pend[pend_head] on, round an array of pend_cap (a power of two).
+   * Inline, not a GstQueueArray: its calls (a push, two peeks and a pop
+   * per window, and two more for out) were a tenth of our own
+   * instructions per window (docs/perf-notes.md, "Session 12 H5"). */
+  Pending *pend;
+  guint pend_head, n_pending, pend_cap;
   GstTnRing *ring;            /* NULL until a window spans buffers */
   guint64 ring_from, ring_to; /* items held in the ring */
   gboolean downstream_meta;
   gboolean discont;
   gboolean items_contig; /* items [a, b) of a dense input are contiguous */
   guint64 uncounted;     /* bytes copied, not yet in bytes_copied */
-  /* windows made by submit_input_buffer, for generate_output (an array:
-   * no list node to allocate per window) */
-  GstQueueArray *out;
+  /* windows made by submit_input_buffer, for generate_output: out[out_pos]
+   * to out[n_out - 1] (an array, emptied by the chain that filled it
+   * unless a push failed) */
+  GstBuffer **out;
+  guint out_pos, n_out, out_cap;
   GstTnViews *views;                /* the windows' buffers, recycled */
   GstPadChainFunction parent_chain; /* the base class's, which ours wraps */
   GstBufferPool *pool;
   GstCaps *refused;
 };
+
+/* The next window made for generate_output, NULL when none is left. */
+static inline GstBuffer *
+gst_tensor_window_pop_out (GstTensorWindow *self)
+{
+  if (self->out_pos == self->n_out) {
+    self->out_pos = self->n_out = 0;
+    return NULL;
+  }
+  return self->out[self->out_pos++];
+}
 
 /* The output view of a window of n items held item after item (the
  * window axis outermost, dense) from item 0 on. */

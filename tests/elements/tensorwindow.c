@@ -478,6 +478,58 @@ GST_START_TEST (test_steady_in_chain)
 }
 GST_END_TEST;
 
+/* Many windows started and not full at once (size 20, hop 1): a buffer of
+ * 100 items starts 100 windows while 19 from the last one are pending, so
+ * the pending windows' ring (tensorwindow.h) grows while its head is not
+ * at the start of its array; at the end 19 are padded (pad-end).  Every
+ * window holds its own items (item i is i % 256) and says where it
+ * starts. */
+GST_START_TEST (test_many_pending)
+{
+  GstHarness *h = window_harness ("name=w size=20 hop=1 pad-end=true", FALSE);
+  const gint64 chunks[] = { 30, 100, 7, 1, 45 };
+  gint64 from = 0, total = 0;
+  guint64 n = 0;
+  GstBuffer *b;
+
+  for (guint i = 0; i < G_N_ELEMENTS (chunks); i++)
+    total += chunks[i];
+  for (guint i = 0; i < G_N_ELEMENTS (chunks); i++) {
+    GstBuffer *in = gst_buffer_new_allocate (NULL, chunks[i], NULL);
+    GstMapInfo map;
+
+    fail_unless (gst_buffer_map (in, &map, GST_MAP_WRITE));
+    for (gint64 q = 0; q < chunks[i]; q++)
+      map.data[q] = (guint8) (from + q);
+    gst_buffer_unmap (in, &map);
+    if (i == 0)
+      gst_harness_set_src_caps (h, tensor_caps (TN_INT8, &chunks[i], 1, 0));
+    else
+      fail_unless (gst_harness_push_event (
+          h, gst_event_new_caps (tensor_caps (TN_INT8, &chunks[i], 1, 0))));
+    fail_unless_equals_int (gst_harness_push (h, in), GST_FLOW_OK);
+    from += chunks[i];
+  }
+  fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+  while ((b = gst_harness_try_pull (h)) != NULL) {
+    GstMapInfo map;
+
+    fail_unless_equals_uint64 (GST_BUFFER_OFFSET (b), n);
+    fail_unless (gst_buffer_map (b, &map, GST_MAP_READ));
+    fail_unless_equals_int (map.size, 20);
+    for (guint64 q = 0; q < 20; q++)
+      fail_unless_equals_int (
+          map.data[q], n + q < (guint64) total ? (guint8) (n + q) : 0);
+    gst_buffer_unmap (b, &map);
+    gst_buffer_unref (b);
+    n++;
+  }
+  fail_unless_equals_uint64 (n, (guint64) total);
+  gst_harness_teardown (h);
+  tn_check_no_outstanding ();
+}
+GST_END_TEST;
+
 /* Without a duration, from the framerate; without timestamps, none, and
  * offsets still count; the output framerate is the item rate / hop. */
 GST_START_TEST (test_timestamps_framerate)
@@ -1009,6 +1061,7 @@ tensorwindow_suite (void)
   tcase_add_test (tc, test_steady_held);
   tcase_add_test (tc, test_steady_in_chain);
   tcase_add_test (tc, test_steady_some_held);
+  tcase_add_test (tc, test_many_pending);
   tcase_add_test (tc, test_timestamps_framerate);
   tcase_add_test (tc, test_eos_drops_with_message);
   tcase_add_test (tc, test_flush);
