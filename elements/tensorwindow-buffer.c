@@ -257,7 +257,7 @@ gst_tensor_window_ring_make_room (
  * which from then on holds [from, to); from is the first item any window
  * still to come needs. */
 static gboolean
-gst_tensor_window_ring_append (GstTensorWindow *self, const guint8 *data,
+gst_tensor_window_ring_copy_in (GstTensorWindow *self, const guint8 *data,
     const tn_view *iv, gboolean iv_dense, guint64 b0, guint64 from, guint64 to)
 {
   guint64 x;
@@ -295,6 +295,22 @@ gst_tensor_window_ring_append (GstTensorWindow *self, const guint8 *data,
   self->ring_from = from;
   self->ring_to = to;
   return TRUE;
+}
+
+/* gst_tensor_window_ring_copy_in, inline when the ring holds [from, to)
+ * already: in steady streams the last call of each input, after the
+ * window it completes took its items (the call's frame of seven
+ * arguments cost as much as the rest of it). */
+static inline gboolean
+gst_tensor_window_ring_append (GstTensorWindow *self, const guint8 *data,
+    const tn_view *iv, gboolean iv_dense, guint64 b0, guint64 from, guint64 to)
+{
+  if (self->ring != NULL && self->ring_to >= from && to <= self->ring_to) {
+    self->ring_from = MAX (from, self->ring_from);
+    return TRUE;
+  }
+  return gst_tensor_window_ring_copy_in (
+      self, data, iv, iv_dense, b0, from, to);
 }
 
 static void
@@ -414,7 +430,10 @@ gst_tensor_window_take (GstTensorWindow *self, GstBuffer *in)
   const guint8 *data;
   GstTnMappedInput *mi = NULL;
   const Pending *head;
-  tn_view iv;
+  /* the input's view: in_view itself for a plain input (no copy of the
+   * struct per input), else ivs */
+  const tn_view *iv = &self->in_view;
+  tn_view ivs;
   gint64 n;
   guint64 b0 = self->total, b1;
   gboolean aligned, iv_dense, direct = FALSE, plain;
@@ -425,10 +444,10 @@ gst_tensor_window_take (GstTensorWindow *self, GstBuffer *in)
    * input without metas (most) is the dense view of the caps: no layout
    * meta to look for, no strides to compare. */
   plain = gst_buffer_iterate_meta (in, &state) == NULL;
-  if (plain)
-    iv = self->in_view;
+  if (!plain)
+    iv = &ivs;
   if ((plain ? gst_buffer_get_size (in) != self->in_nbytes
-             : !gst_tn_buffer_view (in, &self->in_view, self->in_nbytes, &iv))
+             : !gst_tn_buffer_view (in, &self->in_view, self->in_nbytes, &ivs))
       || !gst_tensor_window_in_map (in, &map, &direct)) {
     GError *err = NULL;
 
@@ -453,14 +472,15 @@ gst_tensor_window_take (GstTensorWindow *self, GstBuffer *in)
     }
     tnmap = TRUE;
     data = m.data;
-    iv = m.view;
+    ivs = m.view;
+    iv = &ivs;
     plain = FALSE;
   }
   /* without a meta the view is in_view, dense: no walk over the shape */
   iv_dense = plain
-             || (iv.offset == 0
-                 && memcmp (iv.strides, self->in_view.strides,
-                        sizeof (gint64) * (gsize) iv.rank)
+             || (iv->offset == 0
+                 && memcmp (iv->strides, self->in_view.strides,
+                        sizeof (gint64) * (gsize) iv->rank)
                         == 0);
   n = s->stack ? 1 : self->in_info.dims[self->k];
   b1 = b0 + n;
@@ -483,10 +503,10 @@ gst_tensor_window_take (GstTensorWindow *self, GstBuffer *in)
     if (end > b1)
       break;
     if (p.start >= b0 && aligned)
-      buf = gst_tensor_window_share (self, in, &mi, data, &iv, p.start - b0);
+      buf = gst_tensor_window_share (self, in, &mi, data, iv, p.start - b0);
     if (buf == NULL) {
       if (!gst_tensor_window_ring_append (
-              self, data, &iv, iv_dense, b0, p.start, end))
+              self, data, iv, iv_dense, b0, p.start, end))
         goto failed;
       /* with the layout meta when the window is a view for downstream */
       buf = gst_tensor_window_from_items (self,
@@ -507,7 +527,7 @@ gst_tensor_window_take (GstTensorWindow *self, GstBuffer *in)
   /* What the windows still to come need of this buffer. */
   if (head != NULL) {
     if (!gst_tensor_window_ring_append (
-            self, data, &iv, iv_dense, b0, head->start, b1))
+            self, data, iv, iv_dense, b0, head->start, b1))
       goto failed;
   }
   self->total = b1;
