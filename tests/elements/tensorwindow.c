@@ -496,17 +496,20 @@ GST_START_TEST (test_many_pending)
     total += chunks[i];
   for (guint i = 0; i < G_N_ELEMENTS (chunks); i++) {
     GstBuffer *in = gst_buffer_new_allocate (NULL, chunks[i], NULL);
+    GstCaps *caps;
     GstMapInfo map;
 
     fail_unless (gst_buffer_map (in, &map, GST_MAP_WRITE));
     for (gint64 q = 0; q < chunks[i]; q++)
       map.data[q] = (guint8) (from + q);
     gst_buffer_unmap (in, &map);
+    caps = tensor_caps (TN_INT8, &chunks[i], 1, 0);
     if (i == 0)
-      gst_harness_set_src_caps (h, tensor_caps (TN_INT8, &chunks[i], 1, 0));
-    else
-      fail_unless (gst_harness_push_event (
-          h, gst_event_new_caps (tensor_caps (TN_INT8, &chunks[i], 1, 0))));
+      gst_harness_set_src_caps (h, caps);
+    else {
+      fail_unless (gst_harness_push_event (h, gst_event_new_caps (caps)));
+      gst_caps_unref (caps);
+    }
     fail_unless_equals_int (gst_harness_push (h, in), GST_FLOW_OK);
     from += chunks[i];
   }
