@@ -4,6 +4,10 @@
  * (sync=false), timed around gst_pad_push on a pad of ours linked to its
  * sink pad.  tensorsplit sections=4 along axis 0 makes 4 sub-range
  * buffers sharing the input memory; tee pushes the same buffer 4 times.
+ * The pushes cycle through NBUFS distinct input buffers, as a source's
+ * pool hands out: with one buffer pushed again and again, tee's sinks
+ * would replace their last buffer by the same one, a no-op that no
+ * real stream gives them (session 12 H5 found it).
  * Goal: tensorsplit's cost per buffer at most tee's (ratio >= 1: split
  * is as fast or faster).  For reference: along axis 1 (4 views with the
  * layout meta, read by sinks that advertise it) and for 2 and 8 parts. */
@@ -19,6 +23,7 @@
 
 #define RUNS 15
 #define PUSHES 2000
+#define NBUFS 4
 
 typedef struct {
   GstElement *pipe, *el;
@@ -126,14 +131,15 @@ cpu_now (void)
   return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-/* CPU seconds per buffer over PUSHES pushes of buf. */
+/* CPU seconds per buffer over PUSHES pushes cycling through bufs. */
 static double
-run (Rig *r, GstBuffer *buf)
+run (Rig *r, GstBuffer **bufs)
 {
   double t = cpu_now ();
 
   for (int i = 0; i < PUSHES; i++)
-    if (gst_pad_push (r->src, gst_buffer_ref (buf)) != GST_FLOW_OK) {
+    if (gst_pad_push (r->src, gst_buffer_ref (bufs[i % NBUFS]))
+        != GST_FLOW_OK) {
       fprintf (stderr, "push failed\n");
       exit (1);
     }
@@ -154,11 +160,13 @@ main (int argc, char **argv)
     { "axis 1, 4 views", "axis=1 sections=4", 4, TRUE },
   };
   const gchar *caps = "tensor/x-raw,type=float32,dims=<4,256>";
-  GstBuffer *buf;
+  GstBuffer *bufs[NBUFS];
 
   gst_init (&argc, &argv);
-  buf = gst_buffer_new_allocate (NULL, 4 * 256 * 4, NULL);
-  gst_buffer_memset (buf, 0, 0, 4 * 256 * 4);
+  for (int b = 0; b < NBUFS; b++) {
+    bufs[b] = gst_buffer_new_allocate (NULL, 4 * 256 * 4, NULL);
+    gst_buffer_memset (bufs[b], 0, 0, 4 * 256 * 4);
+  }
   for (guint c = 0; c < G_N_ELEMENTS (cases); c++) {
     double ts[RUNS], tt[RUNS];
     Rig split, tee;
@@ -172,11 +180,11 @@ main (int argc, char **argv)
     /* the same probes on the sinks of both: a pad with a probe costs more
      * per buffer, whatever the probe is for */
     rig_new (&tee, "tee", "", cases[c].parts, cases[c].meta, caps);
-    run (&split, buf);
-    run (&tee, buf);
+    run (&split, bufs);
+    run (&tee, bufs);
     for (int r = 0; r < RUNS; r++) {
-      ts[r] = run (&split, buf);
-      tt[r] = run (&tee, buf);
+      ts[r] = run (&split, bufs);
+      tt[r] = run (&tee, bufs);
     }
     printf ("tensorsplit %s (%s) float32 <4,256>: %.2f us per buffer; tee "
             "with %d branches %.2f us: ratio %.2f (goal >= 1)\n",
@@ -186,6 +194,7 @@ main (int argc, char **argv)
     rig_free (&split);
     rig_free (&tee);
   }
-  gst_buffer_unref (buf);
+  for (int b = 0; b < NBUFS; b++)
+    gst_buffer_unref (bufs[b]);
   return 0;
 }
