@@ -8,6 +8,9 @@
  *   per channel) against a STREAM-style read+write pass over the same
  *   bytes (y[i] = s * x[i], vectorised); goal: >= 0.7 of its speed; and
  *   NumPy's (x - x.mean((0,1))) / np.sqrt(x.var((0,1)) + 1e-5) for scale;
+ *   and, for the bound of any two-pass kernel (a read for the statistics,
+ *   then a read+write pass), a read loop over the image followed by the
+ *   STREAM pass, timed as one call (not a peer: what the goal can reach);
  * - each on 1 thread (the ratios) and, for reference, on 2.
  * Every figure is the median of RUNS runs; ratios are speeds, ours over
  * the peer's (>= 1: ours is faster).  Every timed call, ours and the
@@ -21,6 +24,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
 
 #include "bench.h"
 #include "core/normalize.h"
@@ -70,6 +76,55 @@ stream_scale (float *y, const float *x, size_t n, float s)
 {
   for (size_t i = 0; i < n; i++)
     y[i] = s * x[i];
+}
+
+/* A STREAM-style read, every byte once into four vector accumulators
+ * (bench_reduce.c's read loop); the two-pass bound's first pass. */
+#if defined(__x86_64__)
+static __attribute__ ((target ("avx2"), noipa)) float
+read_loop (const float *p, size_t n)
+{
+  __m256 a = _mm256_setzero_ps (), b = a, c = a, d = a;
+  float o[8], s = 0;
+  size_t i;
+
+  for (i = 0; i + 32 <= n; i += 32) {
+    a = _mm256_add_ps (a, _mm256_loadu_ps (p + i));
+    b = _mm256_add_ps (b, _mm256_loadu_ps (p + i + 8));
+    c = _mm256_add_ps (c, _mm256_loadu_ps (p + i + 16));
+    d = _mm256_add_ps (d, _mm256_loadu_ps (p + i + 24));
+  }
+  _mm256_storeu_ps (
+      o, _mm256_add_ps (_mm256_add_ps (a, b), _mm256_add_ps (c, d)));
+  for (int k = 0; k < 8; k++)
+    s += o[k];
+  for (; i < n; i++)
+    s += p[i];
+  return s;
+}
+#else
+static float __attribute__ ((noipa)) read_loop (const float *p, size_t n)
+{
+  float s[8] = { 0 };
+  size_t i;
+
+  for (i = 0; i + 8 <= n; i += 8)
+    for (int k = 0; k < 8; k++)
+      s[k] += p[i + k];
+  for (; i < n; i++)
+    s[0] += p[i];
+  return s[0] + s[1] + s[2] + s[3] + s[4] + s[5] + s[6] + s[7];
+}
+#endif
+
+/* The two-pass bound: a read of x, then the STREAM pass. */
+static void
+bound_pass (float *y, const float *x, size_t n)
+{
+  volatile float s = read_loop (x, n);
+
+  (void) s;
+  stream_scale (y, x, n, 0.5f);
 }
 
 static double
@@ -133,7 +188,7 @@ main (void)
   float *sx = bench_alloc (sn * 4), *sy = bench_alloc (sn * 4);
   float *ix = bench_alloc (in * 4), *iy = bench_alloc (in * 4);
   double ours1[RUNS], ours2[RUNS], np_[RUNS], sp[RUNS], st1[RUNS], st2[RUNS],
-      stream[RUNS], npst[RUNS];
+      stream[RUNS], npst[RUNS], bound[RUNS];
   double c_ours[RUNS], c_np[RUNS], c_sp[RUNS], c_st[RUNS], c_stream[RUNS];
   BenchPeer peer;
   int have_peer;
@@ -184,6 +239,11 @@ main (void)
     stream[r] = bench_now () - stream[r];
     c_stream[r] = cpu_now () - c_stream[r];
     bench_sink (iy);
+    BENCH_WARM (cache, bound_pass (iy, ix, in));
+    bound[r] = bench_now ();
+    bound_pass (iy, ix, in);
+    bound[r] = bench_now () - bound[r];
+    bench_sink (iy);
     npst[r] = peer_time (&peer, have_peer, "np_standardize", cache);
   }
   /* the per-round ratios first: bench_median sorts its array, which
@@ -195,6 +255,8 @@ main (void)
   const double r_st1 = bench_ratio (stream, st1, RUNS);
   const double r_st2 = bench_ratio (stream, st2, RUNS);
   const double rc_st = bench_ratio (c_stream, c_st, RUNS);
+  const double r_bound = bench_ratio (stream, bound, RUNS);
+  const double r_stb = bench_ratio (bound, st1, RUNS);
   const double r_npst = bench_ratio (npst, st1, RUNS);
 
   printf ("softmax <1000,1000> float32 axis -1, %s: ours %.3f ms (2 threads "
@@ -220,6 +282,9 @@ main (void)
   printf ("  thread CPU time: ours %.3f ms, STREAM %.3f ms: ratio %.2f\n",
       bench_median (c_st, RUNS) * 1e3, bench_median (c_stream, RUNS) * 1e3,
       rc_st);
+  printf ("  two-pass bound, read loop + STREAM %.3f ms: STREAM / it %.2f "
+          "(the most a two-pass kernel reaches), ours / it %.2f\n",
+      bench_median (bound, RUNS) * 1e3, r_bound, r_stb);
   if (have_peer)
     printf ("  NumPy (x - mean) / sqrt (var + eps)      %.3f ms: ratio %.2f\n",
         bench_median (npst, RUNS) * 1e3, r_npst);
