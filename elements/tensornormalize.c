@@ -24,6 +24,8 @@
  *
  * taken over #GstTensorNormalize:axes (default `-1`, the last axis): the
  * items that share their indices on the other axes form one group.
+ * A rank-0 tensor is one group of its one item under axes `-1`, `0` or
+ * empty (where NumPy's `axis=-1` would raise); any other axis is an error.
  * #GstTensorNormalize:eps is read by `standardize` (default 1e-5, as the
  * batch-normalisation layers of the ML frameworks) and `l2` (default
  * 1e-12, as torch.nn.functional.normalize); the default is the op's, and

@@ -224,6 +224,11 @@ GST_START_TEST (test_errors)
       "! tensornormalize name=n axes=2 ! fakesink",
         "n: axes=\"2\" cannot be used on float32 <2, 3> tensors: axis 2 is "
         "out of range for rank 2" },
+    /* a rank-0 tensor is its own group (axes -1, 0, empty), no more */
+    { "tensorsrc num-buffers=1 ! tensor/x-raw,dims=<> "
+      "! tensornormalize name=n axes=1 ! fakesink",
+        "n: axes=\"1\" cannot be used on float32 <> tensors: a rank-0 "
+        "tensor has no axes." },
   };
 
   for (guint c = 0; c < G_N_ELEMENTS (cases); c++) {
