@@ -172,8 +172,10 @@ rk_farg_rows_v (tn_dtype t, int is_max, const void *p, int64_t n, tn_rpart *out)
 
           m = is_max ? _mm256_max_ps (m, o) : _mm256_min_ps (m, o);
         }
-        best = _mm256_cvtss_f32 (m);
         bi = rk_farg_find (t, p, b, e, m);
+        /* the item itself, not m: where -0.0 and +0.0 tie, m may be
+         * the other zero than the one at bi */
+        best = rk_ld_d (t, p, bi);
       }
     } else {
       best = rk_ld_d (t, p, b);

@@ -2,7 +2,8 @@
  * the table (rows, columns, strips and short rows of every kind and dtype,
  * the short rows written as float32 sums and means,
  * and the squared deviations) against the portable entry, on checkasm_fill's
- * edge-heavy bits and on finite floats where every addition rounds, over
+ * edge-heavy bits, on finite floats where every addition rounds and on
+ * zeros of both signs (ties of -0.0 and +0.0), over
  * lengths across lane, half-block and block borders and unaligned starts.
  *
  * What must match is what reduce.h promises: a partial's bits, its index
@@ -82,18 +83,40 @@ fill_finite (void *dst, tn_dtype dt, size_t n)
   }
 }
 
+/* Zeros of random sign: every extreme is a tie of -0.0 and +0.0, which
+ * the edge-heavy set meets only by chance (min/max must order them,
+ * argmin/argmax must give the first and its own bits). */
+static void
+fill_zeros (void *dst, tn_dtype dt, size_t n)
+{
+  size_t isz = tn_dtype_size (dt);
+
+  memset (dst, 0, n * isz);
+  for (size_t i = 0; i < n; i++)
+    if (checkasm_rand () & 1)
+      ((unsigned char *) dst)[(i + 1) * isz - 1] = 0x80; /* little-endian */
+}
+
 static int
 is_float (tn_dtype dt)
 {
   return tn_dtype_kind (dt) == TN_KIND_FLOAT;
 }
 
-/* Data set s of n items of dt: 0 edge-heavy, 1 finite floats. */
+/* Data sets of dt: 0 edge-heavy, and for floats 1 finite, 2 signed zeros. */
+static int
+nsets (tn_dtype dt)
+{
+  return is_float (dt) ? 3 : 1;
+}
+
 static void
 fill (void *dst, tn_dtype dt, size_t n, int s)
 {
   if (s == 1)
     fill_finite (dst, dt, n);
+  else if (s == 2)
+    fill_zeros (dst, dt, n);
   else
     checkasm_fill (dst, dt, n);
 }
@@ -185,7 +208,7 @@ run_rows (tn_rk_kind k, tn_dtype dt, tn_rk_rows_fn fn, tn_rk_rows_fn ref,
     lens[nl++] = (int64_t) checkasm_lengths[i];
   for (size_t i = 0; i < sizeof row_lengths / sizeof row_lengths[0]; i++)
     lens[nl++] = row_lengths[i];
-  for (int s = 0; s < (is_float (dt) ? 2 : 1); s++) {
+  for (int s = 0; s < nsets (dt); s++) {
     for (size_t li = 0; li < nl; li++) {
       for (size_t oi = 0; oi < sizeof offsets / sizeof offsets[0]; oi++) {
         int64_t n = lens[li], np = (n + TN_RK_BLOCK - 1) / TN_RK_BLOCK;
@@ -249,7 +272,7 @@ static int
 run_cols (tn_rk_kind k, tn_dtype dt, tn_rk_cols_fn fn, tn_rk_cols_fn ref,
     tn_rk_dev_cols_fn dfn, tn_rk_dev_cols_fn dref)
 {
-  for (int s = 0; s < (is_float (dt) ? 2 : 1); s++) {
+  for (int s = 0; s < nsets (dt); s++) {
     for (size_t ci = 0; ci < sizeof col_shapes / sizeof col_shapes[0]; ci++) {
       for (size_t oi = 0; oi < sizeof offsets / sizeof offsets[0]; oi++) {
         int64_t nrows = col_shapes[ci][0], nc = col_shapes[ci][1], span;
@@ -305,7 +328,7 @@ static int
 run_strip (tn_rk_kind k, tn_dtype dt, tn_rk_strip_fn fn, tn_rk_strip_fn ref,
     tn_rk_dev_strip_fn dfn, tn_rk_dev_strip_fn dref)
 {
-  for (int s = 0; s < (is_float (dt) ? 2 : 1); s++) {
+  for (int s = 0; s < nsets (dt); s++) {
     for (size_t pi = 0; pi < sizeof strip_p / sizeof strip_p[0]; pi++) {
       for (size_t ri = 0; ri < sizeof strip_rows / sizeof strip_rows[0]; ri++) {
         int64_t P = strip_p[pi], nrows = strip_rows[ri];
@@ -427,7 +450,7 @@ static int
 run_short (tn_rk_kind k, tn_dtype dt, tn_rk_short_fn fn, tn_rk_short_fn ref,
     tn_rk_rows_fn rows)
 {
-  for (int s = 0; s < (is_float (dt) ? 2 : 1); s++) {
+  for (int s = 0; s < nsets (dt); s++) {
     for (size_t ki = 0; ki < sizeof short_k / sizeof short_k[0]; ki++) {
       for (size_t ni = 0; ni < sizeof short_n / sizeof short_n[0]; ni++) {
         for (int how = 0; how < 4; how++) {
