@@ -371,6 +371,10 @@ gst_tensor_window_set_caps (
     for (i = 0; ok && i < in.rank; i++)
       ok = in.dims[i] == self->in_info.dims[i]
            || (!self->run.stack && i == self->k);
+    /* GstPad sends a refused sticky caps event again before the next
+     * buffer: that is the same refusal, posted once */
+    if (!ok && !gst_tn_caps_refusal_is_new (&self->refused, incaps))
+      return FALSE;
     if (!ok) {
       gchar *a = gst_tn_info_to_string (&self->in_info);
       gchar *b = gst_tn_info_to_string (&in);
@@ -395,8 +399,9 @@ gst_tensor_window_set_caps (
   self->in_info = in;
   self->out_info = out;
   if (!gst_tensor_window_setup (self, &why)) {
-    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
-        ("%s: %s.", GST_OBJECT_NAME (self), why), (NULL));
+    if (gst_tn_caps_refusal_is_new (&self->refused, incaps))
+      GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
+          ("%s: %s.", GST_OBJECT_NAME (self), why), (NULL));
     g_free (why);
     return FALSE;
   }

@@ -711,6 +711,12 @@ GST_START_TEST (test_caps_changes)
                             "<5, 4>");
   tn_assert_contains (text, "every axis but the window axis");
   g_free (text);
+  /* the next buffer makes the pad send the refused caps again: no
+   * second ERROR for the same refusal */
+  fail_unless_equals_int (
+      gst_harness_push (h, gst_buffer_new_allocate (NULL, 20, NULL)),
+      GST_FLOW_NOT_NEGOTIATED);
+  fail_unless (gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR) == NULL);
   gst_element_set_bus (window_of (h), NULL);
   gst_harness_teardown (h);
 
