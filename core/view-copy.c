@@ -232,6 +232,14 @@ static void
 tile_copy (size_t isz, char *d, int64_t dk, const char *s, int64_t sk,
     int64_t sl, int64_t nk, int64_t nl, bool stream)
 {
+  const tn_view_dsp *dsp = tn_view_dsp_get ();
+
+  /* Whole destination lines, each streamed once (x86/view-avx512.c). */
+  if (stream && isz == 4 && sk == 4 && dsp->tr4_stream
+      && (uintptr_t) d % 64 == 0 && dk % 64 == 0) {
+    dsp->tr4 (d, dk, s, sl, nk, nl);
+    return;
+  }
 #ifdef __SSE2__
   if (sk == (int64_t) isz) {
     switch (isz) {

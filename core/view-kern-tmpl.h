@@ -102,4 +102,19 @@ tn_vk_rev_c (int64_t g, char *d, const char *s, int64_t n)
     memcpy (d, s, (size_t) g);
 }
 
+/* ---- transposes of 4-byte items (tn_vk_tr_fn), item by item: the
+ * portable entry ---- */
+
+static inline void
+tn_vk_tr4_c (
+    char *d, int64_t dk, const char *s, int64_t sl, int64_t nk, int64_t nl)
+{
+  for (int64_t k = 0; k < nk; k++, d += dk, s += 4) {
+    const char *sk = s;
+
+    for (int64_t l = 0; l < nl; l++, sk += sl)
+      memcpy (d + 4 * l, sk, 4);
+  }
+}
+
 #endif

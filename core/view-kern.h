@@ -65,6 +65,14 @@ struct tn_vk_rev {
 
 void tn_vk_rev_prepare (tn_vk_rev *k, int64_t g);
 
+/* Transpose of 4-byte items: nk destination rows of nl items at byte
+ * pitch dk; item (k, l) is read at s + 4 * k + l * sl (the source is
+ * contiguous along k).  The streaming entry writes whole destination
+ * lines past the caches: d and dk multiples of 64, the caller's sfence
+ * after the last call. */
+typedef void (*tn_vk_tr_fn) (
+    char *d, int64_t dk, const char *s, int64_t sl, int64_t nk, int64_t nl);
+
 /* One CPU level's kernels, per item size (1, 2, 4, 8 bytes: index 0..3).
  * An entry that is not the portable one may read the masks a prepare
  * function builds; the prepare functions build them for it, and give
@@ -75,6 +83,11 @@ typedef struct {
   tn_vk_rev_fn rev;
   /* The deint and inter entries read tn_vk.idx and tn_vk.km too. */
   int perm64;
+  /* Large float32-sized transposes; tr4_stream is 1 when tr4 is an ISA
+   * entry with streaming stores (else tn_view_materialize keeps its
+   * SSE2 tiles: the portable entry is checkasm's reference). */
+  tn_vk_tr_fn tr4;
+  int tr4_stream;
 } tn_view_dsp;
 
 /* The portable kernels, then those the CPU features in flags allow. */
@@ -101,6 +114,9 @@ void tn_vk_inter_avx2_1 (const tn_vk *, char *, int64_t, const char *, int64_t);
 void tn_vk_inter_avx2_2 (const tn_vk *, char *, int64_t, const char *, int64_t);
 void tn_vk_inter_avx2_4 (const tn_vk *, char *, int64_t, const char *, int64_t);
 void tn_vk_inter_avx2_8 (const tn_vk *, char *, int64_t, const char *, int64_t);
+/* x86/view-avx512.c (the avx512 library). */
+void tn_vk_tr4_avx512 (
+    char *d, int64_t dk, const char *s, int64_t sl, int64_t nk, int64_t nl);
 /* x86/view-avx512vbmi.c (the avx512vbmi library). */
 void tn_vk_deint_avx512vbmi_1 (
     const tn_vk *, char *, int64_t, const char *, int64_t);

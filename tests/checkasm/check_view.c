@@ -5,8 +5,9 @@
  * sources that start at odd byte offsets and end exactly where the kernel
  * may read (for the sanitizer build), output rows a pitch apart both
  * ways (tn_view_materialize_flip passes negative ones), blocks of every
- * size from 1 to 32 bytes.  Outputs lie in guarded blocks, compared whole
- * (the gaps between rows too). */
+ * size from 1 to 32 bytes; transposes of 4-byte items with edges of
+ * every size below and above the 16-item blocks.  Outputs lie in guarded
+ * blocks, compared whole (the gaps between rows too). */
 #include "checkasm.h"
 
 #include <stdlib.h>
@@ -18,6 +19,7 @@ static const size_t sizes[4] = { 1, 2, 4, 8 };
 static const size_t src_offs[] = { 0, 1, 3 };
 
 #define NOFFS (sizeof src_offs / sizeof src_offs[0])
+#define G_N(a) (sizeof (a) / sizeof (a)[0])
 
 /* A source of bytes random bytes, starting off bytes into its block,
  * which ends at its last byte. */
@@ -197,6 +199,65 @@ check_rev (const tn_view_dsp *d)
   }
 }
 
+/* Transpose of 4-byte items: a source of nl rows of sp bytes (items
+ * along k contiguous, starting off bytes into its block) to nk rows of a
+ * 64-byte aligned destination at pitch dk; edges of every size. */
+static int
+run_tr4 (tn_vk_tr_fn ref, tn_vk_tr_fn fn, int64_t nk, int64_t nl, int64_t sp,
+    int64_t dk, size_t off)
+{
+  size_t sbytes = nl ? (size_t) ((nl - 1) * sp + 4 * nk) : 0;
+  size_t dbytes = (size_t) (nk * dk);
+  char *sblock, *s = source (off, sbytes, &sblock);
+  /* 64-byte aligned and poisoned, the gaps between rows too */
+  char *want = checkasm_alloc (dbytes), *got = checkasm_alloc (dbytes);
+  int r;
+
+  ref (want, dk, s, sp, nk, nl);
+  fn (got, dk, s, sp, nk, nl);
+  /* orders the streaming stores before the compare */
+  __atomic_thread_fence (__ATOMIC_SEQ_CST);
+  r = checkasm_check_bits (want, got, dbytes, 1,
+      "%lld x %lld items, source pitch %lld, destination pitch %lld, "
+      "source at byte %zu",
+      (long long) nk, (long long) nl, (long long) sp, (long long) dk, off);
+  free (sblock);
+  checkasm_free (want);
+  checkasm_free (got);
+  return r;
+}
+
+static void
+check_tr4 (const tn_view_dsp *d)
+{
+  static const int64_t ext[] = { 1, 7, 16, 17, 33, 130, 161 };
+  tn_vk_tr_fn ref;
+
+  if (!(ref = checkasm_check_func (d->tr4, "tr4")))
+    return;
+  for (size_t a = 0; a < G_N (ext); a++)
+    for (size_t b = 0; b < G_N (ext); b++)
+      for (size_t o = 0; o < NOFFS; o++) {
+        int64_t nk = ext[a], nl = ext[b];
+        /* the source rows a little longer than nk items; the
+         * destination rows padded to whole lines */
+        int64_t sp = 4 * nk + 4 * (int64_t) (checkasm_rand () % 5);
+        int64_t dk = (4 * nl + 63) / 64 * 64 + 64 * (checkasm_rand () % 2);
+
+        if (run_tr4 (ref, d->tr4, nk, nl, sp, dk, src_offs[o]))
+          return;
+      }
+  {
+    enum { N = 256 };
+    char *s = malloc (4 * N * N), *o = aligned_alloc (64, 4 * N * N);
+
+    memset (s, 1, 4 * N * N);
+    checkasm_bench (d->tr4 (o, 4 * N, s, 4 * N, N, N));
+    free (s);
+    free (o);
+  }
+}
+
 void
 checkasm_check_view (void)
 {
@@ -207,4 +268,5 @@ checkasm_check_view (void)
   for (int si = 0; si < 4; si++)
     check_inter (d, si);
   check_rev (d);
+  check_tr4 (d);
 }
