@@ -1,13 +1,13 @@
 /* tensorsplit in a pipeline appsrc ! tensorsplit ! appsink per src pad:
- * sections and indices on every axis of a <4,6,6> tensor, squeeze, and
- * every part's bytes against the part of np.split (the part shapes of the
- * index lists below are np.split's, as printed by NumPy 1.24; the items are
- * the input's by index), for an appsink that reads only dense tensors and
- * for one that advertises the layout meta (a pad probe, as an application
- * does): the data pointers show the zero-copy promise (sub-ranges along
- * axis 0 always; views otherwise, with the meta), bytes-copied the copies.
- * Plus caps errors (extent not divided, axis out of range, squeeze of
- * parts longer than 1), property
+ * sections and indices on every axis of a <4,6,6> tensor (negative axes
+ * too), squeeze, and every part's bytes against the part of np.split (the
+ * part shapes of the index lists below are np.split's, as printed by
+ * NumPy 1.24; the items are the input's by index), for an appsink that
+ * reads only dense tensors and for one that advertises the layout meta (a
+ * pad probe, as an application does): the data pointers show the
+ * zero-copy promise (sub-ranges along axis 0 always; views otherwise,
+ * with the meta), bytes-copied the copies.  Plus caps errors (extent not
+ * divided, axis out of range, squeeze of parts longer than 1), property
  * errors, and a caps change in mid-stream. */
 #include <gst/app/gstappsink.h>
 #include <gst/app/gstappsrc.h>
@@ -118,9 +118,11 @@ want_item (int axis, int64_t start, int i0, int i1, int i2)
  * axis: their caps dims, bytes and, where promised, that they share the
  * input's memory. */
 static void
-check_split (gboolean meta, int axis, const char *prop, const char *val,
+check_split (gboolean meta, int axis_prop, const char *prop, const char *val,
     const int *ext, int nparts, gboolean squeeze)
 {
+  /* the property as given (negative: from the end), the axis it means */
+  const int axis = axis_prop < 0 ? axis_prop + 3 : axis_prop;
   Split s;
   GstBuffer *in = arange_buffer ();
   GstMapInfo im;
@@ -129,7 +131,7 @@ check_split (gboolean meta, int axis, const char *prop, const char *val,
   int dims[3] = { D0, D1, D2 };
   gchar axis_text[8];
 
-  g_snprintf (axis_text, sizeof axis_text, "%d", axis);
+  g_snprintf (axis_text, sizeof axis_text, "%d", axis_prop);
   split_new (&s, meta, "tensor/x-raw,type=float32,dims=<4,6,6>,framerate=0/1",
       "axis", axis_text, prop, val, "squeeze", squeeze ? "true" : "false",
       NULL);
@@ -233,6 +235,10 @@ GST_START_TEST (test_sections)
     check_split (meta, 2, "sections", "3", s3, 3, FALSE);
     check_split (meta, 2, "sections", "6", s6, 6, TRUE);
     check_split (meta, 1, "sections", "6", s6, 6, TRUE);
+    /* negative axes count from the end, as np.split's */
+    check_split (meta, -3, "sections", "2", s2, 2, FALSE);
+    check_split (meta, -2, "sections", "3", s3, 3, FALSE);
+    check_split (meta, -1, "sections", "6", s6, 6, TRUE);
   }
   tn_check_no_outstanding ();
 }
@@ -264,6 +270,8 @@ GST_START_TEST (test_indices)
 
       check_split (meta, 0, "indices", "1", e0, 2, FALSE);
       check_split (meta, 0, "indices", "1,-1", e1, 3, FALSE);
+      check_split (meta, -3, "indices", "1,-1", e1, 3, FALSE);
+      check_split (meta, -1, "indices", "1,4", cases[0].ext, 3, FALSE);
     }
   }
   tn_check_no_outstanding ();
