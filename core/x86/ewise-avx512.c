@@ -71,9 +71,22 @@ enum { EW_SCALAR, EW_VECTOR, EW_REV };
       NAME##_vec (d, s, o, 0, (M) ((1u << h) - 1), op, kind, c, false);        \
       j = h;                                                                   \
     }                                                                          \
-    for (; j + 2 * LANES <= n; j += 2 * LANES) {                               \
-      NAME##_vec (d, s, o, j, all, op, kind, c, stream);                       \
-      NAME##_vec (d, s, o, j + LANES, all, op, kind, c, stream);               \
+    /* Pointers stepped, not an index: GCC then addresses the loads            \
+     * without an index register (an indexed address splits a load             \
+     * folded into its op into two uops on Intel cores, so fewer               \
+     * iterations' misses fit the window): the in-place 16M add went from      \
+     * 0.97-0.99 of a STREAM loop to 1.03-1.04 (Xeon model 167,                \
+     * docs/perf-notes.md "Session 14"). */                                    \
+    {                                                                          \
+      const size_t ov = kind == EW_VECTOR ? 2 * LANES : 0;                     \
+      T *dp = d + j;                                                           \
+      const T *sp = s + j, *opp = kind == EW_VECTOR ? o + j : o;               \
+                                                                               \
+      for (; j + 2 * LANES <= n;                                               \
+           j += 2 * LANES, dp += 2 * LANES, sp += 2 * LANES, opp += ov) {      \
+        NAME##_vec (dp, sp, opp, 0, all, op, kind, c, stream);                 \
+        NAME##_vec (dp, sp, opp, LANES, all, op, kind, c, stream);             \
+      }                                                                        \
     }                                                                          \
     if (j + LANES <= n) {                                                      \
       NAME##_vec (d, s, o, j, all, op, kind, c, stream);                       \
