@@ -71,11 +71,10 @@ enum { EW_SCALAR, EW_VECTOR, EW_REV };
       NAME##_vec (d, s, o, 0, (M) ((1u << h) - 1), op, kind, c, false);        \
       j = h;                                                                   \
     }                                                                          \
-    /* Pointers stepped, not an index: GCC then addresses the loads            \
-     * without an index register (an indexed address splits a load             \
-     * folded into its op into two uops on Intel cores, so fewer               \
-     * iterations' misses fit the window): the in-place 16M add went from      \
-     * 0.97-0.99 of a STREAM loop to 1.03-1.04 (Xeon model 167,                \
+    /* Pointers stepped, not an index: GCC then emits pointer-relative         \
+     * loads and one index register for the stores (over j it kept two,        \
+     * and a mov and lea to carry them): the in-place 16M add went from        \
+     * 0.96-0.98 of a STREAM loop to 1.04-1.06 (Xeon model 167,                \
      * docs/perf-notes.md "Session 14"). */                                    \
     {                                                                          \
       const size_t ov = kind == EW_VECTOR ? 2 * LANES : 0;                     \
