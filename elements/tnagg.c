@@ -146,7 +146,9 @@ gst_tn_aggregator_sync_get_type (void)
         "timestamp" },
     { GST_TN_AGGREGATOR_SYNC_LATEST,
         "One output per sink_0 buffer; every other pad gives its newest "
-        "buffer at or before that time, never waited on once it has one",
+        "buffer at or before that time; live, a pad is not waited on once "
+        "it has one (not live, its next buffer or EOS is, so that the "
+        "pairing never depends on thread timing)",
         "latest" },
     { 0, NULL, NULL },
   };

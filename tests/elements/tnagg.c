@@ -3,8 +3,9 @@
  * buffer carries its own number (1000 * pad + index), so each output
  * says which buffers were paired: equal rates one to one, sync=latest and
  * sync=timestamp with a 30 and a 7 fps stream (the partner of every
- * output, computed here from the timestamps), EOS on either pad, a live
- * pipeline, a flushing seek, caps changing mid-stream, pads requested
+ * output, computed here from the timestamps), EOS on either pad, live
+ * pipelines (numbered buffers; sync=latest with a pad that stalls after
+ * its first buffer), a flushing seek, caps changing mid-stream, pads requested
  * and released while PLAYING, and the direct hand-off (the source threads
  * push the outputs). */
 #include "common/aggpipe.h"
@@ -241,6 +242,75 @@ GST_START_TEST (test_live)
   gst_object_unref (sink);
   gst_object_unref (pipe);
   tn_check_no_outstanding ();
+}
+
+GST_END_TEST;
+
+/* Live appsrcs fed ahead of time with numbered buffers at 30 fps: pad
+ * 0 gives n0 buffers then ends, pad 1 gives n1 and, when stall, then
+ * neither sends more nor ends.  Each output is checked against the
+ * partner the sync mode names (want1 (j): pad 1's number for output j). */
+static void
+check_live (const gchar *agg, guint n0, guint n1, gboolean stall,
+    gint32 (*want1) (guint j))
+{
+  AggPipe p;
+  gint32 v[2];
+  GstClockTime pts;
+  guint j = 0;
+
+  aggpipe_new (&p, agg, 2);
+  for (guint k = 0; k < 2; k++)
+    g_object_set (p.src[k], "is-live", TRUE, NULL);
+  aggpipe_caps (&p, 0, &int32_1);
+  aggpipe_caps (&p, 1, &int32_1);
+  for (guint i = 0; i < n0; i++)
+    aggpipe_push (&p, 0, numbered (0, i, 30));
+  aggpipe_eos (&p, 0);
+  for (guint i = 0; i < n1; i++)
+    aggpipe_push (&p, 1, numbered (1, i, 30));
+  if (!stall)
+    aggpipe_eos (&p, 1);
+  aggpipe_play (&p);
+  while (pull_values (&p, 2, v, &pts)) {
+    fail_unless (j < n0, "output %u: sink_0 had %u buffers", j, n0);
+    fail_unless_equals_uint64 (pts, pts_at (j, 30));
+    fail_unless_equals_int (v[0], (gint32) j);
+    fail_unless_equals_int (v[1], want1 (j));
+    j++;
+  }
+  fail_unless_equals_int (j, n0);
+  aggpipe_free (&p);
+}
+
+static gint32
+same_frame (guint j)
+{
+  return 1000 + (gint32) j;
+}
+
+static gint32
+first_frame (guint j)
+{
+  (void) j;
+  return 1000;
+}
+
+/* Live, sync=timestamp: frame j with frame j of the other pad. */
+GST_START_TEST (test_live_numbered)
+{
+  check_live ("tensorstack latency=33000000", 6, 6, FALSE, same_frame);
+}
+
+GST_END_TEST;
+
+/* Live, sync=latest: a pad that delivered one buffer and then stalls
+ * (no buffer, no EOS) is not waited on: every sink_0 buffer comes out,
+ * with that one buffer. */
+GST_START_TEST (test_live_latest_stalled)
+{
+  check_live (
+      "tensorstack sync=latest latency=33000000", 5, 1, TRUE, first_frame);
 }
 
 GST_END_TEST;
@@ -499,6 +569,8 @@ tnagg_suite (void)
   tcase_add_test (tc, test_eos_either_pad);
   tcase_add_test (tc, test_latest_empty_pad);
   tcase_add_test (tc, test_live);
+  tcase_add_test (tc, test_live_numbered);
+  tcase_add_test (tc, test_live_latest_stalled);
   tcase_add_test (tc, test_flushing_seek);
   tcase_add_test (tc, test_caps_change);
   tcase_add_test (tc, test_pads_while_playing);
