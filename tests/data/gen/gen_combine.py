@@ -30,7 +30,9 @@ extent, a broadcast on the middle axis, <N,1> with <1,M>, float16 with a
 tile, a scalar first operand of a non-commuting op and of a comparison,
 where with a broadcast condition, and periods of 3, 4 and 6 along the
 last axis over more than one pattern of core's rep kernels, the short
-operand second and first, float32 and float64.
+operand second and first, float32 and float64; then where on bool,
+int8, int16, uint16, int32, uint32, int64, uint64 and float64 with each
+dtype's extremes (every item size of the select kernels).
 
 Folds over three pads (tests/elements/tensorcombine.c): combine_fold_K.npy
 with combine_fold_sub_out.npy, (a - b) - c in float32, and
@@ -162,6 +164,24 @@ def ramp(shape, d, start=-5.0, step=0.75):
     return a.astype(d)
 
 
+def edges(shape, d, shift):
+    """shape items of d cycling through its extremes and a few values
+    around 0 (NaN, infinities and -0.0 for float64), from shift on."""
+    if d == "bool":
+        vals = [True, False, False]
+    elif d == "float64":
+        vals = [np.nan, np.inf, -np.inf, -0.0, 1.5, -2.25,
+                np.finfo(d).max, np.finfo(d).tiny]
+    else:
+        info = np.iinfo(d)
+        vals = [info.min, info.max, 0, 1, info.max - 1, info.min + 1]
+        if info.min < 0:
+            vals.append(-1)
+    n = int(np.prod(shape))
+    return np.array([vals[(shift + i) % len(vals)] for i in range(n)],
+                    dtype=d).reshape(shape)
+
+
 def bcast_cases():
     f = "float32"
     x = ramp((2, 3, 4), f)
@@ -201,6 +221,15 @@ def bcast_cases():
                  ramp((4,), "float64", 0.1, 1.7)]),
         ("mul", [ramp((2, 40, 6), f), ramp((1, 6), f, -1.5, 0.6)]),
     ]
+    # where on every item size the select kernels take (1, 2, 4, 8
+    # bytes), signed and unsigned, with the extremes of each dtype: a
+    # condition broadcast on the middle axis, then <2,3,4>, else <3,1>.
+    cond = np.array([[[True, False, False, True]],
+                     [[False, True, True, False]]])
+    for d in ["bool", "int8", "int16", "uint16", "int32", "uint32", "int64",
+              "uint64", "float64"]:
+        cases.append(("where", [cond, edges((2, 3, 4), d, 0),
+                                edges((3, 1), d, 5)]))
     with open(os.path.join(OUT, "combine_bcast.txt"), "w") as fh:
         for k, (op, ops) in enumerate(cases):
             d = str(ops[-1].dtype)
