@@ -5,9 +5,10 @@
  * sync=timestamp with a 30 and a 7 fps stream (the partner of every
  * output, computed here from the timestamps), EOS on either pad, live
  * pipelines (numbered buffers; sync=latest with a pad that stalls after
- * its first buffer), a flushing seek, caps changing mid-stream, pads requested
- * and released while PLAYING, and the direct hand-off (the source threads
- * push the outputs). */
+ * its first buffer), a flushing seek (frames of equal noise: a stale
+ * buffer pairs two), views read uncopied, caps changing mid-stream, pads
+ * requested and released while PLAYING, and the direct hand-off (the
+ * source threads push the outputs). */
 #include "common/aggpipe.h"
 
 #include <sys/prctl.h>
@@ -315,20 +316,87 @@ GST_START_TEST (test_live_latest_stalled)
 
 GST_END_TEST;
 
-/* A flushing seek to [0.5 s, 1 s): the outputs resume there, paired. */
+/* The base advertises the layout meta upstream: transposed views reach
+ * it uncopied (tensorview's bytes-copied stays 0) and are read through
+ * their strides: each output is np.stack of two arange (6).reshape (2, 3).T. */
+GST_START_TEST (test_views_uncopied)
+{
+  static const float want[] = { 0, 3, 1, 4, 2, 5 };
+  GError *err = NULL;
+  GstElement *pipe = gst_parse_launch (
+      "tensorsrc pattern=arange num-buffers=3 "
+      "! tensor/x-raw,type=float32,dims=<2,3>,framerate=10/1 "
+      "! tensorview name=v0 ops=permute:1:0 ! s.sink_0 "
+      "tensorsrc pattern=arange num-buffers=3 "
+      "! tensor/x-raw,type=float32,dims=<2,3>,framerate=10/1 "
+      "! tensorview name=v1 ops=permute:1:0 ! s.sink_1 "
+      "tensorstack name=s ! appsink name=out sync=false",
+      &err);
+  GstElement *sink = gst_bin_get_by_name (GST_BIN (pipe), "out");
+  guint outputs = 0;
+
+  fail_unless (pipe != NULL, "%s", err ? err->message : "");
+  gst_element_set_state (pipe, GST_STATE_PLAYING);
+  for (;;) {
+    GstSample *s = NULL;
+    GstTnInfo info;
+    GstMapInfo m;
+
+    g_signal_emit_by_name (sink, "try-pull-sample", 5 * GST_SECOND, &s);
+    if (!s)
+      break;
+    fail_unless (gst_tn_info_from_caps (&info, gst_sample_get_caps (s), NULL));
+    fail_unless_equals_int (info.rank, 3);
+    fail_unless_equals_int64 (info.dims[0], 2);
+    fail_unless_equals_int64 (info.dims[1], 3);
+    fail_unless_equals_int64 (info.dims[2], 2);
+    gst_buffer_map (gst_sample_get_buffer (s), &m, GST_MAP_READ);
+    fail_unless_equals_uint64 (m.size, 2 * sizeof want);
+    for (guint k = 0; k < 2; k++)
+      fail_unless (memcmp (m.data + k * sizeof want, want, sizeof want) == 0,
+          "output %u, pad %u", outputs, k);
+    gst_buffer_unmap (gst_sample_get_buffer (s), &m);
+    gst_sample_unref (s);
+    outputs++;
+  }
+  fail_unless_equals_int (outputs, 3);
+  for (guint k = 0; k < 2; k++) {
+    gchar *name = g_strdup_printf ("v%u", k);
+    GstElement *v = gst_bin_get_by_name (GST_BIN (pipe), name);
+    guint64 copied = 1;
+
+    g_object_get (v, "bytes-copied", &copied, NULL);
+    fail_unless_equals_uint64 (copied, 0);
+    gst_object_unref (v);
+    g_free (name);
+  }
+  gst_element_set_state (pipe, GST_STATE_NULL);
+  gst_object_unref (sink);
+  gst_object_unref (pipe);
+  tn_check_no_outstanding ();
+}
+
+GST_END_TEST;
+
+/* A flushing seek to [0.5 s, 1 s): the outputs resume there, paired.
+ * Both sources draw the same uniform noise (the same seed: buffer n's
+ * content is a function of n), so a pair of one frame has two equal rows
+ * and each output differs from the one before: a buffer held from
+ * before the seek would pair two different frames. */
 GST_START_TEST (test_flushing_seek)
 {
   GError *err = NULL;
   GstElement *pipe = gst_parse_launch (
-      "tensorsrc pattern=fill value=1 "
-      "! tensor/x-raw,type=int32,dims=<1>,framerate=10/1 ! s.sink_0 "
-      "tensorsrc pattern=fill value=2 "
-      "! tensor/x-raw,type=int32,dims=<1>,framerate=10/1 ! s.sink_1 "
+      "tensorsrc pattern=uniform seed=5 "
+      "! tensor/x-raw,type=float32,dims=<4>,framerate=10/1 ! s.sink_0 "
+      "tensorsrc pattern=uniform seed=5 "
+      "! tensor/x-raw,type=float32,dims=<4>,framerate=10/1 ! s.sink_1 "
       "tensorstack name=s ! appsink name=out sync=false max-buffers=1",
       &err);
   GstElement *sink = gst_bin_get_by_name (GST_BIN (pipe), "out");
   GstSample *s = NULL;
   GstClockTime expect = 500 * GST_MSECOND;
+  float prev[4] = { 0 };
 
   fail_unless (pipe != NULL);
   gst_element_set_state (pipe, GST_STATE_PAUSED);
@@ -350,8 +418,14 @@ GST_START_TEST (test_flushing_seek)
     b = gst_sample_get_buffer (s);
     fail_unless_equals_uint64 (GST_BUFFER_PTS (b), expect);
     gst_buffer_map (b, &m, GST_MAP_READ);
-    fail_unless_equals_int (((gint32 *) m.data)[0], 1);
-    fail_unless_equals_int (((gint32 *) m.data)[1], 2);
+    fail_unless_equals_uint64 (m.size, 2 * sizeof prev);
+    fail_unless (memcmp (m.data, m.data + sizeof prev, sizeof prev) == 0,
+        "output at %" GST_TIME_FORMAT " pairs two frames",
+        GST_TIME_ARGS (expect));
+    fail_if (memcmp (m.data, prev, sizeof prev) == 0,
+        "output at %" GST_TIME_FORMAT " repeats the frame before",
+        GST_TIME_ARGS (expect));
+    memcpy (prev, m.data, sizeof prev);
     gst_buffer_unmap (b, &m);
     gst_sample_unref (s);
     expect += 100 * GST_MSECOND;
@@ -572,6 +646,7 @@ tnagg_suite (void)
   tcase_add_test (tc, test_live_numbered);
   tcase_add_test (tc, test_live_latest_stalled);
   tcase_add_test (tc, test_flushing_seek);
+  tcase_add_test (tc, test_views_uncopied);
   tcase_add_test (tc, test_caps_change);
   tcase_add_test (tc, test_pads_while_playing);
   tcase_add_test (tc, test_direct_hand_off);
