@@ -228,16 +228,15 @@ DEFINE_TILE_SIMD (8)
  * a common L3; glibc's memcpy switches near 3/4 of it). */
 #define STREAM_BYTES ((size_t) 4 << 20)
 
+/* lines: the table's streamed transpose where copy_view found it serves
+ * this pair of axes (4-byte items, a pitch of whole lines), else NULL;
+ * it takes each step whose destination starts on a line. */
 static void
 tile_copy (size_t isz, char *d, int64_t dk, const char *s, int64_t sk,
-    int64_t sl, int64_t nk, int64_t nl, bool stream)
+    int64_t sl, int64_t nk, int64_t nl, bool stream, tn_vk_tr_fn lines)
 {
-  const tn_view_dsp *dsp = tn_view_dsp_get ();
-
-  /* Whole destination lines, each streamed once (x86/view-avx512.c). */
-  if (stream && isz == 4 && sk == 4 && dsp->tr4_stream
-      && (uintptr_t) d % 64 == 0 && dk % 64 == 0) {
-    dsp->tr4 (d, dk, s, sl, nk, nl);
+  if (lines && (uintptr_t) d % 64 == 0) {
+    lines (d, dk, s, sl, nk, nl);
     return;
   }
 #ifdef __SSE2__
@@ -446,8 +445,15 @@ copy_view (
      * start, the row pitch and each step of the outer walk. */
     bool stream = total >= STREAM_BYTES && (uintptr_t) d % 16 == 0;
 
+    const tn_view_dsp *dsp = tn_view_dsp_get ();
+    tn_vk_tr_fn lines = NULL;
+
     for (int i = 0; i < last; i++)
       stream = stream && p.dst[i] % 16 == 0;
+    /* Whole destination lines, each streamed once (x86/view-avx512.c). */
+    if (stream && isz == 4 && p.src[k] == 4 && dsp->tr4_stream
+        && p.dst[k] % 64 == 0)
+      lines = dsp->tr4;
 
     for (int i = 0; i < last; i++)
       if (i != k)
@@ -455,7 +461,7 @@ copy_view (
     odo_init (&o, &p, axes, n);
     do
       tile_copy (isz, d, p.dst[k], s, p.src[k], p.src[last], p.dims[k],
-          p.dims[last], stream);
+          p.dims[last], stream, lines);
     while (odo_next (&o, &s, &d));
 #ifdef __SSE2__
     if (stream)

@@ -8,7 +8,7 @@
  * write-combining buffer is flushed half full, and none is read for
  * ownership.  The SSE2 tiles of core/view-copy.c go through a buffer in
  * 16-byte pieces; on the Xeon (model 167) this took the 2048x2048
- * float32 transpose from 1.87-2.05x a memcpy of its bytes to 1.30-1.41x
+ * float32 transpose from 1.87-2.22x a memcpy of its bytes to 1.30-1.47x
  * (docs/perf-notes.md, "Session 14").  Destination rows that do not
  * start on a line (a pitch no multiple of 64: the 1080p permute) keep
  * the SSE2 tiles: halves of lines streamed apart measured 3.4x, and

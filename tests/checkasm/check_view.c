@@ -19,7 +19,6 @@ static const size_t sizes[4] = { 1, 2, 4, 8 };
 static const size_t src_offs[] = { 0, 1, 3 };
 
 #define NOFFS (sizeof src_offs / sizeof src_offs[0])
-#define G_N(a) (sizeof (a) / sizeof (a)[0])
 
 /* A source of bytes random bytes, starting off bytes into its block,
  * which ends at its last byte. */
@@ -235,8 +234,8 @@ check_tr4 (const tn_view_dsp *d)
 
   if (!(ref = checkasm_check_func (d->tr4, "tr4")))
     return;
-  for (size_t a = 0; a < G_N (ext); a++)
-    for (size_t b = 0; b < G_N (ext); b++)
+  for (size_t a = 0; a < sizeof ext / sizeof ext[0]; a++)
+    for (size_t b = 0; b < sizeof ext / sizeof ext[0]; b++)
       for (size_t o = 0; o < NOFFS; o++) {
         int64_t nk = ext[a], nl = ext[b];
         /* the source rows a little longer than nk items; the
