@@ -435,7 +435,7 @@ gst_npy_enc_set_caps (GstNpyEnc *self, GstCaps *caps)
     }
     return FALSE;
   }
-  gst_caps_replace (&self->refused, NULL);
+  gst_tn_caps_refusal_clear (&self->refused);
   self->have_info = TRUE;
   GST_DEBUG_OBJECT (self,
       "header of %" G_GSIZE_FORMAT " bytes for %" GST_PTR_FORMAT,
@@ -494,7 +494,7 @@ gst_npy_enc_change_state (GstElement *element, GstStateChange transition)
   if (transition == GST_STATE_CHANGE_PAUSED_TO_READY) {
     self->stacking = FALSE;
     gst_npy_enc_clear (self);
-    gst_caps_replace (&self->refused, NULL);
+    gst_tn_caps_refusal_clear (&self->refused);
   }
   return ret;
 }
@@ -503,7 +503,7 @@ static void
 gst_npy_enc_finalize (GObject *object)
 {
   gst_npy_enc_clear (GST_NPY_ENC (object));
-  gst_caps_replace (&GST_NPY_ENC (object)->refused, NULL);
+  gst_tn_caps_refusal_clear (&GST_NPY_ENC (object)->refused);
   G_OBJECT_CLASS (gst_npy_enc_parent_class)->finalize (object);
 }
 

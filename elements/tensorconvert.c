@@ -718,7 +718,7 @@ gst_tensor_convert_sink_event (GstBaseTransform *trans, GstEvent *event)
   case GST_EVENT_STREAM_START:
     gst_adapter_clear (self->adapter);
     self->have_base = FALSE;
-    gst_caps_replace (&self->refused, NULL);
+    gst_tn_caps_refusal_clear (&self->refused);
     break;
   default:
     break;
@@ -768,7 +768,7 @@ gst_tensor_convert_stop (GstBaseTransform *trans)
 
   gst_adapter_clear (self->adapter);
   self->mode = MODE_NONE;
-  gst_caps_replace (&self->refused, NULL);
+  gst_tn_caps_refusal_clear (&self->refused);
   return TRUE;
 }
 
@@ -833,7 +833,7 @@ gst_tensor_convert_finalize (GObject *object)
   GstTensorConvert *self = GST_TENSOR_CONVERT (object);
 
   g_object_unref (self->adapter);
-  gst_caps_replace (&self->refused, NULL);
+  gst_tn_caps_refusal_clear (&self->refused);
   G_OBJECT_CLASS (gst_tensor_convert_parent_class)->finalize (object);
 }
 

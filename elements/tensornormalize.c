@@ -259,7 +259,7 @@ gst_tensor_normalize_sink_event (GstBaseTransform *trans, GstEvent *event)
         gst_event_unref (event);
         return FALSE;
       }
-      gst_caps_replace (&self->refused, NULL);
+      gst_tn_caps_refusal_clear (&self->refused);
     }
   }
   return GST_BASE_TRANSFORM_CLASS (gst_tensor_normalize_parent_class)
@@ -430,7 +430,7 @@ gst_tensor_normalize_stop (GstBaseTransform *trans)
   GstTensorNormalize *self = GST_TENSOR_NORMALIZE (trans);
 
   self->configured = FALSE;
-  gst_caps_replace (&self->refused, NULL);
+  gst_tn_caps_refusal_clear (&self->refused);
   return TRUE;
 }
 
@@ -506,7 +506,7 @@ gst_tensor_normalize_finalize (GObject *object)
 
   g_free (self->axes_text);
   g_free (self->axes_error);
-  gst_caps_replace (&self->refused, NULL);
+  gst_tn_caps_refusal_clear (&self->refused);
   G_OBJECT_CLASS (gst_tensor_normalize_parent_class)->finalize (object);
 }
 

@@ -415,7 +415,7 @@ gst_tensor_op_sink_event (GstBaseTransform *trans, GstEvent *event)
   gst_caps_ref (caps);
   if (GST_BASE_TRANSFORM_CLASS (gst_tensor_op_parent_class)
           ->sink_event (trans, event)) {
-    gst_caps_replace (&self->refused, NULL);
+    gst_tn_caps_refusal_clear (&self->refused);
     gst_caps_unref (caps);
     return TRUE;
   }
@@ -730,7 +730,7 @@ gst_tensor_op_stop (GstBaseTransform *trans)
 
   tn_ewise_free (self->prog);
   self->prog = NULL;
-  gst_caps_replace (&self->refused, NULL);
+  gst_tn_caps_refusal_clear (&self->refused);
   return TRUE;
 }
 
@@ -836,7 +836,7 @@ gst_tensor_op_finalize (GObject *object)
   gst_tensor_op_chain_swap (self, &c, FALSE);
   gst_tensor_op_chain_clear (&c);
   tn_ewise_free (self->prog);
-  gst_caps_replace (&self->refused, NULL);
+  gst_tn_caps_refusal_clear (&self->refused);
   G_OBJECT_CLASS (gst_tensor_op_parent_class)->finalize (object);
 }
 

@@ -489,7 +489,7 @@ gst_tensor_reduce_sink_event (GstBaseTransform *trans, GstEvent *event)
   self->caps_error = FALSE;
   if (GST_BASE_TRANSFORM_CLASS (gst_tensor_reduce_parent_class)
           ->sink_event (trans, event)) {
-    gst_caps_replace (&self->refused, NULL);
+    gst_tn_caps_refusal_clear (&self->refused);
     gst_caps_unref (caps);
     return TRUE;
   }
@@ -682,7 +682,7 @@ gst_tensor_reduce_stop (GstBaseTransform *trans)
   GstTensorReduce *self = GST_TENSOR_REDUCE (trans);
 
   self->configured = FALSE;
-  gst_caps_replace (&self->refused, NULL);
+  gst_tn_caps_refusal_clear (&self->refused);
   return TRUE;
 }
 
@@ -811,7 +811,7 @@ gst_tensor_reduce_finalize (GObject *object)
 
   g_free (self->axes_text);
   g_free (self->axes_error);
-  gst_caps_replace (&self->refused, NULL);
+  gst_tn_caps_refusal_clear (&self->refused);
   G_OBJECT_CLASS (gst_tensor_reduce_parent_class)->finalize (object);
 }
 

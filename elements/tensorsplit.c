@@ -430,7 +430,7 @@ gst_tensor_splitter_set_caps (GstTensorSplitter *self, GstCaps *caps)
         ("Tensors of %" GST_PTR_FORMAT " do not fit in memory.", caps), (NULL));
     return FALSE;
   }
-  gst_caps_replace (&self->refused, NULL);
+  gst_tn_caps_refusal_clear (&self->refused);
   self->in_info = in;
   isz = tn_dtype_size (in.dtype);
   strides[in.rank - 1] = 1;
@@ -736,7 +736,7 @@ gst_tensor_splitter_change_state (
   if (transition == GST_STATE_CHANGE_PAUSED_TO_READY) {
     gst_tensor_splitter_remove_pads (self);
     self->configured = FALSE;
-    gst_caps_replace (&self->refused, NULL);
+    gst_tn_caps_refusal_clear (&self->refused);
   }
   return ret;
 }
@@ -811,7 +811,7 @@ gst_tensor_splitter_finalize (GObject *object)
   g_free (self->indices);
   g_array_unref (self->parts);
   gst_flow_combiner_free (self->combiner);
-  gst_caps_replace (&self->refused, NULL);
+  gst_tn_caps_refusal_clear (&self->refused);
   gst_tn_views_close (self->views);
   G_OBJECT_CLASS (gst_tensor_splitter_parent_class)->finalize (object);
 }

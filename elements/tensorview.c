@@ -337,7 +337,7 @@ gst_tensor_view_accept_caps (
   tn_vsteps_clear (&steps);
   if (!ok)
     return FALSE;
-  gst_caps_replace (&self->refused, NULL);
+  gst_tn_caps_refusal_clear (&self->refused);
 
 parent:
   return gst_tn_transform_accept_caps (trans, direction, caps);
@@ -784,8 +784,8 @@ gst_tensor_view_start (GstBaseTransform *trans)
   gchar *err, *ops;
   gboolean ok = TRUE;
 
-  gst_caps_replace (&self->refused, NULL);
-  gst_caps_replace (&self->warned, NULL);
+  gst_tn_caps_refusal_clear (&self->refused);
+  gst_tn_caps_refusal_clear (&self->warned);
   GST_OBJECT_LOCK (self);
   err = g_strdup (self->ops_error);
   ops = g_strdup (self->ops);
@@ -802,8 +802,8 @@ gst_tensor_view_stop (GstBaseTransform *trans)
 {
   GstTensorView *self = GST_TENSOR_VIEW (trans);
 
-  gst_caps_replace (&self->refused, NULL);
-  gst_caps_replace (&self->warned, NULL);
+  gst_tn_caps_refusal_clear (&self->refused);
+  gst_tn_caps_refusal_clear (&self->warned);
   tn_vsteps_clear (&self->run);
   self->memo.valid = FALSE;
   return TRUE;
@@ -879,8 +879,8 @@ gst_tensor_view_finalize (GObject *object)
   g_free (self->ops_error);
   tn_vsteps_clear (&self->steps);
   tn_vsteps_clear (&self->run);
-  gst_caps_replace (&self->refused, NULL);
-  gst_caps_replace (&self->warned, NULL);
+  gst_tn_caps_refusal_clear (&self->refused);
+  gst_tn_caps_refusal_clear (&self->warned);
   G_OBJECT_CLASS (gst_tensor_view_parent_class)->finalize (object);
 }
 

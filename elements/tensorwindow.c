@@ -538,7 +538,7 @@ gst_tensor_window_start (GstBaseTransform *trans)
   GST_OBJECT_LOCK (self);
   s = self->props;
   GST_OBJECT_UNLOCK (self);
-  gst_caps_replace (&self->refused, NULL);
+  gst_tn_caps_refusal_clear (&self->refused);
   self->have_info = FALSE;
   gst_tensor_window_reset (self);
   if (s.size < 1) {
@@ -567,7 +567,7 @@ gst_tensor_window_stop (GstBaseTransform *trans)
 
   gst_tensor_window_reset (self);
   self->have_info = FALSE;
-  gst_caps_replace (&self->refused, NULL);
+  gst_tn_caps_refusal_clear (&self->refused);
   if (self->pool) {
     gst_buffer_pool_set_active (self->pool, FALSE);
     gst_object_unref (self->pool);
@@ -656,7 +656,7 @@ gst_tensor_window_finalize (GObject *object)
 
   gst_tensor_window_reset (self);
   g_free (self->pend);
-  gst_caps_replace (&self->refused, NULL);
+  gst_tn_caps_refusal_clear (&self->refused);
   gst_tn_views_close (self->views);
   g_free (self->out);
   if (self->pool)

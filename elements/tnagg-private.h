@@ -50,7 +50,6 @@ typedef struct {
   guint n_alloc;
   GstTnAggregatorPad **pads; /* scratch: the pads, pad order */
   guint n_pads_alloc;
-  GstCaps *last_refused; /* see gst_tn_caps_refusal_is_new */
   /* Atomic (tnagg-direct.c).  direct: an upstream thread may aggregate;
    * direct_flow: a flow other than OK and FLUSHING it met, for the
    * aggregator's thread to return; flushes: FLUSH_STARTs seen;

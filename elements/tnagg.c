@@ -358,7 +358,6 @@ gst_tn_aggregator_stop (GstAggregator *agg)
   pads_unref (self, n);
   priv->negotiated = FALSE;
   priv->driver = NULL;
-  gst_caps_replace (&priv->last_refused, NULL);
   g_mutex_unlock (&priv->lock);
   return TRUE;
 }
@@ -919,7 +918,6 @@ gst_tn_aggregator_finalize (GObject *object)
   g_mutex_clear (&priv->lock);
   g_cond_clear (&priv->resume);
   g_mutex_clear (&priv->wait_lock);
-  gst_caps_replace (&priv->last_refused, NULL);
   G_OBJECT_CLASS (gst_tn_aggregator_parent_class)->finalize (object);
 }
 

@@ -74,6 +74,10 @@ gst_tn_param_spec_n_threads (void)
       G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING);
 }
 
+/* One lock for every element's last refusal: refusals are rare, and a caller
+ * may hold its own object lock. */
+static GMutex refusal_lock;
+
 /* Tensor caps that are wrong in a way the element can name: posts that
  * as the element's error, once for the same caps (a source sends its CAPS
  * event again before each buffer it tries), and returns TRUE. */
@@ -83,6 +87,7 @@ gst_tn_element_explain_caps (GstElement *element, GstCaps *caps)
   static GQuark last_quark;
   GstCaps *last;
   GError *err = NULL;
+  gboolean is_new;
   gchar *str;
 
   if (!caps || gst_caps_get_size (caps) != 1
@@ -92,10 +97,14 @@ gst_tn_element_explain_caps (GstElement *element, GstCaps *caps)
     return FALSE;
   if (!last_quark)
     last_quark = g_quark_from_static_string ("gst-tn-refused-caps");
+  g_mutex_lock (&refusal_lock);
   last = g_object_get_qdata (G_OBJECT (element), last_quark);
-  if (!last || !gst_caps_is_equal (last, caps)) {
+  is_new = !last || !gst_caps_is_equal (last, caps);
+  if (is_new)
     g_object_set_qdata_full (G_OBJECT (element), last_quark,
         gst_caps_ref (caps), (GDestroyNotify) gst_caps_unref);
+  g_mutex_unlock (&refusal_lock);
+  if (is_new) {
     str = gst_caps_to_string (caps);
     GST_ELEMENT_ERROR (element, CORE, NEGOTIATION,
         ("%s: refused the caps %s: %s", GST_OBJECT_NAME (element), str,
@@ -163,10 +172,27 @@ gst_tn_transform_query (
 gboolean
 gst_tn_caps_refusal_is_new (GstCaps **last, GstCaps *caps)
 {
-  if (*last && gst_caps_is_equal (*last, caps))
-    return FALSE;
-  gst_caps_replace (last, caps);
-  return TRUE;
+  gboolean is_new;
+
+  g_mutex_lock (&refusal_lock);
+  is_new = *last == NULL || !gst_caps_is_equal (*last, caps);
+  if (is_new)
+    gst_caps_replace (last, caps);
+  g_mutex_unlock (&refusal_lock);
+  return is_new;
+}
+
+void
+gst_tn_caps_refusal_clear (GstCaps **last)
+{
+  GstCaps *old;
+
+  g_mutex_lock (&refusal_lock);
+  old = *last;
+  *last = NULL;
+  g_mutex_unlock (&refusal_lock);
+  if (old)
+    gst_caps_unref (old);
 }
 
 gboolean

@@ -82,9 +82,12 @@ GParamSpec *gst_tn_param_spec_n_threads (void);
 /* Whether refusing caps deserves an error message: FALSE when *last, the
  * caps of the previous refusal, equals caps.  A source sends its CAPS
  * event again before every buffer it tries; one refusal is one error.
- * *last keeps a reference; clear it with gst_caps_replace (last, NULL)
- * once caps are accepted or the element stops. */
+ * *last keeps a reference; clear it with gst_tn_caps_refusal_clear ()
+ * once caps are accepted or the element stops.  Both take one lock:
+ * accept-caps queries are not serialized, so a streaming thread can ask
+ * while the application's state change stops the element. */
 gboolean gst_tn_caps_refusal_is_new (GstCaps **last, GstCaps *caps);
+void gst_tn_caps_refusal_clear (GstCaps **last);
 
 /* A GstBaseTransform query function: parent's answer, and for a CAPS
  * query on the sink pad the tensor structures of its template appended
