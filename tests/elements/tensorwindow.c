@@ -7,7 +7,8 @@
  * durations and offsets; the end of the stream with and without pad-end;
  * a flush; caps changes; bytes-copied against its bound; the data
  * pointers where a window is promised to be the input's memory; property
- * values that cannot be used; negotiation both ways; and the launch lines
+ * values that cannot be used; accept-caps queries from another thread
+ * while the element stops; negotiation both ways; and the launch lines
  * of the element's documentation. */
 #include <string.h>
 
@@ -830,6 +831,66 @@ GST_START_TEST (test_property_errors)
 }
 GST_END_TEST;
 
+/* Accept-caps queries are not serialized: they come from any thread, also
+ * while the application stops the element, which drops its last refusal.
+ * A thread keeps asking about caps the element refuses while this one
+ * starts and stops it; a race on the refusal reads freed caps (a critical
+ * with MALLOC_PERTURB_, an ASan report in build-asan). */
+typedef struct {
+  GstPad *pad;
+  GstCaps *caps;
+  gint stop;
+  guint asked, accepted;
+} AskLoop;
+
+static gpointer
+ask_accept_caps (gpointer data)
+{
+  AskLoop *a = data;
+
+  while (!g_atomic_int_get (&a->stop)) {
+    /* a copy of its own: the element's reference is the last one */
+    GstCaps *c = gst_caps_copy (a->caps);
+
+    if (gst_pad_query_accept_caps (a->pad, c))
+      a->accepted++;
+    gst_caps_unref (c);
+    a->asked++;
+  }
+  return NULL;
+}
+
+GST_START_TEST (test_refusal_while_stopping)
+{
+  GstElement *w = gst_element_factory_make ("tensorwindow", "w");
+  AskLoop a = { 0 };
+  GThread *t;
+  gint64 end = g_get_monotonic_time () + 300 * G_TIME_SPAN_MILLISECOND;
+  guint cycles = 0;
+
+  g_object_set (w, "axis", 2, NULL);
+  a.pad = gst_element_get_static_pad (w, "sink");
+  a.caps = gst_caps_from_string ("tensor/x-raw,type=float32,dims=<2,3>");
+  t = g_thread_new ("ask", ask_accept_caps, &a);
+  while (g_get_monotonic_time () < end || cycles < 50) {
+    fail_unless (gst_element_set_state (w, GST_STATE_PAUSED)
+                 == GST_STATE_CHANGE_SUCCESS);
+    fail_unless (
+        gst_element_set_state (w, GST_STATE_READY) == GST_STATE_CHANGE_SUCCESS);
+    cycles++;
+  }
+  g_atomic_int_set (&a.stop, 1);
+  g_thread_join (t);
+  /* both sides ran: the queries overlapped the state changes */
+  fail_unless (a.asked > 0);
+  fail_unless_equals_int (a.accepted, 0);
+  gst_element_set_state (w, GST_STATE_NULL);
+  gst_caps_unref (a.caps);
+  gst_object_unref (a.pad);
+  gst_object_unref (w);
+}
+GST_END_TEST;
+
 /* The dims of the caps at the sink of pipeline desc after it ran. */
 static gchar *
 sink_caps_after (const gchar *desc)
@@ -1076,6 +1137,7 @@ tensorwindow_suite (void)
   tcase_add_test (tc, test_flush);
   tcase_add_test (tc, test_caps_changes);
   tcase_add_test (tc, test_property_errors);
+  tcase_add_test (tc, test_refusal_while_stopping);
   tcase_add_test (tc, test_negotiation);
   tcase_add_test (tc, test_strided_input);
   tcase_add_test (tc, test_doc_launch_lines);
