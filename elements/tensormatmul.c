@@ -709,6 +709,7 @@ static GstFlowReturn
 gst_tensor_matmul_aggregate (GstAggregator *agg, gboolean timeout)
 {
   GstTensorMatmul *self = GST_TENSOR_MATMUL (agg);
+  GstAggregatorPad *pad_b;
   GstBuffer *a, *b;
   GstFlowReturn ret;
 
@@ -723,9 +724,14 @@ gst_tensor_matmul_aggregate (GstAggregator *agg, gboolean timeout)
     return GST_FLOW_OK;
   }
   if (!self->weights.data) {
-    b = self->pad_b ? gst_aggregator_pad_peek_buffer (self->pad_b) : NULL;
+    /* release_pad clears pad_b on the application's thread and the pad
+     * goes with the release: one reference for this call. */
+    GST_OBJECT_LOCK (self);
+    pad_b = self->pad_b ? gst_object_ref (self->pad_b) : NULL;
+    GST_OBJECT_UNLOCK (self);
+    b = pad_b ? gst_aggregator_pad_peek_buffer (pad_b) : NULL;
     if (b && is_gap (b)) {
-      gst_aggregator_pad_drop_buffer (self->pad_b);
+      gst_aggregator_pad_drop_buffer (pad_b);
       gst_clear_buffer (&b);
     }
     if (b && (!self->held_b || not_later (b, a))) {
@@ -737,15 +743,17 @@ gst_tensor_matmul_aggregate (GstAggregator *agg, gboolean timeout)
              && GST_BUFFER_PTS (b) < GST_BUFFER_PTS (a);
       gst_clear_buffer (&self->held_b);
       self->held_b = b;
-      gst_aggregator_pad_drop_buffer (self->pad_b);
+      gst_aggregator_pad_drop_buffer (pad_b);
       if (wait) {
+        gst_object_unref (pad_b);
         gst_buffer_unref (a);
         return GST_FLOW_OK;
       }
     } else {
       gst_clear_buffer (&b);
       if (!self->held_b) {
-        if (self->pad_b && !gst_aggregator_pad_is_eos (self->pad_b)) {
+        if (pad_b && !gst_aggregator_pad_is_eos (pad_b)) {
+          gst_object_unref (pad_b);
           gst_buffer_unref (a);
           return GST_FLOW_OK; /* live timeout before the first B */
         }
@@ -754,10 +762,12 @@ gst_tensor_matmul_aggregate (GstAggregator *agg, gboolean timeout)
              "%" GST_TIME_FORMAT " on sink_0 has no B to be multiplied by.",
                 GST_TIME_ARGS (GST_BUFFER_PTS (a))),
             (NULL));
+        gst_clear_object (&pad_b);
         gst_buffer_unref (a);
         return GST_FLOW_ERROR;
       }
     }
+    gst_clear_object (&pad_b);
   }
   /* Two streams: A leaves the queue before it is multiplied (we hold our
    * reference), so its upstream thread, woken now, makes its next buffer
