@@ -456,11 +456,19 @@ gst_tensor_combine_get_property (
   GST_OBJECT_UNLOCK (self);
 }
 
+/* The plans go after the base's stop: GstAggregator may have restarted
+ * its task (a flushing seek during the state change) and calls stop
+ * before it stops the task again, so a combine may still run.  The
+ * base's stop waits for it under the base's lock, and leaves nothing
+ * negotiated for another. */
 static gboolean
 gst_tensor_combine_stop (GstAggregator *agg)
 {
+  gboolean ok
+      = GST_AGGREGATOR_CLASS (gst_tensor_combine_parent_class)->stop (agg);
+
   clear_plans (GST_TENSOR_COMBINE (agg));
-  return GST_AGGREGATOR_CLASS (gst_tensor_combine_parent_class)->stop (agg);
+  return ok;
 }
 
 static void
