@@ -130,6 +130,13 @@ struct _GstTensorMatmul {
    * direct, under the pad's stream lock. */
   GstPadChainFunction agg_chain; /* GstAggregatorPad's own */
   gboolean direct;
+
+  /* GstAggregator calls stop before it stops a task that FLUSH_STOPs may
+   * have restarted: run_lock keeps stop from freeing the weights under a
+   * product the task is computing, and stopped turns the task's later
+   * calls away. */
+  GMutex run_lock;
+  gboolean stopped;
 };
 
 #define DRAIN_NAME "GstTensorMatmulDrain" /* our query, see drain_a */
@@ -222,6 +229,9 @@ gst_tensor_matmul_start (GstAggregator *agg)
   gchar *weights, *bias;
   gboolean ok = TRUE;
 
+  g_mutex_lock (&self->run_lock);
+  self->stopped = FALSE;
+  g_mutex_unlock (&self->run_lock);
   GST_OBJECT_LOCK (self);
   weights = g_strdup (self->weights_path);
   bias = g_strdup (self->bias_path);
@@ -255,6 +265,8 @@ gst_tensor_matmul_stop (GstAggregator *agg)
 {
   GstTensorMatmul *self = GST_TENSOR_MATMUL (agg);
 
+  g_mutex_lock (&self->run_lock);
+  self->stopped = TRUE;
   tn_array_clear (&self->weights);
   tn_array_clear (&self->bias);
   tn_array_clear (&self->weights_t);
@@ -263,6 +275,7 @@ gst_tensor_matmul_stop (GstAggregator *agg)
   gst_clear_buffer (&self->held_b);
   self->have_a = self->have_b = FALSE;
   self->direct = FALSE;
+  g_mutex_unlock (&self->run_lock);
   return TRUE;
 }
 
@@ -389,11 +402,10 @@ pack_weights (GstTensorMatmul *self, tn_dtype bt, gboolean tb)
   return TRUE;
 }
 
+/* The product's caps, under run_lock. */
 static GstFlowReturn
-gst_tensor_matmul_update_src_caps (
-    GstAggregator *agg, GstCaps *caps, GstCaps **ret)
+product_caps (GstTensorMatmul *self, GstCaps *caps, GstCaps **ret)
 {
-  GstTensorMatmul *self = GST_TENSOR_MATMUL (agg);
   GstTnInfo out = { 0 };
   const int64_t *bdims;
   int brank;
@@ -460,6 +472,20 @@ gst_tensor_matmul_update_src_caps (
 refused:
   GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, ("%s", e.msg), (NULL));
   return GST_FLOW_NOT_NEGOTIATED;
+}
+
+static GstFlowReturn
+gst_tensor_matmul_update_src_caps (
+    GstAggregator *agg, GstCaps *caps, GstCaps **ret)
+{
+  GstTensorMatmul *self = GST_TENSOR_MATMUL (agg);
+  GstFlowReturn flow = GST_FLOW_FLUSHING;
+
+  g_mutex_lock (&self->run_lock);
+  if (!self->stopped)
+    flow = product_caps (self, caps, ret);
+  g_mutex_unlock (&self->run_lock);
+  return flow;
 }
 
 static gboolean
@@ -705,10 +731,10 @@ not_later (GstBuffer *b, GstBuffer *a)
   return GST_BUFFER_PTS (b) <= GST_BUFFER_PTS (a);
 }
 
+/* One output of the aggregator's task, under run_lock. */
 static GstFlowReturn
-gst_tensor_matmul_aggregate (GstAggregator *agg, gboolean timeout)
+aggregate_one (GstTensorMatmul *self)
 {
-  GstTensorMatmul *self = GST_TENSOR_MATMUL (agg);
   GstAggregatorPad *pad_b;
   GstBuffer *a, *b;
   GstFlowReturn ret;
@@ -781,6 +807,19 @@ gst_tensor_matmul_aggregate (GstAggregator *agg, gboolean timeout)
   if (self->weights.data)
     gst_aggregator_pad_drop_buffer (self->pad_a);
   gst_buffer_unref (a);
+  return ret;
+}
+
+static GstFlowReturn
+gst_tensor_matmul_aggregate (GstAggregator *agg, gboolean timeout)
+{
+  GstTensorMatmul *self = GST_TENSOR_MATMUL (agg);
+  GstFlowReturn ret = GST_FLOW_FLUSHING;
+
+  g_mutex_lock (&self->run_lock);
+  if (!self->stopped)
+    ret = aggregate_one (self);
+  g_mutex_unlock (&self->run_lock);
   return ret;
 }
 
@@ -873,6 +912,7 @@ gst_tensor_matmul_finalize (GObject *object)
   g_free (self->weights_path);
   g_free (self->bias_path);
   gst_tensor_matmul_stop (GST_AGGREGATOR (self));
+  g_mutex_clear (&self->run_lock);
   G_OBJECT_CLASS (gst_tensor_matmul_parent_class)->finalize (object);
 }
 
@@ -956,6 +996,8 @@ gst_tensor_matmul_init (GstTensorMatmul *self)
   GstPadTemplate *templ = gst_static_pad_template_get (&sink_0_template);
 
   self->n_threads = GST_TN_N_THREADS_DEFAULT;
+  g_mutex_init (&self->run_lock);
+  self->stopped = TRUE;
   self->pad_a = g_object_new (GST_TYPE_AGGREGATOR_PAD, "name", "sink_0",
       "direction", GST_PAD_SINK, "template", templ, NULL);
   gst_object_unref (templ);
