@@ -20,12 +20,22 @@ mask16 (const tn_vk *k, int i)
   return _mm_load_si128 ((const __m128i *) k->mask[i]);
 }
 
+/* The first n masks of k in registers (where they fit) before a loop:
+ * read from k inside it, every vpshufb would load its mask again, since
+ * the loop's char stores may alias k for the compiler.  On Zen 1 those
+ * loads bound HWC -> CHW of uint8 (nine a block of three). */
+#define VK_MASKS(T, LOAD, mk, k, n)                                            \
+  T mk[TN_VK_MAX_C * TN_VK_MAX_C];                                             \
+  _Pragma ("GCC unroll 64") for (int i_ = 0; i_ < (n); i_++) mk[i_]            \
+      = LOAD (k, i_)
+
 /* Returns the rows done; nb: rows whose whole block may be read. */
 VK_INLINE int64_t
 deint_16 (const tn_vk *k, char *d, int64_t pitch, const char *s, int64_t nb,
     int64_t j, const int S, const int C, const int M)
 {
   const int G = 16 / S;
+  VK_MASKS (__m128i, mask16, mk, k, C * M);
 
   for (; j + G <= nb; j += G) {
     const char *sb = s + j * C * S;
@@ -35,11 +45,11 @@ deint_16 (const tn_vk *k, char *d, int64_t pitch, const char *s, int64_t nb,
     for (int i = 0; i < C; i++)
       in[i] = _mm_loadu_si128 ((const __m128i *) (sb + 16 * i));
     for (int q = 0; q < M; q++) {
-      __m128i a = _mm_shuffle_epi8 (in[0], mask16 (k, q * C));
+      __m128i a = _mm_shuffle_epi8 (in[0], mk[q * C]);
 
 #pragma GCC unroll 8
       for (int i = 1; i < C; i++)
-        a = _mm_or_si128 (a, _mm_shuffle_epi8 (in[i], mask16 (k, q * C + i)));
+        a = _mm_or_si128 (a, _mm_shuffle_epi8 (in[i], mk[q * C + i]));
       _mm_storeu_si128 ((__m128i *) (d + q * pitch + j * S), a);
     }
   }
@@ -51,6 +61,7 @@ inter_16 (const tn_vk *k, char *d, int64_t pitch, const char *s, int64_t n,
     int64_t j, const int S, const int C)
 {
   const int G = 16 / S;
+  VK_MASKS (__m128i, mask16, mk, k, C * C);
 
   for (; j + G <= n; j += G) {
     char *db = d + j * C * S;
@@ -60,11 +71,11 @@ inter_16 (const tn_vk *k, char *d, int64_t pitch, const char *s, int64_t n,
     for (int q = 0; q < C; q++)
       in[q] = _mm_loadu_si128 ((const __m128i *) (s + q * pitch + j * S));
     for (int o = 0; o < C; o++) {
-      __m128i a = _mm_shuffle_epi8 (in[0], mask16 (k, o * C));
+      __m128i a = _mm_shuffle_epi8 (in[0], mk[o * C]);
 
 #pragma GCC unroll 8
       for (int q = 1; q < C; q++)
-        a = _mm_or_si128 (a, _mm_shuffle_epi8 (in[q], mask16 (k, o * C + q)));
+        a = _mm_or_si128 (a, _mm_shuffle_epi8 (in[q], mk[o * C + q]));
       _mm_storeu_si128 ((__m128i *) (db + 16 * o), a);
     }
   }
