@@ -438,39 +438,50 @@ tn_view_squeeze (tn_view *v, int axis, tn_err *e)
   return tn_view_select (v, a, 0, e);
 }
 
-int
-tn_view_broadcast (tn_view *v, const int64_t *dims, int rank, tn_err *e)
+/* The shapes are formatted only here, on the way out: tensorcombine
+ * broadcasts its operands' views for every buffer. */
+static int
+broadcast_err (
+    const tn_view *v, const int64_t *dims, int rank, int axis, tn_err *e)
 {
-  int64_t strides[TN_MAX_RANK];
   char from[160], to[160];
 
-  if (rank_ok (v, e) < 0 || tn_shape_count (dims, rank, NULL, e) < 0)
-    return -1;
   tn_shape_format (from, sizeof from, v->dims, v->rank);
   tn_shape_format (to, sizeof to, dims, rank);
-  if (rank < v->rank) {
+  if (axis < 0)
     tn_err_set (e,
         "cannot broadcast %s to %s: the target has rank %d, "
         "below the tensor's rank %d",
         from, to, rank, v->rank);
+  else
+    tn_err_set (e,
+        "cannot broadcast %s to %s: axis %d has %lld against "
+        "%lld",
+        from, to, axis, (long long) v->dims[axis - (rank - v->rank)],
+        (long long) dims[axis]);
+  return -1;
+}
+
+int
+tn_view_broadcast (tn_view *v, const int64_t *dims, int rank, tn_err *e)
+{
+  int64_t strides[TN_MAX_RANK];
+
+  if (rank_ok (v, e) < 0 || tn_shape_count (dims, rank, NULL, e) < 0)
     return -1;
-  }
+  if (rank < v->rank)
+    return broadcast_err (v, dims, rank, -1, e);
   for (int i = 0; i < rank; i++) {
     int j = i - (rank - v->rank);
 
-    if (j < 0) {
+    if (j < 0)
       strides[i] = 0;
-    } else if (v->dims[j] == dims[i]) {
+    else if (v->dims[j] == dims[i])
       strides[i] = v->strides[j];
-    } else if (v->dims[j] == 1) {
+    else if (v->dims[j] == 1)
       strides[i] = 0;
-    } else {
-      tn_err_set (e,
-          "cannot broadcast %s to %s: axis %d has %lld against "
-          "%lld",
-          from, to, i, (long long) v->dims[j], (long long) dims[i]);
-      return -1;
-    }
+    else
+      return broadcast_err (v, dims, rank, i, e);
   }
   v->rank = rank;
   for (int i = 0; i < TN_MAX_RANK; i++) {
