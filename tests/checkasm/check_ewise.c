@@ -340,7 +340,7 @@ check_one_min (tn_ew_kern fn, tn_dtype ts, tn_dtype td, bool vec, bool opnd_src,
     size_t min_opnd, const char *name)
 {
   tn_ew_scalars sc = { .div = { { 0 } } };
-  char what[64];
+  char what[96]; /* the name and ", moderate" */
   kernel k = { fn, NULL, ts, td, vec ? NULL : &sc, NULL, NULL, what };
 
   if (!fn || !(k.ref = checkasm_check_func (fn, "%s", name)))
