@@ -397,24 +397,40 @@ gst_tensor_window_time (
   }
 }
 
-/* gst_buffer_map for reading, without its reference on the memory and
- * its merge when the buffer has one memory (most inputs); *direct says
- * which, for gst_tensor_window_in_unmap. */
+/* How gst_tensor_window_in_map read the input, for
+ * gst_tensor_window_in_unmap. */
+typedef enum {
+  IN_PEEKED, /* its one memory's data pointer: nothing to unmap */
+  IN_MEMORY, /* its one memory, mapped */
+  IN_BUFFER, /* gst_buffer_map */
+} InMap;
+
+/* The input's bytes for reading: its one memory's data pointer when
+ * that memory's map is the pointer (gst_tn_memory_peek_read: no lock
+ * and unlock), else gst_memory_map of that memory (without
+ * gst_buffer_map's reference on it and its merge check), else
+ * gst_buffer_map. */
 static gboolean
-gst_tensor_window_in_map (GstBuffer *in, GstMapInfo *map, gboolean *direct)
+gst_tensor_window_in_map (
+    GstBuffer *in, GstMemory *mem, GstMapInfo *map, InMap *how)
 {
-  *direct = gst_buffer_n_memory (in) == 1;
-  if (*direct)
-    return gst_memory_map (gst_buffer_peek_memory (in, 0), map, GST_MAP_READ);
+  if (mem != NULL
+      && (map->data = (guint8 *) gst_tn_memory_peek_read (mem)) != NULL) {
+    *how = IN_PEEKED;
+    return TRUE;
+  }
+  *how = mem != NULL ? IN_MEMORY : IN_BUFFER;
+  if (mem != NULL)
+    return gst_memory_map (mem, map, GST_MAP_READ);
   return gst_buffer_map (in, map, GST_MAP_READ);
 }
 
 static void
-gst_tensor_window_in_unmap (GstBuffer *in, GstMapInfo *map, gboolean direct)
+gst_tensor_window_in_unmap (GstBuffer *in, GstMapInfo *map, InMap how)
 {
-  if (direct)
+  if (how == IN_MEMORY)
     gst_memory_unmap (map->memory, map);
-  else
+  else if (how == IN_BUFFER)
     gst_buffer_unmap (in, map);
 }
 
@@ -436,7 +452,11 @@ gst_tensor_window_take (GstTensorWindow *self, GstBuffer *in)
   tn_view ivs;
   gint64 n;
   guint64 b0 = self->total, b1;
-  gboolean aligned, iv_dense, direct = FALSE, plain;
+  gboolean aligned, iv_dense, plain;
+  InMap how = IN_PEEKED;
+  /* the input's one memory (most inputs), else NULL */
+  GstMemory *mem
+      = gst_buffer_n_memory (in) == 1 ? gst_buffer_peek_memory (in, 0) : NULL;
   gpointer state = NULL;
 
   /* The view without gst_tn_buffer_map, which costs more than the rest
@@ -446,9 +466,10 @@ gst_tensor_window_take (GstTensorWindow *self, GstBuffer *in)
   plain = gst_buffer_iterate_meta (in, &state) == NULL;
   if (!plain)
     iv = &ivs;
-  if ((plain ? gst_buffer_get_size (in) != self->in_nbytes
+  if ((plain ? (mem != NULL ? mem->size : gst_buffer_get_size (in))
+                   != self->in_nbytes
              : !gst_tn_buffer_view (in, &self->in_view, self->in_nbytes, &ivs))
-      || !gst_tensor_window_in_map (in, &map, &direct)) {
+      || !gst_tensor_window_in_map (in, mem, &map, &how)) {
     GError *err = NULL;
 
     if (gst_tn_buffer_map (&m, in, &self->in_info, GST_MAP_READ, &err))
@@ -465,7 +486,7 @@ gst_tensor_window_take (GstTensorWindow *self, GstBuffer *in)
   aligned = ((guintptr) map.data & (self->isz - 1)) == 0;
   data = map.data;
   if (!aligned) {
-    gst_tensor_window_in_unmap (in, &map, direct);
+    gst_tensor_window_in_unmap (in, &map, how);
     if (!gst_tn_buffer_map (&m, in, &self->in_info, GST_MAP_READ, NULL)) {
       gst_tensor_window_error (self, "could not map an input buffer");
       return GST_FLOW_ERROR;
@@ -536,7 +557,7 @@ gst_tensor_window_take (GstTensorWindow *self, GstBuffer *in)
   if (tnmap)
     gst_tn_buffer_unmap (&m);
   else
-    gst_tensor_window_in_unmap (in, &map, direct);
+    gst_tensor_window_in_unmap (in, &map, how);
   gst_tensor_window_flush_count (self);
   return GST_FLOW_OK;
 
@@ -546,7 +567,7 @@ failed:
   if (tnmap)
     gst_tn_buffer_unmap (&m);
   else
-    gst_tensor_window_in_unmap (in, &map, direct);
+    gst_tensor_window_in_unmap (in, &map, how);
   gst_tensor_window_flush_count (self);
   return GST_FLOW_ERROR;
 }

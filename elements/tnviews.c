@@ -504,6 +504,19 @@ mapped_lazily (GstMemory *mem)
          && !GST_MEMORY_FLAG_IS_SET (mem, GST_MEMORY_FLAG_NOT_MAPPABLE);
 }
 
+const guint8 *
+gst_tn_memory_peek_read (GstMemory *mem)
+{
+  guint8 *base;
+
+  /* gst_memory_map calls mem_map_full when there is one: the data
+   * pointer is mem_map's only without it */
+  if (!mapped_lazily (mem) || mem->allocator->mem_map_full != NULL)
+    return NULL;
+  base = mem->allocator->mem_map (mem, mem->maxsize, GST_MAP_READ);
+  return base != NULL ? base + mem->offset : NULL;
+}
+
 GstTnMappedInput *
 gst_tn_mapped_input_new (GstTnViews *views, GstBuffer *buf)
 {

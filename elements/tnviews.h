@@ -46,6 +46,14 @@ gboolean gst_tn_views_here (GstTnViews *views);
 GstBuffer *gst_tn_views_buffer (GstTnViews *views, guint8 *data, gsize len,
     gpointer owner, GDestroyNotify release, gint rank, const gint64 *strides);
 
+/* The bytes of mem for reading, without gst_memory_map's lock and unlock
+ * (two locked instructions and two calls per input), when its map is
+ * its data pointer and cannot fail (system memory, the tensor
+ * allocator's): what gst_memory_map would give, nothing to unmap; NULL
+ * for any other memory (map it then).  Valid while the caller holds a
+ * reference to the memory; after a gst_tn_views_new. */
+const guint8 *gst_tn_memory_peek_read (GstMemory *mem);
+
 /* A mapped input buffer as an owner of its bytes, shared by every view of
  * it: one map and one reference per input, however many parts. */
 typedef struct _GstTnMappedInput GstTnMappedInput;

@@ -1069,6 +1069,157 @@ GST_START_TEST (test_strided_input)
 }
 GST_END_TEST;
 
+/* An allocator whose map is not its memories' data pointer (the element
+ * maps those with gst_memory_map) and that counts maps and unmaps. */
+typedef struct {
+  GstAllocator parent;
+} CountAlloc;
+typedef struct {
+  GstAllocatorClass parent_class;
+} CountAllocClass;
+typedef struct {
+  GstMemory mem;
+  guint8 *data;
+} CountMem;
+
+static GType count_alloc_get_type (void);
+G_DEFINE_TYPE (CountAlloc, count_alloc, GST_TYPE_ALLOCATOR);
+
+static gint count_maps, count_unmaps;
+
+static GstMemory *
+count_alloc_alloc (GstAllocator *a, gsize size, GstAllocationParams *params)
+{
+  CountMem *m = g_new0 (CountMem, 1);
+
+  gst_memory_init (&m->mem, 0, a, NULL, size, 7, 0, size);
+  m->data = g_malloc (size);
+  return &m->mem;
+}
+
+static void
+count_alloc_free (GstAllocator *a, GstMemory *mem)
+{
+  g_free (((CountMem *) mem)->data);
+  g_free (mem);
+}
+
+static gpointer
+count_map (GstMemory *mem, gsize maxsize, GstMapFlags flags)
+{
+  g_atomic_int_inc (&count_maps);
+  return ((CountMem *) mem)->data;
+}
+
+static void
+count_unmap (GstMemory *mem)
+{
+  g_atomic_int_inc (&count_unmaps);
+}
+
+static void
+count_alloc_class_init (CountAllocClass *klass)
+{
+  GST_ALLOCATOR_CLASS (klass)->alloc = count_alloc_alloc;
+  GST_ALLOCATOR_CLASS (klass)->free = count_alloc_free;
+}
+
+static void
+count_alloc_init (CountAlloc *self)
+{
+  GstAllocator *a = GST_ALLOCATOR_CAST (self);
+
+  a->mem_type = "CountMem";
+  a->mem_map = count_map;
+  a->mem_unmap = count_unmap;
+  GST_OBJECT_FLAG_SET (self, GST_ALLOCATOR_FLAG_CUSTOM_ALLOC);
+}
+
+/* Input i of <8, 3> int16 (item j of the stream is 3j, 3j + 1, 3j + 2)
+ * in one of the memories the element reads: 0, system memory whose
+ * bytes start 6 into its block (a memory offset); 1, two system
+ * memories; 2, a memory of CountAlloc; 3, the tensor allocator's. */
+static GstBuffer *
+memories_input (guint i, GstAllocator *count)
+{
+  const gsize bytes = 8 * 3 * sizeof (gint16);
+  gint16 items[8 * 3];
+  GstBuffer *b;
+
+  for (guint q = 0; q < 8 * 3; q++)
+    items[q] = (gint16) (i * 8 * 3 + q);
+  switch (i % 4) {
+  case 0:
+    b = gst_buffer_new_allocate (NULL, bytes + 6, NULL);
+    gst_buffer_fill (b, 6, items, bytes);
+    gst_buffer_resize (b, 6, bytes);
+    fail_unless_equals_int (gst_buffer_peek_memory (b, 0)->offset, 6);
+    break;
+  case 1:
+    b = gst_buffer_new_allocate (NULL, 10, NULL);
+    gst_buffer_append (b, gst_buffer_new_allocate (NULL, bytes - 10, NULL));
+    gst_buffer_fill (b, 0, items, bytes);
+    fail_unless_equals_int (gst_buffer_n_memory (b), 2);
+    break;
+  default: {
+    GstAllocator *a
+        = i % 4 == 2 ? gst_object_ref (count) : gst_tn_allocator_get ();
+
+    b = gst_buffer_new_allocate (a, bytes, NULL);
+    gst_object_unref (a);
+    gst_buffer_fill (b, 0, items, bytes);
+    break;
+  }
+  }
+  return b;
+}
+
+/* Windows of size 6 every 2 over inputs of 8 items, some inside one input
+ * (shares of it), the others across two (the ring), from inputs in
+ * every kind of memory the element reads in its own way (its one
+ * memory's data pointer, its one memory mapped, the buffer mapped):
+ * every window holds its own items, and every map of a memory is
+ * unmapped. */
+GST_START_TEST (test_input_memories)
+{
+  GstHarness *h = window_harness ("name=w size=6 hop=2", FALSE);
+  GstAllocator *count = g_object_new (count_alloc_get_type (), NULL);
+  gint64 dims[2] = { 8, 3 };
+  guint n = 0, i;
+  GstBuffer *b;
+
+  gst_object_ref_sink (count);
+  count_maps = count_unmaps = 0;
+  gst_harness_set_src_caps (h, tensor_caps (TN_INT16, dims, 2, 0));
+  for (i = 0; i < 24; i++) {
+    fail_unless_equals_int (
+        gst_harness_push (h, memories_input (i, count)), GST_FLOW_OK);
+    while ((b = gst_harness_try_pull (h)) != NULL) {
+      GstMapInfo map;
+      const gint16 *v;
+
+      fail_unless (gst_buffer_map (b, &map, GST_MAP_READ));
+      fail_unless_equals_int (map.size, 6 * 3 * sizeof (gint16));
+      v = (const gint16 *) map.data;
+      for (guint q = 0; q < 6 * 3; q++)
+        fail_unless (v[q] == (gint16) (2 * n * 3 + q),
+            "window %u item %u is %d", n, q, v[q]);
+      fail_unless_equals_uint64 (GST_BUFFER_OFFSET (b), 2 * n);
+      gst_buffer_unmap (b, &map);
+      gst_buffer_unref (b);
+      n++;
+    }
+  }
+  /* items 0..191: windows at 0, 2, ..., 186 */
+  fail_unless_equals_int (n, 94);
+  gst_harness_teardown (h);
+  fail_unless (count_maps > 0);
+  fail_unless_equals_int (count_maps, count_unmaps);
+  gst_object_unref (count);
+  tn_check_no_outstanding ();
+}
+GST_END_TEST;
+
 static gchar *printed;
 
 static void
@@ -1140,6 +1291,7 @@ tensorwindow_suite (void)
   tcase_add_test (tc, test_refusal_while_stopping);
   tcase_add_test (tc, test_negotiation);
   tcase_add_test (tc, test_strided_input);
+  tcase_add_test (tc, test_input_memories);
   tcase_add_test (tc, test_doc_launch_lines);
   return s;
 }
