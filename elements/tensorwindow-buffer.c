@@ -188,23 +188,17 @@ gst_tensor_window_in_items (GstTensorWindow *self, const tn_view *iv,
   tn_view_permute (v, axes, v->rank, NULL);
 }
 
-/* A ring that holds items [from, to) of the stream and room for more:
- * the current one when it can take stream items up to `to` without
- * overwriting what a live window holds, else a new, larger one with the
- * held items copied over.  FALSE (an element error) when no ring can be
- * mapped. */
-static gboolean
-gst_tensor_window_ring_make_room (
-    GstTensorWindow *self, guint64 from, guint64 to)
+/* A new ring, larger than the current one (if any), that holds items
+ * [from, to) of the stream, the held items copied over.  FALSE (an
+ * element error) when no ring can be mapped. */
+static G_GNUC_NO_INLINE gboolean
+gst_tensor_window_ring_renew (GstTensorWindow *self, guint64 from, guint64 to)
 {
   gsize ib = self->item_bytes, need = (gsize) (to - from) * ib;
   GstTnRing *ring = self->ring, *fresh;
   gsize want;
   gchar *why = NULL;
 
-  if (ring != NULL && need <= gst_tn_ring_size (ring)
-      && gst_tn_ring_can_write (ring, self->ring_to * ib, to * ib))
-    return TRUE;
   /* A window at first: a downstream done with each window before the
    * next is complete (an element that reads it in the push, the common
    * case) needs no more, and the hops' copies then go round a window's
@@ -252,11 +246,30 @@ gst_tensor_window_ring_make_room (
   return TRUE;
 }
 
+/* A ring that holds items [from, to) of the stream and room for more:
+ * the current one when it can take stream items up to `to` without
+ * overwriting what a live window holds (inline: every window across
+ * inputs asks), else a new one (gst_tensor_window_ring_renew).  FALSE
+ * (an element error) when no ring can be mapped. */
+static inline gboolean
+gst_tensor_window_ring_make_room (
+    GstTensorWindow *self, guint64 from, guint64 to)
+{
+  gsize ib = self->item_bytes;
+  GstTnRing *ring = self->ring;
+
+  if (G_LIKELY (ring != NULL
+                && (gsize) (to - from) * ib <= gst_tn_ring_size (ring)
+                && gst_tn_ring_can_write (ring, self->ring_to * ib, to * ib)))
+    return TRUE;
+  return gst_tensor_window_ring_renew (self, from, to);
+}
+
 /* Copies input items [MAX (ring_to, from), to) of the stream from the
  * buffer that holds items [b0, ...) as view iv over data into the ring,
  * which from then on holds [from, to); from is the first item any window
  * still to come needs. */
-static gboolean
+static inline gboolean
 gst_tensor_window_ring_copy_in (GstTensorWindow *self, const guint8 *data,
     const tn_view *iv, gboolean iv_dense, guint64 b0, guint64 from, guint64 to)
 {
@@ -297,10 +310,11 @@ gst_tensor_window_ring_copy_in (GstTensorWindow *self, const guint8 *data,
   return TRUE;
 }
 
-/* gst_tensor_window_ring_copy_in, inline when the ring holds [from, to)
+/* gst_tensor_window_ring_copy_in, at once when the ring holds [from, to)
  * already: in steady streams the last call of each input, after the
- * window it completes took its items (the call's frame of seven
- * arguments cost as much as the rest of it). */
+ * window it completes took its items.  Both are inline (the call's
+ * frame of seven arguments cost as much as the rest of it); only a new
+ * ring is a call. */
 static inline gboolean
 gst_tensor_window_ring_append (GstTensorWindow *self, const guint8 *data,
     const tn_view *iv, gboolean iv_dense, guint64 b0, guint64 from, guint64 to)
@@ -530,12 +544,13 @@ gst_tensor_window_take (GstTensorWindow *self, GstBuffer *in)
               self, data, iv, iv_dense, b0, p.start, end))
         goto failed;
       /* with the layout meta when the window is a view for downstream */
-      buf = gst_tensor_window_from_items (self,
-          gst_tn_ring_window (self->ring, self->views,
-              p.start * self->item_bytes, (gsize) s->size * self->item_bytes,
-              self->win_dense || !self->downstream_meta ? 0
-                                                        : self->win_view.rank,
-              self->win_view.strides));
+      buf = gst_tn_ring_window (self->ring, self->views,
+          p.start * self->item_bytes, (gsize) s->size * self->item_bytes,
+          self->win_dense || !self->downstream_meta ? 0 : self->win_view.rank,
+          self->win_view.strides);
+      /* (a dense window is the ring's: no call to say so) */
+      if (!self->win_dense)
+        buf = gst_tensor_window_from_items (self, buf);
     }
     if (buf == NULL) {
       gst_tensor_window_error (self, "could not make a window buffer");

@@ -27,7 +27,7 @@ struct _Window {
 #define RING_PREPAID (1 << 20)
 
 struct _GstTnRing {
-  tn_ring map;
+  tn_ring map;       /* first: gst_tn_ring_size and _at read it inline */
   gint ref;          /* atomic: the writer's and one per live window */
   gint prepaid;      /* the writer's: references in ref no window holds */
   gboolean unreffed; /* the writer's: its reference (and prepaid) went */
@@ -35,6 +35,8 @@ struct _GstTnRing {
   Window **made_end; /* where the next made window is linked */
   Window *spare;
 };
+
+G_STATIC_ASSERT (G_STRUCT_OFFSET (struct _GstTnRing, map) == 0);
 
 static void
 gst_tn_ring_free (GstTnRing *ring)
@@ -89,18 +91,6 @@ gst_tn_ring_unref (GstTnRing *ring)
   ring->prepaid = 0;
   ring->unreffed = TRUE;
   gst_tn_ring_drop (ring, 1 + prepaid);
-}
-
-gsize
-gst_tn_ring_size (GstTnRing *ring)
-{
-  return ring->map.size;
-}
-
-guint8 *
-gst_tn_ring_at (GstTnRing *ring, guint64 pos)
-{
-  return tn_ring_at (&ring->map, pos);
 }
 
 /* The dead windows of made go to spare. */

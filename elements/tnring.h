@@ -14,6 +14,7 @@
 
 #include <gst/gst.h>
 
+#include "core/ring.h"
 #include "tnviews.h"
 
 G_BEGIN_DECLS
@@ -26,10 +27,21 @@ GstTnRing *gst_tn_ring_new (gsize min_bytes, gchar **why);
 /* The writer's reference (gst_tn_ring_new's) goes; windows hold their
  * own.  Called by the writer. */
 void gst_tn_ring_unref (GstTnRing *ring);
-gsize gst_tn_ring_size (GstTnRing *ring);
+/* (inline: the ring's mapping is the first member of GstTnRing, so that
+ * the writer's look-ups per window are no calls) */
+static inline gsize
+gst_tn_ring_size (GstTnRing *ring)
+{
+  return ((const tn_ring *) ring)->size;
+}
+
 /* Where stream byte pos lives; the run [pos, pos + size) is contiguous
  * from there. */
-guint8 *gst_tn_ring_at (GstTnRing *ring, guint64 pos);
+static inline guint8 *
+gst_tn_ring_at (GstTnRing *ring, guint64 pos)
+{
+  return tn_ring_at ((const tn_ring *) ring, pos);
+}
 /* Whether stream bytes [from, to) may be written: no live window holds
  * the bytes they overwrite (stream bytes [from - size, to - size)). */
 gboolean gst_tn_ring_can_write (GstTnRing *ring, guint64 from, guint64 to);
