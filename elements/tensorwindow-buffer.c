@@ -59,12 +59,14 @@ gst_tensor_window_pending_grow (GstTensorWindow *self)
   self->pend_head = 0;
 }
 
-static inline void
-gst_tensor_window_pending_push (GstTensorWindow *self, const Pending *p)
+/* A new window at the tail, for the caller to fill in place. */
+static inline Pending *
+gst_tensor_window_pending_push (GstTensorWindow *self)
 {
   if (G_UNLIKELY (self->n_pending == self->pend_cap))
     gst_tensor_window_pending_grow (self);
-  self->pend[(self->pend_head + self->n_pending++) & (self->pend_cap - 1)] = *p;
+  return &self->pend[(self->pend_head + self->n_pending++)
+                     & (self->pend_cap - 1)];
 }
 
 static inline void
@@ -522,30 +524,32 @@ gst_tensor_window_take (GstTensorWindow *self, GstBuffer *in)
 
   /* The windows that start in this buffer. */
   while (self->next_start < b1) {
-    Pending p = { self->next_start, 0, 0 };
+    Pending *p = gst_tensor_window_pending_push (self);
 
-    gst_tensor_window_time (self, in, n, self->next_start - b0, &p);
-    gst_tensor_window_pending_push (self, &p);
+    p->start = self->next_start;
+    gst_tensor_window_time (self, in, n, self->next_start - b0, p);
     self->next_start += s->hop;
   }
   /* The windows this buffer completes (the head is NULL once none is
    * pending: no separate emptiness call). */
   while ((head = gst_tensor_window_pending_head (self)) != NULL) {
-    Pending p = *head;
-    guint64 end = p.start + s->size;
+    /* read in place: nothing changes the pending windows before the
+     * pop (a copy of the struct per look cost more than the rest) */
+    const Pending *p = head;
+    guint64 end = p->start + s->size;
     GstBuffer *buf = NULL;
 
     if (end > b1)
       break;
-    if (p.start >= b0 && aligned)
-      buf = gst_tensor_window_share (self, in, &mi, data, iv, p.start - b0);
+    if (p->start >= b0 && aligned)
+      buf = gst_tensor_window_share (self, in, &mi, data, iv, p->start - b0);
     if (buf == NULL) {
       if (!gst_tensor_window_ring_append (
-              self, data, iv, iv_dense, b0, p.start, end))
+              self, data, iv, iv_dense, b0, p->start, end))
         goto failed;
       /* with the layout meta when the window is a view for downstream */
       buf = gst_tn_ring_window (self->ring, self->views,
-          p.start * self->item_bytes, (gsize) s->size * self->item_bytes,
+          p->start * self->item_bytes, (gsize) s->size * self->item_bytes,
           self->win_dense || !self->downstream_meta ? 0 : self->win_view.rank,
           self->win_view.strides);
       /* (a dense window is the ring's: no call to say so) */
@@ -556,7 +560,7 @@ gst_tensor_window_take (GstTensorWindow *self, GstBuffer *in)
       gst_tensor_window_error (self, "could not make a window buffer");
       goto failed;
     }
-    gst_tensor_window_stamp (self, buf, &p);
+    gst_tensor_window_stamp (self, buf, p);
     gst_tensor_window_push_out (self, buf);
     gst_tensor_window_pending_pop (self);
   }
