@@ -388,6 +388,28 @@ gst_tensor_window_share (GstTensorWindow *self, GstBuffer *in,
   return buf;
 }
 
+/* rel items at num / den ns an item: a window's start from its input's
+ * PTS and its duration.  The first item of a buffer needs no scaling
+ * (windows every hop items of inputs of hop items all start there), and
+ * a window's duration is the last one's while num / den are (a steady
+ * stream: one gst_util_uint64_scale call a window, not two). */
+static inline GstClockTime
+gst_tensor_window_scale (guint64 rel, guint64 num, guint64 den)
+{
+  return rel == 0 ? 0 : gst_util_uint64_scale (rel, num, den);
+}
+
+static inline GstClockTime
+gst_tensor_window_span (GstTensorWindow *self, guint64 num, guint64 den)
+{
+  if (num != self->span_num || den != self->span_den) {
+    self->span_num = num;
+    self->span_den = den;
+    self->span = gst_util_uint64_scale (self->run.size, num, den);
+  }
+  return self->span;
+}
+
 /* Every item is what timestamps it: item rel of a buffer of n items. */
 static void
 gst_tensor_window_time (
@@ -399,15 +421,15 @@ gst_tensor_window_time (
   p->pts = p->duration = GST_CLOCK_TIME_NONE;
   if (GST_CLOCK_TIME_IS_VALID (dur) && n > 0) {
     if (GST_CLOCK_TIME_IS_VALID (pts))
-      p->pts = pts + gst_util_uint64_scale (rel, dur, n);
-    p->duration = gst_util_uint64_scale (self->run.size, dur, n);
+      p->pts = pts + gst_tensor_window_scale (rel, dur, n);
+    p->duration = gst_tensor_window_span (self, dur, n);
   } else if (fn > 0 && fd > 0) {
     /* items per second: framerate x items per buffer */
     guint64 num = (guint64) fd * GST_SECOND, den = (guint64) fn * n;
 
     if (GST_CLOCK_TIME_IS_VALID (pts))
-      p->pts = pts + gst_util_uint64_scale (rel, num, den);
-    p->duration = gst_util_uint64_scale (self->run.size, num, den);
+      p->pts = pts + gst_tensor_window_scale (rel, num, den);
+    p->duration = gst_tensor_window_span (self, num, den);
   } else if (rel == 0) {
     p->pts = pts;
   }

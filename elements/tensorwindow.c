@@ -333,6 +333,8 @@ gst_tensor_window_setup (GstTensorWindow *self, gchar **why)
     *why = g_strdup ("the windows do not fit in memory");
     return FALSE;
   }
+  /* (run.size may be new: no duration from the last stream) */
+  self->span_den = 0;
   self->isz = tn_dtype_size (in->dtype);
   /* the data path masks addresses with isz - 1 */
   g_assert (self->isz > 0 && (self->isz & (self->isz - 1)) == 0);

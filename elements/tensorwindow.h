@@ -64,6 +64,10 @@ struct _GstTensorWindow {
   gboolean discont;
   gboolean items_contig; /* items [a, b) of a dense input are contiguous */
   guint64 uncounted;     /* bytes copied, not yet in bytes_copied */
+  /* a window's duration, span, for num / den ns an item (span_den 0:
+   * none yet; set up again by every set_caps) */
+  guint64 span_num, span_den;
+  GstClockTime span;
   /* windows made by submit_input_buffer, for generate_output: out[out_pos]
    * to out[n_out - 1] (an array, emptied by the chain that filled it
    * unless a push failed) */

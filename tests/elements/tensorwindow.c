@@ -603,6 +603,53 @@ GST_START_TEST (test_timestamps_framerate)
 }
 GST_END_TEST;
 
+/* Durations that change from input to input (and an extent that changes
+ * under the same duration): each window's PTS and duration are its first
+ * item's input's, at that input's duration / extent an item. */
+GST_START_TEST (test_timestamps_changing)
+{
+  GstHarness *h = window_harness ("name=w size=3 hop=2", FALSE);
+  /* (extent, duration in us) of each input */
+  static const guint64 in[][2] = { { 4, 4000 }, { 4, 8000 }, { 4, 8000 },
+    { 4, 2000 }, { 8, 2000 }, { 8, 2000 }, { 4, 2000 }, { 4, 6000 } };
+  guint64 b0[G_N_ELEMENTS (in)], pts[G_N_ELEMENTS (in)], items = 0, t = 0;
+  guint i, j = 0;
+  GstBuffer *b;
+
+  for (i = 0; i < G_N_ELEMENTS (in); i++) {
+    gint64 dims[1] = { (gint64) in[i][0] };
+    GstBuffer *buf = gst_buffer_new_allocate (NULL, in[i][0], NULL);
+
+    b0[i] = items;
+    pts[i] = t;
+    if (i == 0 || in[i][0] != in[i - 1][0])
+      gst_harness_set_src_caps (h, tensor_caps (TN_INT8, dims, 1, 0));
+    GST_BUFFER_PTS (buf) = t * GST_USECOND;
+    GST_BUFFER_DURATION (buf) = in[i][1] * GST_USECOND;
+    fail_unless_equals_int (gst_harness_push (h, buf), GST_FLOW_OK);
+    items += in[i][0];
+    t += in[i][1];
+  }
+  for (; (b = gst_harness_try_pull (h)) != NULL; j++) {
+    guint64 s = 2 * j;
+    guint k = 0;
+
+    while (k + 1 < G_N_ELEMENTS (in) && b0[k + 1] <= s)
+      k++;
+    fail_unless_equals_uint64 (GST_BUFFER_OFFSET (b), s);
+    fail_unless_equals_uint64 (GST_BUFFER_PTS (b),
+        (pts[k] + (s - b0[k]) * in[k][1] / in[k][0]) * GST_USECOND);
+    fail_unless_equals_uint64 (
+        GST_BUFFER_DURATION (b), 3 * in[k][1] * GST_USECOND / in[k][0]);
+    gst_buffer_unref (b);
+  }
+  /* 40 items: windows at 0, 2, ..., 36 */
+  fail_unless_equals_int (j, 19);
+  gst_harness_teardown (h);
+  tn_check_no_outstanding ();
+}
+GST_END_TEST;
+
 /* The end of the stream without pad-end: a warning with the items left. */
 GST_START_TEST (test_eos_drops_with_message)
 {
@@ -1284,6 +1331,7 @@ tensorwindow_suite (void)
   tcase_add_test (tc, test_steady_some_held);
   tcase_add_test (tc, test_many_pending);
   tcase_add_test (tc, test_timestamps_framerate);
+  tcase_add_test (tc, test_timestamps_changing);
   tcase_add_test (tc, test_eos_drops_with_message);
   tcase_add_test (tc, test_flush);
   tcase_add_test (tc, test_caps_changes);
