@@ -175,7 +175,17 @@ tn_parallel_run (
     helpers = (int) (j.nchunks - 1);
 
   if (helpers <= 0) {
-    work (&j);
+    /* Alone: no one waits for the last chunk, so nothing to signal
+     * (work's lock and broadcast were a small product's tenth). */
+    tn_fpenv env = tn_fpenv_enter ();
+
+    for (int64_t c = 0; c < j.nchunks; c++) {
+      int64_t b, e;
+
+      tn_parallel_bounds (n, j.grain, c, &b, &e);
+      fn (ctx, c, b, e);
+    }
+    tn_fpenv_leave (env);
     return;
   }
 
