@@ -340,38 +340,49 @@ give_spare (void *p, size_t cap)
   free (p);
 }
 
-static tn_gemm_b *pack_b (int nthreads, const tn_view *b, const void *base,
-    bool tb, bool constant, tn_err *e);
+static int pack_b (tn_gemm_b *pb, int nthreads, const tn_view *b,
+    const void *base, bool tb, bool constant, tn_err *e);
+static void b_release (tn_gemm_b *pb);
 
 tn_gemm_b *
 tn_gemm_b_pack (
     int nthreads, const tn_view *b, const void *base, bool tb, tn_err *e)
 {
-  return pack_b (nthreads, b, base, tb, true, e);
+  tn_gemm_b *pb = calloc (1, sizeof *pb);
+
+  if (!pb) {
+    tn_err_set (e, "matmul could not allocate %zu bytes", sizeof *pb);
+    return NULL;
+  }
+  if (pack_b (pb, nthreads, b, base, tb, true, e) < 0) {
+    free (pb);
+    return NULL;
+  }
+  return pb;
 }
 
-static tn_gemm_b *
-pack_b (int nthreads, const tn_view *b, const void *base, bool tb,
-    bool constant, tn_err *e)
+/* Packs b into *pb (zeroed by the caller): a struct of its own for
+ * constant weights, one on tn_matmul's stack for a B packed per call, so
+ * that a small product allocates nothing but what the spare block
+ * lacks.  -1 with a message, *pb then holding nothing to release. */
+static int
+pack_b (tn_gemm_b *pb, int nthreads, const tn_view *b, const void *base,
+    bool tb, bool constant, tn_err *e)
 {
-  tn_gemm_b *pb;
   tn_dtype out;
   int r = b->rank;
   pack_b_ctx c;
   int64_t nkb;
 
   if (tn_matmul_dtype (b->dtype, b->dtype, &out, e) < 0)
-    return NULL;
+    return -1;
   if (r < 1) {
     tn_err_set (e,
         "matmul needs operands of rank 1 to %d: the second "
         "operand has rank 0",
         TN_MAX_RANK);
-    return NULL;
+    return -1;
   }
-  pb = calloc (1, sizeof *pb);
-  if (!pb)
-    goto oom;
   pb->geom = *tn_gemm_geom_of (b->dtype);
   pb->g = &pb->geom;
   pb->dtype = b->dtype;
@@ -409,24 +420,32 @@ pack_b (int nthreads, const tn_view *b, const void *base, bool tb,
   c.nkb = nkb;
   tn_parallel_run (
       nthreads, pb->nbatch * nkb * c.nstrips, 16, pack_b_chunk, &c);
-  return pb;
+  return 0;
 
 oom:
   tn_err_set (e, "matmul could not allocate the packed %lld x %lld operand",
       (long long) (r >= 2 ? b->dims[r - 2] : b->dims[0]),
       (long long) (r >= 2 ? b->dims[r - 1] : 1));
-  tn_gemm_b_free (pb);
-  return NULL;
+  return -1;
+}
+
+/* The packed data goes back (the spare block's) or is freed; the struct
+ * stays its owner's. */
+static void
+b_release (tn_gemm_b *pb)
+{
+  if (pb->spare && pb->data)
+    give_spare (pb->data, pb->cap);
+  else
+    free (pb->data);
+  pb->data = NULL;
 }
 
 void
 tn_gemm_b_free (tn_gemm_b *pb)
 {
   if (pb) {
-    if (pb->spare && pb->data)
-      give_spare (pb->data, pb->cap);
-    else
-      free (pb->data);
+    b_release (pb);
     free (pb);
   }
 }
@@ -825,13 +844,18 @@ int
 tn_matmul (const tn_matmul_args *args, tn_err *e)
 {
   const tn_view *a = args->a;
-  tn_gemm_b *own = NULL;
+  /* The context and a B packed for this call live on the stack: a
+   * pipeline of small tensors multiplies buffer after buffer, and a
+   * calloc and three frees were a tenth of a 4x4 product's instructions.
+   * The packed data and the panels are blocks kept between calls
+   * (take_spare, tls_get), grown to the largest product seen. */
+  tn_gemm_b own = { 0 };
   const tn_gemm_b *pb = args->packed_b;
   int64_t odims[TN_MAX_RANK], bdims[TN_MAX_RANK], nbatch = 1, ka;
   int orank, brank, abr, nthr;
   tn_dtype bdt = pb ? pb->dtype : args->b->dtype;
   bool tb = pb ? pb->tb : args->tb;
-  mm_ctx *c;
+  mm_ctx ctx = { 0 }, *c = &ctx;
   int ret = -1;
 
   if (pb)
@@ -839,11 +863,6 @@ tn_matmul (const tn_matmul_args *args, tn_err *e)
   else {
     brank = args->b->rank;
     memcpy (bdims, args->b->dims, sizeof bdims);
-  }
-  c = calloc (1, sizeof *c);
-  if (!c) {
-    tn_err_set (e, "matmul could not allocate %zu bytes", sizeof *c);
-    return -1;
   }
   if (tn_matmul_dtype (a->dtype, bdt, &c->odt, e) < 0)
     goto out;
@@ -929,9 +948,9 @@ tn_matmul (const tn_matmul_args *args, tn_err *e)
       nthr = (int) (flops / (1 << 18)) + 1;
   }
   if (!pb) {
-    pb = own = pack_b (nthr, args->b, args->b_base, tb, false, e);
-    if (!pb)
+    if (pack_b (&own, nthr, args->b, args->b_base, tb, false, e) < 0)
       goto out;
+    pb = &own;
   }
   c->pb = pb;
   c->nkb = (c->k + c->g->kc - 1) / c->g->kc;
@@ -972,7 +991,6 @@ tn_matmul (const tn_matmul_args *args, tn_err *e)
   }
   ret = 0;
 out:
-  tn_gemm_b_free (own);
-  free (c);
+  b_release (&own);
   return ret;
 }

@@ -1057,6 +1057,133 @@ test_ftz (void)
   tn_test_ftz_restore (old);
 }
 
+/* Small integers in [-8, 8] (exact in every sum here) from seed. */
+static arr
+small_ints (tn_dtype t, const int64_t *dims, int rank, uint32_t seed)
+{
+  arr x;
+  int64_t n;
+
+  tn_view_init (&x.v, t, dims, rank, NULL);
+  n = tn_view_count (&x.v);
+  x.data = g_malloc (n * tn_dtype_size (t) + 1);
+  for (int64_t i = 0; i < n; i++) {
+    int v;
+
+    seed = seed * 1664525u + 1013904223u;
+    v = (int) (seed >> 16) % 17 - 8;
+    switch (t) {
+    case TN_FLOAT32:
+      ((float *) x.data)[i] = (float) v;
+      break;
+    case TN_FLOAT64:
+      ((double *) x.data)[i] = v;
+      break;
+    case TN_INT8:
+      ((int8_t *) x.data)[i] = (int8_t) v;
+      break;
+    default:
+      g_assert_not_reached ();
+    }
+  }
+  return x;
+}
+
+static double
+item (const arr *x, int64_t i)
+{
+  switch (x->v.dtype) {
+  case TN_FLOAT32:
+    return ((const float *) x->data)[i];
+  case TN_FLOAT64:
+    return ((const double *) x->data)[i];
+  case TN_INT8:
+    return ((const int8_t *) x->data)[i];
+  default:
+    g_assert_not_reached ();
+  }
+  return 0;
+}
+
+/* One call after another on this thread, the way a stream multiplies
+ * buffer after buffer: shapes that grow and shrink (the blocks kept
+ * between calls then hold a larger product's data), the same shape with
+ * new values, B packed per call and once, thread counts that change.
+ * Every product is exact (small integers), so each is checked against a
+ * plain triple loop; one that read a stale packed B, panel or context
+ * would not match. */
+static void
+test_reuse (void)
+{
+  static const struct {
+    int64_t m, k, n;
+    int nthreads;
+    bool ta, packed;
+  } seq[] = {
+    { 40, 600, 300, 2 },
+    { 4, 4, 4, 1 },
+    { 4, 4, 4, 1 }, /* same shape, new values */
+    { 5, 7, 9, 0, true },
+    { 4, 4, 4, 1, false, true },
+    { 40, 600, 300, 3, false, true },
+    { 1, 9, 3, 1 },
+    { 23, 300, 37, 0 },
+    { 3, 5, 2, 2, true },
+    { 4, 4, 4, 1 },
+  };
+  static const tn_dtype rtypes[] = { TN_FLOAT32, TN_FLOAT64, TN_INT8 };
+  uint32_t seed = 7;
+
+  for (size_t ti = 0; ti < G_N_ELEMENTS (rtypes); ti++)
+    for (size_t si = 0; si < G_N_ELEMENTS (seq); si++) {
+      tn_dtype t = rtypes[ti], ot;
+      int64_t m = seq[si].m, k = seq[si].k, n = seq[si].n;
+      int64_t ad[2] = { seq[si].ta ? k : m, seq[si].ta ? m : k };
+      int64_t bd[2] = { k, n };
+      arr a = small_ints (t, ad, 2, seed++), b = small_ints (t, bd, 2, seed++);
+      tn_matmul_args args = { 0 };
+      tn_gemm_b *pb = NULL;
+      size_t osize;
+      guint8 *out;
+
+      tn_matmul_dtype (t, t, &ot, NULL);
+      osize = tn_dtype_size (ot);
+      out = g_malloc (m * n * osize);
+      memset (out, 0x55, m * n * osize);
+      args.a = &a.v;
+      args.a_base = a.data;
+      args.ta = seq[si].ta;
+      args.b = &b.v;
+      args.b_base = b.data;
+      args.nthreads = seq[si].nthreads;
+      args.out = out;
+      if (seq[si].packed)
+        args.packed_b = pb = tn_gemm_b_pack (2, &b.v, b.data, false, NULL);
+      g_assert_cmpint (tn_matmul (&args, NULL), ==, 0);
+      for (int64_t i = 0; i < m; i++)
+        for (int64_t j = 0; j < n; j++) {
+          double want = 0, got;
+
+          for (int64_t p = 0; p < k; p++)
+            want += item (&a, seq[si].ta ? p * m + i : i * k + p)
+                    * item (&b, p * n + j);
+          got = ot == TN_FLOAT32   ? ((float *) out)[i * n + j]
+                : ot == TN_FLOAT64 ? ((double *) out)[i * n + j]
+                                   : ((int32_t *) out)[i * n + j];
+          if (got != want)
+            g_error ("%s, call %zu (%lld x %lld x %lld, %d threads): "
+                     "out[%lld][%lld] = %g, expected %g",
+                tn_dtype_name (t), si, (long long) m, (long long) k,
+                (long long) n, seq[si].nthreads, (long long) i, (long long) j,
+                got, want);
+        }
+      tn_gemm_b_free (pb);
+      g_free (out);
+      arr_free (&a);
+      arr_free (&b);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1084,5 +1211,6 @@ main (int argc, char **argv)
   g_test_add_func ("/gemm/dims", test_dims);
   g_test_add_func ("/gemm/errors", test_errors);
   g_test_add_func ("/gemm/ftz", test_ftz);
+  g_test_add_func ("/gemm/reuse-across-calls", test_reuse);
   return g_test_run ();
 }
