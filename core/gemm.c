@@ -955,9 +955,24 @@ tn_matmul (const tn_matmul_args *args, tn_err *e)
   c->pb = pb;
   c->nkb = (c->k + c->g->kc - 1) / c->g->kc;
   /* mc and nc change only how the output is cut, never a sum: shrink
-   * them until every thread has a few blocks to balance. */
-  c->mc = c->m < c->g->mc ? (c->m + c->g->mr - 1) / c->g->mr * c->g->mr
-                          : c->g->mc;
+   * them until every thread has a few blocks to balance.  Where the last
+   * row block would be under half a block, the rows are cut evenly
+   * instead: float32 1024^3 on AVX-512 made seven blocks of 144 rows
+   * and one of 16, and of two threads one ran 576 rows while the other
+   * ran 448 (docs/perf-notes.md, "Session 16").  Otherwise blocks of mc
+   * rows measured faster (float32 256^3 on Zen 4: 144 + 112 rows against
+   * 132 + 124). */
+  {
+    const int64_t mr = c->g->mr, mc = c->g->mc, rest = c->m % mc;
+
+    if (c->m >= mc && (rest == 0 || rest >= mc / 2)) {
+      c->mc = mc;
+    } else {
+      const int64_t tiles = (c->m + mr - 1) / mr, nb = (c->m + mc - 1) / mc;
+
+      c->mc = (tiles + nb - 1) / nb * mr;
+    }
+  }
   /* nc: a task's B column strip (k x nc) stays in L3 while consecutive
    * tasks walk down the rows of A; its C block stays near L2. */
   c->nc = c->n < c->g->nc ? pb->npad : c->g->nc;
