@@ -46,6 +46,25 @@ arr_free (arr *x)
   x->data = NULL;
 }
 
+/* An array of dtype t and dims, its *n items not yet written. */
+static arr
+arr_new (tn_dtype t, const int64_t *dims, int rank, int64_t *n)
+{
+  arr x;
+
+  tn_view_init (&x.v, t, dims, rank, NULL);
+  *n = tn_view_count (&x.v);
+  x.data = g_malloc (*n * tn_dtype_size (t) + 1);
+  return x;
+}
+
+/* The tests' generator: the next of a linear congruential sequence. */
+static inline uint32_t
+lcg (uint32_t seed)
+{
+  return seed * 1664525u + 1013904223u;
+}
+
 /* A .npy file of tests/data as a dense array in its own block. */
 static arr
 load (const char *name)
@@ -363,16 +382,13 @@ test_int8_full (void)
 static arr
 pseudo (tn_dtype t, const int64_t *dims, int rank, uint32_t seed)
 {
-  arr x;
   int64_t n;
+  arr x = arr_new (t, dims, rank, &n);
 
-  tn_view_init (&x.v, t, dims, rank, NULL);
-  n = tn_view_count (&x.v);
-  x.data = g_malloc (n * tn_dtype_size (t) + 1);
   for (int64_t i = 0; i < n; i++) {
     float v;
 
-    seed = seed * 1664525u + 1013904223u;
+    seed = lcg (seed);
     v = (float) ((int32_t) (seed >> 8) % 2000) / 337.0f;
     switch (t) {
     case TN_FLOAT32:
@@ -1061,31 +1077,15 @@ test_ftz (void)
 static arr
 small_ints (tn_dtype t, const int64_t *dims, int rank, uint32_t seed)
 {
-  arr x;
   int64_t n;
+  arr f = arr_new (TN_FLOAT32, dims, rank, &n), x;
 
-  tn_view_init (&x.v, t, dims, rank, NULL);
-  n = tn_view_count (&x.v);
-  x.data = g_malloc (n * tn_dtype_size (t) + 1);
   for (int64_t i = 0; i < n; i++) {
-    int v;
-
-    seed = seed * 1664525u + 1013904223u;
-    v = (int) (seed >> 16) % 17 - 8;
-    switch (t) {
-    case TN_FLOAT32:
-      ((float *) x.data)[i] = (float) v;
-      break;
-    case TN_FLOAT64:
-      ((double *) x.data)[i] = v;
-      break;
-    case TN_INT8:
-      ((int8_t *) x.data)[i] = (int8_t) v;
-      break;
-    default:
-      g_assert_not_reached ();
-    }
+    seed = lcg (seed);
+    ((float *) f.data)[i] = (float) ((int) (seed >> 16) % 17 - 8);
   }
+  x = convert (&f, t);
+  arr_free (&f);
   return x;
 }
 
