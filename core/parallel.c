@@ -14,6 +14,7 @@ typedef struct {
   int64_t n, grain, nchunks;
   atomic_int_fast64_t next;
   atomic_int_fast64_t done;
+  bool alone; /* the caller runs every chunk: nobody waits for the last */
 } job;
 
 #define MAX_WORKERS 64
@@ -88,7 +89,9 @@ work (job *j)
   while ((c = atomic_fetch_add (&j->next, 1)) < j->nchunks) {
     tn_parallel_bounds (j->n, j->grain, c, &b, &e);
     j->fn (j->ctx, c, b, e);
-    if (atomic_fetch_add (&j->done, 1) + 1 == j->nchunks) {
+    /* Alone, nothing to signal (the lock and broadcast were a tenth of
+     * a small product's instructions). */
+    if (!j->alone && atomic_fetch_add (&j->done, 1) + 1 == j->nchunks) {
       pthread_mutex_lock (&lock);
       pthread_cond_broadcast (&finished);
       pthread_mutex_unlock (&lock);
@@ -163,6 +166,7 @@ tn_parallel_run (
   j.nchunks = tn_parallel_chunks (n, j.grain);
   atomic_init (&j.next, 0);
   atomic_init (&j.done, 0);
+  j.alone = false;
   if (j.nchunks == 0)
     return;
 
@@ -175,17 +179,8 @@ tn_parallel_run (
     helpers = (int) (j.nchunks - 1);
 
   if (helpers <= 0) {
-    /* Alone: no one waits for the last chunk, so nothing to signal
-     * (work's lock and broadcast were a small product's tenth). */
-    tn_fpenv env = tn_fpenv_enter ();
-
-    for (int64_t c = 0; c < j.nchunks; c++) {
-      int64_t b, e;
-
-      tn_parallel_bounds (n, j.grain, c, &b, &e);
-      fn (ctx, c, b, e);
-    }
-    tn_fpenv_leave (env);
+    j.alone = true;
+    work (&j);
     return;
   }
 
