@@ -316,46 +316,70 @@ GST_START_TEST (test_weights_types)
 }
 GST_END_TEST;
 
+/* A golden case of the core set: a, b and the product, and the names of
+ * their files (b's is also a weights file). */
+typedef struct {
+  gchar *fa, *fb, *fo;
+  Golden a, b, want;
+} GoldenCase;
+
+/* bf16: the bfloat16 product (the exact product rounded once). */
+static void
+golden_case (GoldenCase *c, const gchar *name, gboolean bf16)
+{
+  c->fa = g_strdup_printf ("matmul_%s_a.npy", name);
+  c->fb = g_strdup_printf ("matmul_%s_b.npy", name);
+  c->fo = g_strdup_printf (
+      bf16 ? "matmul_%s_out_bf16.npy" : "matmul_%s_out.npy", name);
+  c->a = golden (c->fa);
+  c->b = golden (c->fb);
+  c->want = golden (c->fo);
+}
+
+static void
+golden_case_clear (GoldenCase *c)
+{
+  g_free (c->a.v);
+  g_free (c->b.v);
+  g_free (c->want.v);
+  g_free (c->fa);
+  g_free (c->fb);
+  g_free (c->fo);
+}
+
 /* One golden case of the core set through the element: b as weights (its
  * float32 file) or as a stream, with the transposes of the case. */
 static void
 run_case (const gchar *name, gboolean stream, gboolean ta, gboolean tb,
     gboolean with_bias, tn_dtype t, guint threads)
 {
-  gchar *fa = g_strdup_printf ("matmul_%s_a.npy", name);
-  gchar *fb = g_strdup_printf ("matmul_%s_b.npy", name);
-  /* bfloat16 results: the exact product rounded once */
-  gchar *fo = g_strdup_printf (
-      t == TN_BFLOAT16 ? "matmul_%s_out_bf16.npy" : "matmul_%s_out.npy", name);
+  GoldenCase gc;
   gchar *fbias = g_strdup_printf ("matmul_%s_bias.npy", name);
-  Golden a = golden (fa), b = golden (fb), want = golden (fo);
+  const Golden *a = &gc.a, *b = &gc.b, *want = &gc.want;
   Mm m;
+
+  golden_case (&gc, name, t == TN_BFLOAT16);
 
   mm_new (&m, stream);
   g_object_set (
       m.e, "transpose-a", ta, "transpose-b", tb, "n-threads", threads, NULL);
   if (!stream)
-    set_file (m.e, "weights", fb);
+    set_file (m.e, "weights", gc.fb);
   if (with_bias)
     set_file (m.e, "bias", fbias);
   mm_start (&m);
-  gst_harness_set_src_caps (m.a, caps_of (&a, t));
+  gst_harness_set_src_caps (m.a, caps_of (a, t));
   if (stream)
-    gst_harness_set_src_caps (m.b, caps_of (&b, t));
+    gst_harness_set_src_caps (m.b, caps_of (b, t));
   fail_unless_equals_int (
-      gst_harness_push (m.a, buffer_of (&a, t, 1, 0)), GST_FLOW_OK);
+      gst_harness_push (m.a, buffer_of (a, t, 1, 0)), GST_FLOW_OK);
   if (stream)
     fail_unless_equals_int (
-        gst_harness_push (m.b, buffer_of (&b, t, 1, 0)), GST_FLOW_OK);
-  pull_check (m.a, &want, t, 1, 0);
+        gst_harness_push (m.b, buffer_of (b, t, 1, 0)), GST_FLOW_OK);
+  pull_check (m.a, want, t, 1, 0);
   fail_if (bus_error (&m));
   mm_stop (&m);
-  g_free (a.v);
-  g_free (b.v);
-  g_free (want.v);
-  g_free (fa);
-  g_free (fb);
-  g_free (fo);
+  golden_case_clear (&gc);
   g_free (fbias);
 }
 
@@ -549,35 +573,28 @@ GST_START_TEST (test_stream_shape_changes)
   mm_new (&m, TRUE);
   mm_start (&m);
   for (gsize i = 0; i < G_N_ELEMENTS (steps); i++) {
-    gchar *fa = g_strdup_printf ("matmul_%s_a.npy", steps[i].name);
-    gchar *fb = g_strdup_printf ("matmul_%s_b.npy", steps[i].name);
-    gchar *fo = g_strdup_printf ("matmul_%s_out.npy", steps[i].name);
-    Golden a = golden (fa), b = golden (fb), want = golden (fo);
+    GoldenCase gc;
+    const Golden *a = &gc.a, *b = &gc.b, *want = &gc.want;
+
+    golden_case (&gc, steps[i].name, FALSE);
 
     g_object_set (m.e, "n-threads", steps[i].threads, NULL);
     /* new caps on A, then on B: the product negotiates once both pads
      * hold a buffer, with both new shapes */
     if (i == 0 || strcmp (steps[i].name, steps[i - 1].name) != 0) {
-      gst_harness_set_src_caps (m.a, caps_of (&a, TN_FLOAT32));
+      gst_harness_set_src_caps (m.a, caps_of (a, TN_FLOAT32));
       fail_unless_equals_int (
-          gst_harness_push (m.a, buffer_of (&a, TN_FLOAT32, 1, i)),
-          GST_FLOW_OK);
-      gst_harness_set_src_caps (m.b, caps_of (&b, TN_FLOAT32));
+          gst_harness_push (m.a, buffer_of (a, TN_FLOAT32, 1, i)), GST_FLOW_OK);
+      gst_harness_set_src_caps (m.b, caps_of (b, TN_FLOAT32));
     } else {
       fail_unless_equals_int (
-          gst_harness_push (m.a, buffer_of (&a, TN_FLOAT32, 1, i)),
-          GST_FLOW_OK);
+          gst_harness_push (m.a, buffer_of (a, TN_FLOAT32, 1, i)), GST_FLOW_OK);
     }
     fail_unless_equals_int (
-        gst_harness_push (m.b, buffer_of (&b, TN_FLOAT32, steps[i].scale, i)),
+        gst_harness_push (m.b, buffer_of (b, TN_FLOAT32, steps[i].scale, i)),
         GST_FLOW_OK);
-    pull_check (m.a, &want, TN_FLOAT32, steps[i].scale, i);
-    g_free (a.v);
-    g_free (b.v);
-    g_free (want.v);
-    g_free (fa);
-    g_free (fb);
-    g_free (fo);
+    pull_check (m.a, want, TN_FLOAT32, steps[i].scale, i);
+    golden_case_clear (&gc);
   }
   push_eos (m.b);
   eos_stop (&m);
