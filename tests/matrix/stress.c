@@ -172,7 +172,7 @@ GST_START_TEST (test_state_stress)
   gint64 deadline = g_get_monotonic_time () + (gint64) secs * G_USEC_PER_SEC;
   GRand *rand = g_rand_new_with_seed (12);
   guint total = 0, seeks = 0, k;
-  gchar *descs[7];
+  gchar *descs[10];
 
   dir = g_dir_make_tmp ("tn-stress-XXXXXX", NULL);
   npy_rows = g_build_filename (dir, "rows.npy", NULL);
@@ -205,12 +205,38 @@ GST_START_TEST (test_state_stress)
       "tensorsrc ! tensor/x-raw,type=uint8,dims=<3,5,4>,framerate=25/1"
       " ! queue ! tensorview ops=slice:1:0:5:2 ! queue"
       " ! tensorop ops=cast:float32 ! fakesink");
+  /* The aggregators (issue 14) and the elements of issue 15: a tee whose
+   * branches meet again in tensorcombine, one of them through
+   * tensornormalize, then tensorwindow; two sources at different rates
+   * into tensorstack sync=latest; two into tensorconcat.  (tensorsplit is
+   * not here: like a demuxer it removes its pads on the way to READY, and
+   * gst_parse_launch links pads that appear only once.) */
+  descs[6] = g_strdup (
+      "tensorsrc pattern=uniform seed=5"
+      " ! tensor/x-raw,type=float32,dims=<4,3>,framerate=100/1 ! tee name=t"
+      " t. ! queue ! c.sink_0 t. ! queue ! tensornormalize op=softmax"
+      " ! c.sink_1 tensorcombine name=c op=sub ! tensorwindow size=3 hop=2"
+      " ! fakesink sync=true");
+  descs[7] = g_strdup (
+      "tensorsrc pattern=arange"
+      " ! tensor/x-raw,type=float32,dims=<2,3>,framerate=30/1 ! s.sink_0"
+      " tensorsrc pattern=uniform seed=9"
+      " ! tensor/x-raw,type=float32,dims=<2,3>,framerate=7/1 ! s.sink_1"
+      " tensorstack name=s axis=-1 sync=latest ! tensorview ops=transpose"
+      " ! fakesink sync=true");
+  descs[8] = g_strdup (
+      "tensorsrc pattern=arange"
+      " ! tensor/x-raw,type=float32,dims=<2,3>,framerate=30/1 ! k.sink_0"
+      " tensorsrc pattern=uniform seed=9"
+      " ! tensor/x-raw,type=float32,dims=<4,3>,framerate=30/1 ! queue"
+      " ! k.sink_1 tensorconcat name=k axis=0 ! tensorreduce axes=0"
+      " ! fakesink sync=true");
   /* A tee with one of our copying elements in each branch (see the top
    * of the file for why the sinks sync and why the identity).  With
    * fakesink's default sync=false it stalls "PLAYING (pending PAUSED)" in
    * most ASan runs and some plain ones: STRESS_LAST=<this line without
    * sync=true> shows it. */
-  descs[6] = g_strdup (
+  descs[9] = g_strdup (
       "tensorsrc ! tensor/x-raw,type=uint8,dims=<3,5,4>,framerate=25/1"
       " ! tee name=t"
       " t. ! queue ! tensorview ops=slice:1:0:5:2 ! fakesink sync=true"
