@@ -7,6 +7,9 @@
  *      (audio -> tensor) ! tensorview ! tensordebug ! tensorreduce ! fakesink
  *   B: filesrc ! npydec split=true ! tensorop ! tensorview ! tensordebug
  *      ! tensormatmul ! tensorreduce ! npyenc ! fakesink
+ *   C: tensorsrc ! tee, its branches (one through tensornormalize) into
+ *      tensorcombine ! tensorwindow ! tensorstack (with tensorconcat's
+ *      output of a second tensorsrc's) ! tensorsplit ! two fakesinks
  *
  * B reads a .npy of 10^5 rows this test writes, split into one buffer per
  * row.  SOAK_BUFFERS in the environment changes the count (the 10^6 of the
@@ -20,7 +23,7 @@
 
 #define SOAK_RSS_BOUND (2 * 1024 * 1024)
 
-static gint counts[2];
+static gint counts[3];
 static gint64 warm_rss = -1;
 static gint64 warmup;
 
@@ -44,8 +47,9 @@ count_cb (GstPad *pad, GstPadProbeInfo *info, gpointer data)
   gint *c = data;
   gint n = g_atomic_int_add (c, 1) + 1;
 
-  /* the warm-up sample: once both chains are past their first buffers */
-  if (c == &counts[0] && n == warmup && g_atomic_int_get (&counts[1]) > 0)
+  /* the warm-up sample: once every chain is past its first buffers */
+  if (c == &counts[0] && n == warmup && g_atomic_int_get (&counts[1]) > 0
+      && g_atomic_int_get (&counts[2]) > 0)
     warm_rss = rss_bytes ();
   return GST_PAD_PROBE_OK;
 }
@@ -126,8 +130,21 @@ GST_START_TEST (test_soak)
       " ! fakesink name=a "
       "filesrc location=%s ! npydec split=true ! tensorop ops=add:1"
       " ! tensorview ops=expand:0 ! tensordebug output=log"
-      " ! tensormatmul weights=%s ! tensorreduce ! npyenc ! fakesink name=b",
-      n, rows, w);
+      " ! tensormatmul weights=%s ! tensorreduce ! npyenc ! fakesink name=b "
+      "tensorsrc num-buffers=%" G_GINT64_FORMAT " pattern=uniform"
+      " ! tensor/x-raw,type=float32,dims=<2,4>,framerate=1000/1 ! tee name=t"
+      " t. ! queue ! cb.sink_0 t. ! queue ! tensornormalize op=softmax"
+      " ! cb.sink_1 tensorcombine name=cb op=sub"
+      " ! tensorwindow size=4 hop=2 ! st.sink_0"
+      " tensorsrc pattern=arange"
+      " ! tensor/x-raw,type=float32,dims=<2,4>,framerate=1000/1"
+      " ! tensorconcat name=cc axis=0 ! st.sink_1"
+      " tensorsrc pattern=zeros"
+      " ! tensor/x-raw,type=float32,dims=<2,4>,framerate=1000/1 ! cc."
+      " tensorstack name=st axis=0 sync=latest"
+      " ! tensorsplit name=sp axis=0 sections=2"
+      " sp.src_0 ! queue ! fakesink name=c sp.src_1 ! queue ! fakesink",
+      n, rows, w, n);
   pipe = gst_parse_launch (desc, NULL);
   fail_unless (pipe != NULL, "could not build %s", desc);
   sink = gst_bin_get_by_name (GST_BIN (pipe), "a");
@@ -138,6 +155,12 @@ GST_START_TEST (test_soak)
   sink = gst_bin_get_by_name (GST_BIN (pipe), "b");
   pad = gst_element_get_static_pad (sink, "sink");
   gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, count_cb, &counts[1], NULL);
+  gst_object_unref (pad);
+  gst_object_unref (sink);
+  sink = gst_bin_get_by_name (GST_BIN (pipe), "c");
+  pad = gst_element_get_static_pad (sink, "sink");
+  gst_pad_add_probe (
+      pad, GST_PAD_PROBE_TYPE_BUFFER, count_cb, &counts[2], NULL);
   gst_object_unref (pad);
   gst_object_unref (sink);
 
@@ -156,6 +179,8 @@ GST_START_TEST (test_soak)
   end_rss = rss_bytes ();
   fail_unless_equals_int (g_atomic_int_get (&counts[0]), (gint) n);
   fail_unless_equals_int (g_atomic_int_get (&counts[1]), (gint) n);
+  /* windows of 4 rows every 2 over 2 rows a buffer: n - 1 of them */
+  fail_unless_equals_int (g_atomic_int_get (&counts[2]), (gint) n - 1);
   fail_unless (warm_rss > 0 && end_rss > 0, "no RSS sample");
   g_print ("soak: %" G_GINT64_FORMAT " buffers per chain; RSS %" G_GINT64_FORMAT
            " KiB after %" G_GINT64_FORMAT ", %" G_GINT64_FORMAT
