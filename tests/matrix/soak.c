@@ -115,6 +115,7 @@ GST_START_TEST (test_soak)
   GstElement *pipe, *sink;
   GstPad *pad;
   GstMessage *msg;
+  GError *err = NULL;
   gint64 end_rss;
 
   fail_unless (dir != NULL && n >= 1000);
@@ -145,8 +146,11 @@ GST_START_TEST (test_soak)
       " ! tensorsplit name=sp axis=0 sections=2"
       " sp.src_0 ! queue ! fakesink name=c sp.src_1 ! queue ! fakesink",
       n, rows, w, n);
-  pipe = gst_parse_launch (desc, NULL);
-  fail_unless (pipe != NULL, "could not build %s", desc);
+  /* fatal errors: without them a missing element leaves a half-built
+   * pipeline that fails later with an unrelated message */
+  pipe = gst_parse_launch_full (desc, NULL, GST_PARSE_FLAG_FATAL_ERRORS, &err);
+  fail_unless (
+      pipe != NULL, "could not build %s: %s", desc, err ? err->message : "?");
   sink = gst_bin_get_by_name (GST_BIN (pipe), "a");
   pad = gst_element_get_static_pad (sink, "sink");
   gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, count_cb, &counts[0], NULL);

@@ -115,12 +115,17 @@ stress_one (
 {
   static const GstState states[] = { GST_STATE_NULL, GST_STATE_READY,
     GST_STATE_PAUSED, GST_STATE_PLAYING };
-  GstElement *pipe = gst_parse_launch (desc, NULL);
+  GError *err = NULL;
+  /* fatal errors: without them a missing element leaves a half-built
+   * pipeline that fails later with an unrelated message */
+  GstElement *pipe
+      = gst_parse_launch_full (desc, NULL, GST_PARSE_FLAG_FATAL_ERRORS, &err);
   GString *history = g_string_new (NULL);
   guint done = 0;
   gint i;
 
-  fail_unless (pipe != NULL, "could not build %s", desc);
+  fail_unless (
+      pipe != NULL, "could not build %s: %s", desc, err ? err->message : "?");
   for (i = 0; i < rounds && g_get_monotonic_time () < deadline; i++) {
     GstState want = states[g_rand_int_range (rand, 0, 4)], got;
     GstStateChangeReturn r;
