@@ -19,8 +19,10 @@
 #endif
 
 /* Outputs from this many bytes on are written with non-temporal stores
- * where a family has a stream kernel (elementwise casts, combine,
- * normalisations): far beyond the caches, an ordinary store reads each
+ * where a family has a stream kernel (elementwise casts and the half
+ * conversions, combine, normalisations, the short rows of reductions;
+ * the view copies have one of their own, 4 MiB, in core/view-copy.c):
+ * far beyond the caches, an ordinary store reads each
  * output line first, and an output this large does not stay in cache
  * for the next element anyway.  Never in place (the elementwise callers
  * check that the output is no input): those lines were just read, so a

@@ -1,5 +1,5 @@
-/* plugin_init lives with the elements, not in plugin/: plugin/ is the
- * library the elements use, and arrows only point down. */
+/* plugin_init lives with the elements, not in the library
+ * (gst-libs/gst/tensor/) that they use: arrows only point down. */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
