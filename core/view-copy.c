@@ -229,8 +229,8 @@ DEFINE_TILE_SIMD (8)
 #define STREAM_BYTES ((size_t) 4 << 20)
 
 /* lines: the table's streamed transpose where copy_view found it serves
- * this pair of axes (4-byte items, a pitch of whole lines), else NULL;
- * it takes each step whose destination starts on a line. */
+ * this pair of axes (4-byte items, a pitch of whole or half lines), else
+ * NULL; it takes each step whose destination starts on a line. */
 static void
 tile_copy (size_t isz, char *d, int64_t dk, const char *s, int64_t sk,
     int64_t sl, int64_t nk, int64_t nl, bool stream, tn_vk_tr_fn lines)
@@ -450,9 +450,10 @@ copy_view (
 
     for (int i = 0; i < last; i++)
       stream = stream && p.dst[i] % 16 == 0;
-    /* Whole destination lines, each streamed once (x86/view-avx512.c). */
+    /* Whole destination lines, each streamed once (x86/view-avx512.c);
+     * rows of an odd multiple of 32 bytes carry half lines across. */
     if (stream && isz == 4 && p.src[k] == 4 && dsp->tr4_stream
-        && p.dst[k] % 64 == 0)
+        && p.dst[k] % 32 == 0)
       lines = dsp->tr4;
 
     for (int i = 0; i < last; i++)

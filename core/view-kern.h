@@ -68,8 +68,8 @@ void tn_vk_rev_prepare (tn_vk_rev *k, int64_t g);
 /* Transpose of 4-byte items: nk destination rows of nl items at byte
  * pitch dk; item (k, l) is read at s + 4 * k + l * sl (the source is
  * contiguous along k).  The streaming entry writes whole destination
- * lines past the caches: d and dk multiples of 64, the caller's sfence
- * after the last call. */
+ * lines past the caches: d a multiple of 64, dk of 32, the caller's
+ * sfence after the last call. */
 typedef void (*tn_vk_tr_fn) (
     char *d, int64_t dk, const char *s, int64_t sl, int64_t nk, int64_t nl);
 

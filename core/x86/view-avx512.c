@@ -9,19 +9,31 @@
  * ownership.  The SSE2 tiles of core/view-copy.c go through a buffer in
  * 16-byte pieces; on the Xeon (model 167) this took the 2048x2048
  * float32 transpose from 1.87-2.22x a memcpy of its bytes to 1.30-1.47x
- * (docs/perf-notes.md, "Session 14").  Destination rows that do not
- * start on a line (a pitch no multiple of 64: the 1080p permute) keep
- * the SSE2 tiles: halves of lines streamed apart measured 3.4x, and
- * whole lines carried across two blocks no faster than the tiles.
- * Blocks at the edges load and store under masks, with ordinary
- * stores. */
+ * (docs/perf-notes.md, "Session 14").  Where the pitch is an odd
+ * multiple of 32 bytes (the 1080p permute) every other row starts half a
+ * line in, and its lines are carried across two blocks (halves of lines
+ * streamed apart measured 3.4x on the Xeon).  Blocks at the edges load
+ * and store under masks, with ordinary stores. */
 #include <immintrin.h>
 
 #include "core/view-kern.h"
 
-/* Rows l walked per band: the band's source lines (BAND rows, one line
- * of each per block column) stay in L2 while its k columns are swept. */
-#define BAND 128
+/* Rows l walked per band at most, and blocks prefetched ahead (AHEAD x
+ * 16 source lines, in walk order).  Together they took the 1080p permute
+ * from 2.1-2.2x memcpy to 0.9-1.0x on Zen 4 (docs/perf-notes.md,
+ * "Session 17 H2"): one block ahead (about 100 ns of work) left the
+ * loads waiting on memory, and bands of 128 rows left more half lines at
+ * band edges and shorter runs per destination row.
+ *
+ * A band's source column, one line per row, sl bytes apart, falls in
+ * few cache sets where sl is a multiple of a large power of two z: in a
+ * 16-way L2 of 64 KiB a way (Zen 4's 1 MiB) it holds 1 MiB / z lines,
+ * 128 at the 8192 bytes of the 2048x2048 transpose, which measured
+ * 1.36-1.42x memcpy with bands of 128-512 rows and 1.56-1.64x with
+ * 1024.  The band is cut to what fits. */
+#define BAND 1024
+#define AHEAD 4
+#define L2_SPAN ((int64_t) 1 << 20)
 
 #define TR_INLINE static inline __attribute__ ((always_inline))
 
@@ -61,24 +73,14 @@ tr16 (__m512i r[16])
   }
 }
 
-/* One block: kn <= 16 destination rows from k0 on, ln <= 16 items from
- * l0 on; whole blocks stream, edge blocks store under masks. */
+/* Edge blocks (kn or ln under 16) load and store under masks, with
+ * ordinary stores. */
 TR_INLINE void
-block (char *d, int64_t dk, const char *s, int64_t sl, int kn, int ln)
+edge (char *d, int64_t dk, const char *s, int64_t sl, int kn, int ln)
 {
   __m512i r[16];
   const __mmask16 km = (__mmask16) ((1u << kn) - 1);
 
-  if (kn == 16 && ln == 16) {
-#pragma GCC unroll 16
-    for (int l = 0; l < 16; l++)
-      r[l] = _mm512_loadu_si512 ((const void *) (s + l * sl));
-    tr16 (r);
-#pragma GCC unroll 16
-    for (int k = 0; k < 16; k++)
-      _mm512_stream_si512 ((void *) (d + k * dk), r[k]);
-    return;
-  }
   for (int l = 0; l < 16; l++)
     r[l] = l < ln ? _mm512_maskz_loadu_epi32 (km, s + l * sl)
                   : _mm512_setzero_si512 ();
@@ -87,27 +89,103 @@ block (char *d, int64_t dk, const char *s, int64_t sl, int kn, int ln)
     _mm512_mask_storeu_epi32 (d + k * dk, (__mmask16) ((1u << ln) - 1), r[k]);
 }
 
+/* The source lines of the block AHEAD blocks on in the walk: further
+ * down this column of the band, or past its end the top of the next
+ * column (prefetching nothing there left every column's first blocks
+ * to wait on memory). */
+TR_INLINE void
+ahead (const char *s, int64_t sl, int64_t nk, int64_t k0, int64_t l0,
+    int64_t l1, int64_t le)
+{
+  int64_t l = l0 + 16 * AHEAD, k = k0;
+
+  if (l >= le) {
+    l = l1 + (l - le);
+    k = k0 + 16;
+    if (k >= nk || l >= le)
+      return;
+  }
+  s += 4 * k + l * sl;
+  for (int i = 0; i < 16 && l + i < le; i++)
+    _mm_prefetch (s + i * sl, _MM_HINT_T0);
+}
+
+/* One full block: 16 source lines from s loaded and transposed into r,
+ * the rows that start on a line (every row, or the even ones where
+ * half) streamed at d. */
+TR_INLINE void
+block (__m512i r[16], char *d, int64_t dk, const char *s, int64_t sl,
+    const int half)
+{
+#pragma GCC unroll 16
+  for (int l = 0; l < 16; l++)
+    r[l] = _mm512_loadu_si512 ((const void *) (s + l * sl));
+  tr16 (r);
+#pragma GCC unroll 16
+  for (int k = 0; k < 16; k += 1 + half)
+    _mm512_stream_si512 ((void *) (d + k * dk), r[k]);
+}
+
+/* One column of 16 destination rows from k0 on, rows l1..le - 1 of the
+ * band.  half: the pitch is an odd multiple of 32 bytes, so the odd
+ * rows start half a line in.  An odd row's line is then the previous
+ * block's last 8 items and this block's first 8 (valignd); the first and
+ * last half lines of the band go out with ordinary stores. */
+TR_INLINE void
+column (char *d, int64_t dk, const char *s, int64_t sl, int64_t nk, int64_t k0,
+    int64_t l1, int64_t le, const int half)
+{
+  __m512i r[16], p[8];
+  int64_t l0 = l1;
+
+  d += k0 * dk;
+  if (l0 + 16 <= le) {
+    ahead (s, sl, nk, k0, l0, l1, le);
+    block (r, d + 4 * l0, dk, s + 4 * k0 + l0 * sl, sl, half);
+#pragma GCC unroll 8
+    for (int k = 1; half && k < 16; k += 2) {
+      _mm256_storeu_si256 (
+          (void *) (d + k * dk + 4 * l0), _mm512_castsi512_si256 (r[k]));
+      p[k / 2] = r[k];
+    }
+    for (l0 += 16; l0 + 16 <= le; l0 += 16) {
+      ahead (s, sl, nk, k0, l0, l1, le);
+      block (r, d + 4 * l0, dk, s + 4 * k0 + l0 * sl, sl, half);
+#pragma GCC unroll 8
+      for (int k = 1; half && k < 16; k += 2) {
+        _mm512_stream_si512 ((void *) (d + k * dk + 4 * l0 - 32),
+            _mm512_alignr_epi32 (r[k], p[k / 2], 8));
+        p[k / 2] = r[k];
+      }
+    }
+#pragma GCC unroll 8
+    for (int k = 1; half && k < 16; k += 2)
+      _mm256_storeu_si256 ((void *) (d + k * dk + 4 * l0 - 32),
+          _mm512_extracti64x4_epi64 (p[k / 2], 1));
+  }
+  if (l0 < le)
+    edge (d + 4 * l0, dk, s + 4 * k0 + l0 * sl, sl, 16, (int) (le - l0));
+}
+
 void
 tn_vk_tr4_avx512 (
     char *d, int64_t dk, const char *s, int64_t sl, int64_t nk, int64_t nl)
 {
-  for (int64_t l1 = 0; l1 < nl; l1 += BAND) {
-    const int64_t le = nl - l1 < BAND ? nl : l1 + BAND;
+  const int half = dk % 64 != 0;
+  const int64_t low = sl & -sl, fit = low ? L2_SPAN / low : BAND;
+  const int64_t band = fit >= BAND ? BAND : fit >= 16 ? fit : 16;
 
-    for (int64_t k0 = 0; k0 < nk; k0 += 16) {
-      const int kn = nk - k0 < 16 ? (int) (nk - k0) : 16;
+  for (int64_t l1 = 0; l1 < nl; l1 += band) {
+    const int64_t le = nl - l1 < band ? nl : l1 + band;
+    int64_t k0 = 0;
 
-      for (int64_t l0 = l1; l0 < le; l0 += 16) {
-        const char *sb = s + 4 * k0 + l0 * sl;
-
-        /* The next block's source lines, one per row l: a column the
-         * hardware prefetchers do not follow. */
-        if (l0 + 32 <= le)
-          for (int l = 16; l < 32; l++)
-            _mm_prefetch (sb + l * sl, _MM_HINT_T0);
-        block (d + k0 * dk + 4 * l0, dk, sb, sl, kn,
-            le - l0 < 16 ? (int) (le - l0) : 16);
-      }
-    }
+    for (; k0 + 16 <= nk; k0 += 16)
+      if (half)
+        column (d, dk, s, sl, nk, k0, l1, le, 1);
+      else
+        column (d, dk, s, sl, nk, k0, l1, le, 0);
+    for (int64_t l0 = l1; k0 < nk && l0 < le; l0 += 16)
+      edge (d + k0 * dk + 4 * l0, dk, s + 4 * k0 + l0 * sl, sl, (int) (nk - k0),
+          le - l0 < 16 ? (int) (le - l0) : 16);
   }
 }

@@ -200,7 +200,8 @@ check_rev (const tn_view_dsp *d)
 
 /* Transpose of 4-byte items: a source of nl rows of sp bytes (items
  * along k contiguous, starting off bytes into its block) to nk rows of a
- * 64-byte aligned destination at pitch dk; edges of every size. */
+ * 64-byte aligned destination at pitch dk (a multiple of 32); edges of
+ * every size. */
 static int
 run_tr4 (tn_vk_tr_fn ref, tn_vk_tr_fn fn, int64_t nk, int64_t nl, int64_t sp,
     int64_t dk, size_t off)
@@ -229,23 +230,30 @@ run_tr4 (tn_vk_tr_fn ref, tn_vk_tr_fn fn, int64_t nk, int64_t nl, int64_t sp,
 static void
 check_tr4 (const tn_view_dsp *d)
 {
-  static const int64_t ext[] = { 1, 7, 16, 17, 33, 130, 161 };
+  /* the last three: nl over one band of rows (x86/view-avx512.c) */
+  static const int64_t ext[] = { 1, 7, 16, 17, 33, 130, 161, 1031, 2056, 2079 };
+  enum { NEXT = sizeof ext / sizeof ext[0] };
   tn_vk_tr_fn ref;
 
   if (!(ref = checkasm_check_func (d->tr4, "tr4")))
     return;
-  for (size_t a = 0; a < sizeof ext / sizeof ext[0]; a++)
-    for (size_t b = 0; b < sizeof ext / sizeof ext[0]; b++)
+  for (size_t a = 0; a < NEXT - 3; a++)
+    for (size_t b = 0; b < NEXT; b++)
       for (size_t o = 0; o < NOFFS; o++) {
         int64_t nk = ext[a], nl = ext[b];
         /* the source rows a little longer than nk items; the
-         * destination rows padded to whole lines */
+         * destination rows padded to whole or half lines (every other
+         * row starting half a line in) */
         int64_t sp = 4 * nk + 4 * (int64_t) (checkasm_rand () % 5);
-        int64_t dk = (4 * nl + 63) / 64 * 64 + 64 * (checkasm_rand () % 2);
+        int64_t dk = (4 * nl + 31) / 32 * 32 + 32 * (checkasm_rand () % 3);
 
         if (run_tr4 (ref, d->tr4, nk, nl, sp, dk, src_offs[o]))
           return;
       }
+  /* a source pitch of 8 KiB: bands of fewer rows */
+  for (int64_t dk = 1216; dk <= 1248; dk += 32)
+    if (run_tr4 (ref, d->tr4, 33, 300, 8192, dk, 0))
+      return;
   {
     enum { N = 256 };
     char *s = malloc (4 * N * N), *o = aligned_alloc (64, 4 * N * N);

@@ -1129,6 +1129,26 @@ test_materialize_large (void)
     g_free (st);
   }
   {
+    /* float32 rows 2056 items (8224 bytes, an odd multiple of 32) apart:
+     * every other row starts half a line in, its lines carried across
+     * blocks (x86/view-avx512.c), over three bands of rows. */
+    const int64_t d[] = { 2056, 545 };
+    void *st = arange_storage (TN_FLOAT32, 2056 * 545);
+    size_t nb = (size_t) 2056 * 545 * 4;
+    guint8 *ref = g_malloc (nb), *out = g_aligned_alloc (nb, 1, 64);
+    tn_view v;
+    tn_err e;
+
+    v = make (TN_FLOAT32, d, 2);
+    g_assert_cmpint (tn_view_transpose (&v, &e), ==, 0);
+    reference (ref, st, &v);
+    tn_view_materialize (out, st, &v);
+    g_assert_cmpint (memcmp (out, ref, nb), ==, 0);
+    g_aligned_free (out);
+    g_free (ref);
+    g_free (st);
+  }
+  {
     const int64_t d[] = { 65, 16, 4100 };
     const int perm[] = { 2, 1, 0 };
     void *st = arange_storage (TN_UINT8, 65 * 16 * 4100);
