@@ -215,6 +215,13 @@ gst_tensor_splitter_property_problem (
                      "sections=N (N equal parts) or indices=i,j,... "
                      "(np.split's split points).");
   }
+  if (self->axis < -TN_MAX_RANK || self->axis >= TN_MAX_RANK) {
+    *prop = "axis";
+    *text = g_strdup_printf ("%d", self->axis);
+    return g_strdup_printf ("tensors have at most %d axes, so an axis is in "
+                            "[%d, %d].",
+        TN_MAX_RANK, -TN_MAX_RANK, TN_MAX_RANK - 1);
+  }
   if (self->sections > MAX_PARTS) {
     *prop = "sections";
     *text = g_strdup_printf ("%u", self->sections);
@@ -845,14 +852,16 @@ gst_tensor_splitter_class_init (GstTensorSplitterClass *klass)
   /**
    * GstTensorSplitter:axis:
    *
-   * The axis to split; a negative axis counts from the end.  -8 to 7,
-   * and once the rank r is known -r to r-1 (else negotiation fails with a
+   * The axis to split; a negative axis counts from the end.  -8 to 7
+   * (else the element fails to start with a message: the range is not the
+   * GParamSpec's, whose violation GLib only warns about and ignores), and
+   * once the rank r is known -r to r-1 (else negotiation fails with a
    * message).  Default: 0.
    */
   g_object_class_install_property (gobject_class, PROP_AXIS,
       g_param_spec_int ("axis", "Axis",
-          "The axis to split, negative from the end", -TN_MAX_RANK,
-          TN_MAX_RANK - 1, DEFAULT_AXIS, flags));
+          "The axis to split, negative from the end (-8 .. 7)", G_MININT,
+          G_MAXINT, DEFAULT_AXIS, flags));
 
   /**
    * GstTensorSplitter:sections:

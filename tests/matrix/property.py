@@ -216,6 +216,7 @@
         {'id': 'tensornormalize.n-threads-typo', 'e': 'tensornormalize', 'p': 'n-threads=two', 'w': ['tensornormalize', 'n-threads', 'two']},
         {'id': 'tensorsplit.axis-typo', 'e': 'tensorsplit', 'p': 'axis=one sections=2', 'w': ['tensorsplit', 'axis', 'one']},
         {'id': 'tensorsplit.axis-range', 'e': 'tensorsplit', 'p': 'axis=2 sections=2', 'w': ['tensorsplit0', 'axis=2', 'float32 <2, 3>']},
+        {'id': 'tensorsplit.axis-range-rank', 'e': 'tensorsplit', 'p': 'axis=9 sections=2', 'w': ['tensorsplit0', 'axis', '"9"', '[-8, 7]']},
         {'id': 'tensorsplit.sections-typo', 'e': 'tensorsplit', 'p': 'sections=2x', 'w': ['tensorsplit', 'sections', '2x']},
         {'id': 'tensorsplit.sections-divide', 'e': 'tensorsplit', 'p': 'axis=1 sections=2', 'w': ['tensorsplit0', 'sections=2', 'axis 1', '3']},
         {'id': 'tensorsplit.indices-typo', 'e': 'tensorsplit', 'p': 'indices=1,x', 'w': ['tensorsplit0', 'indices', '1,x']},
