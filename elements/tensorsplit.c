@@ -72,6 +72,7 @@
 #include "config.h"
 #endif
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -166,12 +167,13 @@ gst_tensor_splitter_parse_indices (
 
     if (*s == '\0' && items[1] == NULL)
       break; /* the empty list */
+    errno = 0;
     v = g_ascii_strtoll (s, &end, 10);
-    if (*s == '\0' || *end != '\0') {
+    if (*s == '\0' || *end != '\0' || errno == ERANGE) {
       *why = g_strdup_printf (
-          "entry %d ('%s') is not an integer; expected split points such "
+          "entry %d ('%s') is not an integer%s; expected split points such "
           "as \"2,5\".",
-          i + 1, s);
+          i + 1, s, errno == ERANGE ? " of 64 bits" : "");
       g_strfreev (items);
       return FALSE;
     }

@@ -220,6 +220,7 @@
         {'id': 'tensorsplit.sections-typo', 'e': 'tensorsplit', 'p': 'sections=2x', 'w': ['tensorsplit', 'sections', '2x']},
         {'id': 'tensorsplit.sections-divide', 'e': 'tensorsplit', 'p': 'axis=1 sections=2', 'w': ['tensorsplit0', 'sections=2', 'axis 1', '3']},
         {'id': 'tensorsplit.indices-typo', 'e': 'tensorsplit', 'p': 'indices=1,x', 'w': ['tensorsplit0', 'indices', '1,x']},
+        {'id': 'tensorsplit.indices-overflow', 'e': 'tensorsplit', 'p': 'indices=1,99999999999999999999', 'w': ['tensorsplit0', 'indices', '99999999999999999999', '64 bits']},
         {'id': 'tensorsplit.both', 'e': 'tensorsplit', 'p': 'sections=2 indices=1', 'w': ['tensorsplit0', 'indices', 'sections=2']},
         {'id': 'tensorsplit.neither', 'e': 'tensorsplit', 'p': '', 'w': ['tensorsplit0', 'sections', 'indices']},
         {'id': 'tensorsplit.squeeze-typo', 'e': 'tensorsplit', 'p': 'sections=2 squeeze=ture', 'w': ['tensorsplit', 'squeeze', 'ture']},
