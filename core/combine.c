@@ -408,9 +408,10 @@ bool
 tn_combine_in_place_ok (const tn_combine *p)
 {
   /* One item (rank 0, extents of 1) walks as a scalar: it is read before
-   * the output is written. */
+   * the output is written.  No item (a zero extent, whose walk is not a
+   * dense run when it is not the first axis) writes nothing. */
   return p->cls != CB_WHERE
-         && (p->ops[0].mode == CB_FULL
+         && (p->n == 0 || p->ops[0].mode == CB_FULL
              || (p->ops[0].mode == CB_SCALAR && p->n <= 1))
          && p->ops[0].offset == 0 && p->ops[0].dt == p->out;
 }

@@ -101,7 +101,8 @@ int64_t tn_combine_count (const tn_combine *p);
 int tn_combine_rank (const tn_combine *p);
 const int64_t *tn_combine_dims (const tn_combine *p);
 /* dst may be operand 0's storage: that operand is dense at offset 0 with
- * the output's dims and dtype, and the op is no where. */
+ * the output's dims and dtype, and the op is no where; or the output is
+ * empty. */
 bool tn_combine_in_place_ok (const tn_combine *p);
 
 /* Runs from the storage bases[k] of the views into the dense dst, on up

@@ -451,6 +451,33 @@ check_fails (tn_combine_op op, int n, const tn_dtype *dt,
   g_assert_cmpint (b, ==, bad);
 }
 
+/* Empty outputs: a zero extent on any axis plans, counts no item, may be
+ * run in place (nothing is written), and running it touches no memory. */
+static void
+test_empty (void)
+{
+  const gint64 d20[2] = { 2, 0 }, d1 = 1, d302[3] = { 3, 0, 2 }, d2 = 2;
+  const gint64 d03[2] = { 0, 3 }, d3 = 3;
+  const struct {
+    const gint64 *a, *b;
+    int ra, rb;
+  } cases[] = { { d20, &d1, 2, 1 }, { d302, &d2, 3, 1 }, { d03, &d3, 2, 1 } };
+
+  for (guint c = 0; c < G_N_ELEMENTS (cases); c++) {
+    tn_view v[2] = { dense_view (TN_FLOAT32, cases[c].a, cases[c].ra),
+      dense_view (TN_FLOAT32, cases[c].b, cases[c].rb) };
+    float one = 1.0f, dst = 7.0f;
+    const void *bases[2] = { &dst, &one };
+    tn_combine *p = compile_ok (TN_COMBINE_ADD, v);
+
+    g_assert_cmpint (tn_combine_count (p), ==, 0);
+    g_assert_true (tn_combine_in_place_ok (p));
+    tn_combine_run (p, &dst, bases, 2);
+    g_assert_cmpfloat (dst, ==, 7.0f);
+    tn_combine_free (p);
+  }
+}
+
 static void
 test_errors (void)
 {
@@ -521,6 +548,7 @@ main (int argc, char **argv)
   g_test_add_func ("/combine/strided", test_strided);
   g_test_add_func ("/combine/threads", test_threads);
   g_test_add_func ("/combine/stream", test_stream);
+  g_test_add_func ("/combine/empty", test_empty);
   g_test_add_func ("/combine/errors", test_errors);
   return g_test_run ();
 }

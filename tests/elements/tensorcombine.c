@@ -427,6 +427,22 @@ GST_START_TEST (test_in_place)
     gst_buffer_unref (o);
   }
 
+  /* An empty sink_0 whose zero extent is not the first axis, <2, 0> with
+   * a <1>: written in place, no bytes (the plan's walk of such dims is
+   * not a dense run; it aborted on the in-place assertion). */
+  {
+    const GstTnInfo v20 = { TN_FLOAT32, 2, { 2, 0 }, 0, 1 };
+    const GstTnInfo v1 = { TN_FLOAT32, 1, { 1 }, 0, 1 };
+
+    o = run2p (
+        "tensorcombine", &v20, floats (0, 0), &v1, floats (1, 1), &out, NULL);
+    fail_unless_equals_int (out.rank, 2);
+    fail_unless_equals_int64 (out.dims[0], 2);
+    fail_unless_equals_int64 (out.dims[1], 0);
+    fail_unless_equals_uint64 (gst_buffer_get_size (o), 0);
+    gst_buffer_unref (o);
+  }
+
   /* A strided sink_0 (a layout meta): from the pool. */
   {
     Npy f = { 0 };
