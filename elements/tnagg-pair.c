@@ -143,9 +143,16 @@ partner_timestamp (GstTnAggregatorPad *pad, GstClockTime t, GstClockTime t_end,
   return PARTNER_WAIT;
 }
 
-/* sync=latest: makes pad->held the newest buffer at or before t. */
+/* sync=latest: makes pad->held the newest buffer at or before t.  live:
+ * what the pad holds by now serves.  Not live, held is known to be the
+ * newest when it starts at t or lasts beyond t (the next buffer starts
+ * at its end or later), else once a later buffer (or EOS) is; since
+ * GstAggregator queues one buffer per pad at a time, a pad drained here
+ * short of that is waited for.  (Waiting on a held buffer that covers t
+ * would deadlock one thread feeding every pad, a tee without queues.) */
 static GstTnAggPartner
-partner_latest (GstTnAggregatorPad *pad, GstClockTime t, gboolean timeout)
+partner_latest (
+    GstTnAggregatorPad *pad, GstClockTime t, gboolean timeout, gboolean live)
 {
   GstAggregatorPad *ap = GST_AGGREGATOR_PAD (pad);
   GstBuffer *h;
@@ -167,7 +174,12 @@ partner_latest (GstTnAggregatorPad *pad, GstClockTime t, gboolean timeout)
       return PARTNER_WAIT;
   }
   if (pad->held)
-    return PARTNER_OK;
+    return live || timeout || gst_aggregator_pad_is_eos (ap)
+                   || pad->held_start == t
+                   || (GST_CLOCK_TIME_IS_VALID (pad->held_end)
+                       && pad->held_end > t)
+               ? PARTNER_OK
+               : PARTNER_WAIT;
   if (gst_aggregator_pad_is_eos (ap))
     return PARTNER_EOS;
   return timeout ? PARTNER_NONE : PARTNER_WAIT;
@@ -175,9 +187,9 @@ partner_latest (GstTnAggregatorPad *pad, GstClockTime t, gboolean timeout)
 
 GstTnAggPartner
 gst_tn_agg_partner (GstTnAggregatorPad *pad, GstTnAggregatorSync sync,
-    GstClockTime t, GstClockTime t_end, gboolean timeout)
+    GstClockTime t, GstClockTime t_end, gboolean timeout, gboolean live)
 {
   return sync == GST_TN_AGGREGATOR_SYNC_TIMESTAMP
              ? partner_timestamp (pad, t, t_end, timeout)
-             : partner_latest (pad, t, timeout);
+             : partner_latest (pad, t, timeout, live);
 }

@@ -52,11 +52,12 @@
  * different rates).  A pad is waited on only until it has delivered its
  * first buffer: after that, in a live pipeline, a pad that has nothing
  * new by the deadline (T plus the latency) contributes its latest buffer
- * again.  Without a live source GstAggregator hands the element a buffer
- * of every pad that has not ended, so the next buffer of each pad is
- * known before T is served, and the result does not depend on thread
- * timing.  A sink_0 buffer earlier than every buffer of some pad gives no
- * output.
+ * again.  Without a live source T is served only once every pad that
+ * has not ended is known to hold its newest buffer at or before T (one
+ * that starts at T or lasts beyond it, or whose next buffer starts after
+ * T; the older ones of a faster stream are passed over), so the result
+ * does not depend on thread timing.  A sink_0 buffer earlier than every
+ * buffer of some pad gives no output.
  *
  * Buffers without a timestamp pair in order, one of each pad per output.
  *
@@ -719,6 +720,7 @@ gst_tn_agg_aggregate_locked (
   GstAggregatorPad *pad0;
   GstBuffer *b0;
   GstClockTime t, t_end;
+  gboolean live;
   guint32 cookie;
   guint n = pads_get (self, &cookie);
 
@@ -787,9 +789,11 @@ gst_tn_agg_aggregate_locked (
   if (GST_CLOCK_TIME_IS_VALID (t)
       && (!GST_CLOCK_TIME_IS_VALID (t_end) || t_end <= t))
     t_end = t + 1;
+  /* NONE: not live */
+  live = GST_CLOCK_TIME_IS_VALID (gst_aggregator_get_latency (agg));
   for (guint i = 1; i < n; i++) {
     GstTnAggPartner p
-        = gst_tn_agg_partner (priv->pads[i], sync, t, t_end, timeout);
+        = gst_tn_agg_partner (priv->pads[i], sync, t, t_end, timeout, live);
 
     switch (p) {
     case PARTNER_OK:

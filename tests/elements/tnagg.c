@@ -2,11 +2,12 @@
  * tensorcombine, through tensorstack on int32 <1> streams whose every
  * buffer carries its own number (1000 * pad + index), so each output
  * says which buffers were paired: equal rates one to one, sync=latest and
- * sync=timestamp with a 30 and a 7 fps stream (the partner of every
- * output, computed here from the timestamps), EOS on either pad, live
- * pipelines (numbered buffers; sync=latest with a pad that stalls after
- * its first buffer), a flushing seek (frames of equal noise: a stale
- * buffer pairs two), views read uncopied, caps changing mid-stream, pads
+ * sync=timestamp with a 30 and a 7 fps stream, either on sink_0 (the
+ * partner of every output, computed here from the timestamps), EOS on either
+ * pad, live pipelines (numbered buffers; sync=latest with a pad that stalls
+ * after its first buffer), a flushing seek (frames of equal noise: a stale
+ * buffer pairs two), views read uncopied, one thread feeding every pad
+ * (a tee without queues), caps changing mid-stream, pads
  * requested and released while PLAYING, and the direct hand-off (the
  * source threads push the outputs). */
 #include "common/aggpipe.h"
@@ -89,68 +90,96 @@ GST_START_TEST (test_equal_rate_one_to_one)
 
 GST_END_TEST;
 
-/* The partner of frame i of a 30 fps stream among the n1 buffers of a
- * 7 fps one: with latest the newest that starts at or before it; with
+/* Time frame i of a fps0 stream shares with frame j of a fps1 one. */
+static GstClockTime
+shared (guint i, guint fps0, guint j, guint fps1)
+{
+  GstClockTime lo = MAX (pts_at (j, fps1), pts_at (i, fps0));
+  GstClockTime hi = MIN (pts_at (j + 1, fps1), pts_at (i + 1, fps0));
+
+  return hi > lo ? hi - lo : 0;
+}
+
+/* The partner of frame i of a fps0 stream among the n1 buffers of a fps1
+ * one: with latest the newest that starts at or before it; with
  * timestamp the one sharing the most time with it, the earlier on a tie.
  * -1 when there is none. */
 static gint
-partner (guint i, guint n1, gboolean latest)
+partner (guint i, guint fps0, guint n1, guint fps1, gboolean latest)
 {
-  GstClockTime t0 = pts_at (i, 30), t1 = pts_at (i + 1, 30), most = 0;
+  GstClockTime most = 0;
   gint best = -1;
 
   for (guint j = 0; j < n1; j++) {
-    GstClockTime s = pts_at (j, 7), e = pts_at (j + 1, 7);
-    GstClockTime lo = MAX (s, t0), hi = MIN (e, t1);
+    GstClockTime sh = shared (i, fps0, j, fps1);
 
-    if (latest && s <= t0)
+    if (latest && pts_at (j, fps1) <= pts_at (i, fps0))
       best = j;
-    if (!latest && hi > lo && hi - lo > most) {
-      most = hi - lo;
+    if (!latest && sh > most) {
+      most = sh;
       best = j;
     }
   }
   return best;
 }
 
-/* Loop: 0 sync=latest, 1 sync=timestamp; 30 fps on sink_0 (30 buffers),
- * 7 fps on sink_1 with 7 buffers (all of the second) or 4 (ends at
- * 571 ms). */
+/* Loop: even sync=latest, odd sync=timestamp.  0, 1: 30 fps on sink_0
+ * (30 buffers), 7 fps on sink_1 with 7 buffers (all of the second) or 4
+ * (ends at 571 ms).  2, 3: the other way round, 7 fps on sink_0 (7
+ * buffers) and 30 fps on sink_1 with 30 buffers or 12 (ends at 400 ms):
+ * with latest, sink_1's buffers between two of sink_0's are passed over
+ * (the newest at or before each time, not the next in line). */
 GST_START_TEST (test_30_and_7_fps)
 {
-  gboolean latest = __i__ == 0;
+  gboolean latest = __i__ % 2 == 0, swapped = __i__ >= 2;
+  const guint fps0 = swapped ? 7 : 30, fps1 = swapped ? 30 : 7;
+  const guint n0 = fps0, ns[2] = { swapped ? 12 : 4, fps1 };
 
-  for (guint n1 = 4; n1 <= 7; n1 += 3) {
+  for (guint c = 0; c < 2; c++) {
+    const guint n1 = ns[c];
     AggPipe p;
     gint32 v[2];
     GstClockTime pts;
-    guint outputs = 0;
+    guint outputs = 0, want_outputs = 0;
 
     aggpipe_new (&p,
         latest ? "tensorstack sync=latest" : "tensorstack sync=timestamp", 2);
-    stream (&p, 0, 30, 30);
-    stream (&p, 1, n1, 7);
+    stream (&p, 0, n0, fps0);
+    stream (&p, 1, n1, fps1);
     aggpipe_play (&p);
-    for (guint i = 0; i < 30; i++) {
-      gint want = partner (i, n1, latest);
+    for (guint i = 0; i < n0; i++) {
+      gint want = partner (i, fps0, n1, fps1, latest);
 
       if (want < 0) {
         /* timestamp: sink_1 ended and covers nothing more: EOS */
         fail_if (latest);
         break;
       }
+      want_outputs++;
       fail_unless (pull_values (&p, 2, v, &pts), "%s, %u buffers: output %u",
           latest ? "latest" : "timestamp", n1, i);
       fail_unless_equals_int (v[0], i);
-      fail_unless_equals_int (v[1], 1000 + want);
-      fail_unless_equals_uint64 (pts, pts_at (i, 30));
+      /* timestamp: buffers of a faster sink_1 inside sink_0's share the
+       * same time but for the rounding of their durations (33333333 or
+       * 33333334 ns): any of them */
+      fail_unless (
+          latest ? v[1] == 1000 + want
+                 : v[1] >= 1000 && v[1] < 1000 + (gint) n1
+                       && shared (i, fps0, v[1] - 1000, fps1) + GST_USECOND
+                              >= shared (i, fps0, want, fps1),
+          "%s, %u fps and %u buffers at %u fps: output %u paired %d, not %d",
+          latest ? "latest" : "timestamp", fps0, n1, fps1, i, v[1] - 1000,
+          want);
+      fail_unless_equals_uint64 (pts, pts_at (i, fps0));
       outputs++;
     }
     fail_unless (!pull_values (&p, 2, v, NULL), "an output too many");
     fail_unless (aggpipe_wait (&p) == NULL);
-    /* latest: one output per sink_0 buffer; timestamp with 4 buffers:
-     * those that start before 571 ms, frames 0 .. 17 */
-    fail_unless_equals_int (outputs, latest || n1 == 7 ? 30 : 18);
+    /* latest: one output per sink_0 buffer; timestamp with 4 buffers at
+     * 7 fps: those that start before 571 ms, frames 0 .. 17; with 12 at
+     * 30 fps, those before 400 ms, frames 0 .. 2 */
+    fail_unless_equals_int (outputs, want_outputs);
+    fail_unless_equals_int (outputs, latest || c == 1 ? n0 : swapped ? 3 : 18);
     aggpipe_free (&p);
   }
 }
@@ -319,6 +348,32 @@ GST_END_TEST;
 /* The base advertises the layout meta upstream: transposed views reach
  * it uncopied (tensorview's bytes-copied stays 0) and are read through
  * their strides: each output is np.stack of two arange (6).reshape (2, 3).T. */
+/* One thread feeding every pad (a tee without queues): the element must
+ * pair what the pads hold without waiting for a next buffer that the
+ * thread can bring only once the set is taken; with sync=latest as well
+ * (a held buffer that lasts beyond sink_0's time is the newest). */
+GST_START_TEST (test_one_thread_every_pad)
+{
+  static const gchar *const syncs[] = { "timestamp", "latest" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (syncs); i++) {
+    gchar *d = g_strdup_printf (
+        "tensorsrc num-buffers=5 ! tensor/x-raw,type=int32,dims=<1> "
+        "! tee name=t t. ! s.sink_0 t. ! s.sink_1 "
+        "tensorstack name=s sync=%s ! fakesink",
+        syncs[i]);
+    GError *err = NULL;
+    GstElement *pipe = gst_parse_launch (d, &err);
+
+    fail_unless (pipe != NULL, "%s", err ? err->message : "");
+    tn_play_to_eos (pipe, d, 10);
+    g_free (d);
+  }
+  tn_check_no_outstanding ();
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_views_uncopied)
 {
   static const float want[] = { 0, 3, 1, 4, 2, 5 };
@@ -639,7 +694,7 @@ tnagg_suite (void)
   tcase_set_timeout (tc, 60);
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_equal_rate_one_to_one);
-  tcase_add_loop_test (tc, test_30_and_7_fps, 0, 2);
+  tcase_add_loop_test (tc, test_30_and_7_fps, 0, 4);
   tcase_add_test (tc, test_eos_either_pad);
   tcase_add_test (tc, test_latest_empty_pad);
   tcase_add_test (tc, test_live);
@@ -647,6 +702,7 @@ tnagg_suite (void)
   tcase_add_test (tc, test_live_latest_stalled);
   tcase_add_test (tc, test_flushing_seek);
   tcase_add_test (tc, test_views_uncopied);
+  tcase_add_test (tc, test_one_thread_every_pad);
   tcase_add_test (tc, test_caps_change);
   tcase_add_test (tc, test_pads_while_playing);
   tcase_add_test (tc, test_direct_hand_off);
