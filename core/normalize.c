@@ -541,7 +541,8 @@ norm_float (void *y, const void *x, const tn_view *v, tn_norm_op op,
     for (int64_t o = 0; o < M; o++) {
       double r = pb[o] - pa[o];
 
-      /* max == min: every item is the minimum, and x - min is 0 */
+      /* max == min: every item is the minimum, and x - min is 0 (NaN,
+       * and so the output, when they are infinite: r is NaN then) */
       if (r == 0.0)
         r = 1.0;
       pb[o] = f64 ? r : 1.0 / r;

@@ -7,7 +7,8 @@
  *   log-softmax  (x - m) - log (s)
  *   standardize  (x - mean) / sqrt (var + eps), var the population one
  *   l2           x / max (sqrt (sum x^2), eps); a NaN norm stays NaN
- *   minmax       (x - min) / (max - min); 0 where max == min
+ *   minmax       (x - min) / (max - min); 0 where max == min is finite
+ *                (a group of -inf or of +inf is NaN: inf - inf)
  * float16 and bfloat16 are widened to float32, computed as float32 and
  * rounded once.  The statistics are tensorreduce's folds (core/reduce.h,
  * tn_reduce_fold): the maximum, and float64 lanes for the sums, with that

@@ -20,7 +20,8 @@
  * * `standardize`: `(x - mean) / sqrt(var + eps)`, var the population
  *   variance (NumPy's `var()`)
  * * `l2`: `x / max(sqrt(sum(x * x)), eps)`
- * * `minmax`: `(x - min) / (max - min)`, and 0 where max equals min
+ * * `minmax`: `(x - min) / (max - min)`, and 0 where max equals min and
+ *   is finite (a group of -inf or of +inf is NaN, as the formula gives)
  *
  * taken over #GstTensorNormalize:axes (default `-1`, the last axis): the
  * items that share their indices on the other axes form one group.
@@ -145,7 +146,8 @@ gst_tensor_normalize_op_get_type (void)
         "log-softmax" },
     { TN_NORM_STANDARDIZE, "(x - mean) / sqrt(var + eps)", "standardize" },
     { TN_NORM_L2, "x / max(sqrt(sum(x * x)), eps)", "l2" },
-    { TN_NORM_MINMAX, "(x - min) / (max - min), 0 where max == min", "minmax" },
+    { TN_NORM_MINMAX, "(x - min) / (max - min), 0 where max == min is finite",
+        "minmax" },
     { 0, NULL, NULL },
   };
 
