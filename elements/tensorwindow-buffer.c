@@ -369,6 +369,12 @@ gst_tensor_window_share (GstTensorWindow *self, GstBuffer *in,
     return gst_tensor_window_copy_out (self, data, &v);
   for (i = 0; i < v.rank; i++)
     span += (v.dims[i] - 1) * v.strides[i];
+  if (tn_view_count (&v) == 0) {
+    /* no item (a zero extent on another axis): no byte, wherever the
+     * offset would point (past the end of the input's none) */
+    span = 0;
+    v.offset = 0;
+  }
   /* (the record takes a reference of its own to in: in is the base
    * class's) */
   if (gst_buffer_n_memory (in) == 1 && *mi == NULL

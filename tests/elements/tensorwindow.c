@@ -8,8 +8,8 @@
  * a flush; caps changes; bytes-copied against its bound; the data
  * pointers where a window is promised to be the input's memory; property
  * values that cannot be used; accept-caps queries from another thread
- * while the element stops; negotiation both ways; and the launch lines
- * of the element's documentation. */
+ * while the element stops; negotiation both ways; tensors of no item;
+ * and the launch lines of the element's documentation. */
 #include <string.h>
 
 #include <gst/check/gstharness.h>
@@ -1267,6 +1267,54 @@ GST_START_TEST (test_input_memories)
 }
 GST_END_TEST;
 
+/* Tensors of no item, a zero extent on an axis other than the window's
+ * (<3, 0> on axis 0, <3, 0, 2> on axis 2), with and without a reader of
+ * the layout meta: windows of no byte with their offsets, and no
+ * critical (a window inside an input took a region past its end). */
+GST_START_TEST (test_empty_items)
+{
+  /* hop: items from one window to the next; n: windows of 3 inputs (9
+   * items on axis 0 in windows of 2: 4, and a fifth padded; 6 items on
+   * axis 2 in windows of 1) */
+  static const struct {
+    const gchar *props;
+    gint64 dims[3];
+    gint rank, hop, n;
+  } cs[] = {
+    { "name=w size=2", { 3, 0 }, 2, 2, 4 },
+    { "name=w size=2 pad-end=true", { 3, 0 }, 2, 2, 5 },
+    { "name=w axis=2 size=1", { 3, 0, 2 }, 3, 1, 6 },
+  };
+
+  for (guint c = 0; c < G_N_ELEMENTS (cs); c++) {
+    for (gint meta = 0; meta < 2; meta++) {
+      GstHarness *h = window_harness (cs[c].props, meta);
+      guint n = 0;
+      GstBuffer *b;
+
+      gst_harness_set_src_caps (
+          h, tensor_caps (TN_FLOAT32, cs[c].dims, cs[c].rank, 30));
+      for (guint i = 0; i < 3; i++) {
+        b = gst_buffer_new ();
+        GST_BUFFER_PTS (b) = i * GST_SECOND / 30;
+        GST_BUFFER_DURATION (b) = GST_SECOND / 30;
+        fail_unless_equals_int (gst_harness_push (h, b), GST_FLOW_OK);
+      }
+      gst_harness_push_event (h, gst_event_new_eos ());
+      while ((b = gst_harness_try_pull (h)) != NULL) {
+        fail_unless_equals_uint64 (gst_buffer_get_size (b), 0);
+        fail_unless_equals_uint64 (GST_BUFFER_OFFSET (b), n * cs[c].hop);
+        gst_buffer_unref (b);
+        n++;
+      }
+      fail_unless_equals_int (n, cs[c].n);
+      gst_harness_teardown (h);
+    }
+  }
+  tn_check_no_outstanding ();
+}
+GST_END_TEST;
+
 static gchar *printed;
 
 static void
@@ -1340,6 +1388,7 @@ tensorwindow_suite (void)
   tcase_add_test (tc, test_negotiation);
   tcase_add_test (tc, test_strided_input);
   tcase_add_test (tc, test_input_memories);
+  tcase_add_test (tc, test_empty_items);
   tcase_add_test (tc, test_doc_launch_lines);
   return s;
 }
