@@ -789,8 +789,9 @@ gst_tn_agg_aggregate_locked (
   if (GST_CLOCK_TIME_IS_VALID (t)
       && (!GST_CLOCK_TIME_IS_VALID (t_end) || t_end <= t))
     t_end = t + 1;
-  /* NONE: not live */
-  live = GST_CLOCK_TIME_IS_VALID (gst_aggregator_get_latency (agg));
+  /* NONE: not live (asked only where it matters: a lock each time) */
+  live = sync == GST_TN_AGGREGATOR_SYNC_LATEST
+         && GST_CLOCK_TIME_IS_VALID (gst_aggregator_get_latency (agg));
   for (guint i = 1; i < n; i++) {
     GstTnAggPartner p
         = gst_tn_agg_partner (priv->pads[i], sync, t, t_end, timeout, live);
