@@ -32,6 +32,17 @@
  * session 8 H4). */
 #define TN_GEMM_PF_B 8
 
+/* k steps before the end of a tile at which its C rows start coming
+ * into L1, a row a step.  Fetched into L1 at the start of the call, as
+ * before, they were gone by the end: the A and B micro-panels stream
+ * 52-60 KiB through L1 in between (12x32 float32, 14x16 float64), and
+ * rows a power of two apart share one L1 set.  perf put the loads and
+ * stores of C at 7-8 % of the float64 kernel's samples at 2048^3; now
+ * they go to L2 at the start and to L1 here, as OpenBLAS's kernels do.
+ * On Zen 4 the 2048^3 float64 product gained 1-4 % of OpenBLAS's speed
+ * with it, float32 held (docs/perf-notes.md, session 17 H1). */
+#define TN_GEMM_PF_C 32
+
 /* Up to 14 rows of 2 accumulators (28 of AVX-512's 32 registers).  Named
  * accumulators, not an array: GCC keeps an array of vectors on the stack
  * and stores it every step.  Rows past R are dead code. */
@@ -71,6 +82,23 @@
     NAME##_tile (R, ks, pa, pb, c, ldc, beta);                                 \
     break;
 
+/* One k step of the micro-kernel: the two B vectors, the prefetches,
+ * the R rows' FMAs. */
+#define TN_GEMM_STEP(P, CT, VT, ASTEP, BSTEP)                                  \
+  VT b0 = P##_LDB (b, 0), b1 = P##_LDB (b, 1), ai;                             \
+  _mm_prefetch ((const char *) (a + TN_GEMM_PF_A * ASTEP), _MM_HINT_T0);       \
+  if (ASTEP * sizeof (CT) > 64)                                                \
+    _mm_prefetch (                                                             \
+        (const char *) (a + TN_GEMM_PF_A * ASTEP) + 64, _MM_HINT_T0);          \
+  if (P##_PFB)                                                                 \
+    _mm_prefetch ((const char *) (b + TN_GEMM_PF_B * BSTEP), _MM_HINT_T0);     \
+  if (P##_PFB && BSTEP * sizeof (CT) > 64)                                     \
+    _mm_prefetch (                                                             \
+        (const char *) (b + TN_GEMM_PF_B * BSTEP) + 64, _MM_HINT_T0);          \
+  TN_GEMM_ROWS14 (TN_GEMM_ROW_MAC, P)                                          \
+  a += ASTEP;                                                                  \
+  b += BSTEP
+
 /* P: macro prefix; CT/OT: packed and output C types; VT: vector type;
  * LANES: outputs per vector; ASTEP/BSTEP: packed items per k step;
  * ROWS: the row counts 1..MR as X (NAME, r) list, MR its last. */
@@ -81,27 +109,27 @@
     VT c0 = P##_ZERO ();                                                       \
     TN_GEMM_ROWS14 (TN_GEMM_DECL, VT)                                          \
                                                                                \
-    /* C is written once at the end: start fetching its rows now. */           \
+    /* C is written once at the end: its rows go to L2 now (a row block        \
+     * of C is back in L3 by the next k block), into L1 near the end. */       \
     for (int i = 0; i < R; i++) {                                              \
-      _mm_prefetch ((const char *) (c + i * ldc), _MM_HINT_T0);                \
+      _mm_prefetch ((const char *) (c + i * ldc), _MM_HINT_T1);                \
       _mm_prefetch (                                                           \
-          (const char *) (c + i * ldc + 2 * LANES) - 1, _MM_HINT_T0);          \
+          (const char *) (c + i * ldc + 2 * LANES) - 1, _MM_HINT_T1);          \
     }                                                                          \
-    _Pragma ("GCC unroll 4") for (int64_t p = 0; p < ks; p++)                  \
+    int64_t p = 0, pe = ks > TN_GEMM_PF_C ? ks - TN_GEMM_PF_C : 0;             \
+    _Pragma ("GCC unroll 4") for (; p < pe; p++)                               \
     {                                                                          \
-      VT b0 = P##_LDB (b, 0), b1 = P##_LDB (b, 1), ai;                         \
-      _mm_prefetch ((const char *) (a + TN_GEMM_PF_A * ASTEP), _MM_HINT_T0);   \
-      if (ASTEP * sizeof (CT) > 64)                                            \
+      TN_GEMM_STEP (P, CT, VT, ASTEP, BSTEP);                                  \
+    }                                                                          \
+    /* the last steps, each fetching a row of C into L1 */                     \
+    _Pragma ("GCC unroll 2") for (int q = 0; p < ks; p++, q++)                 \
+    {                                                                          \
+      if (q < R) {                                                             \
+        _mm_prefetch ((const char *) (c + q * ldc), _MM_HINT_T0);              \
         _mm_prefetch (                                                         \
-            (const char *) (a + TN_GEMM_PF_A * ASTEP) + 64, _MM_HINT_T0);      \
-      if (P##_PFB)                                                             \
-        _mm_prefetch ((const char *) (b + TN_GEMM_PF_B * BSTEP), _MM_HINT_T0); \
-      if (P##_PFB && BSTEP * sizeof (CT) > 64)                                 \
-        _mm_prefetch (                                                         \
-            (const char *) (b + TN_GEMM_PF_B * BSTEP) + 64, _MM_HINT_T0);      \
-      TN_GEMM_ROWS14 (TN_GEMM_ROW_MAC, P)                                      \
-      a += ASTEP;                                                              \
-      b += BSTEP;                                                              \
+            (const char *) (c + q * ldc + 2 * LANES) - 1, _MM_HINT_T0);        \
+      }                                                                        \
+      TN_GEMM_STEP (P, CT, VT, ASTEP, BSTEP);                                  \
     }                                                                          \
     TN_GEMM_ROWS14 (TN_GEMM_ROW_STORE, P, LANES)                               \
   }                                                                            \
