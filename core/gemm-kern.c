@@ -111,6 +111,21 @@ init_x86 (tn_gemm_dsp *d, unsigned flags)
   if (flags & TN_CPU_AVX512) { /* a geometry of its own */
     for (int k = 0; k < TN_GEMM_NKINDS; k++)
       d->k[k].g = avx512_ref[k].g;
+    /* float64 off Intel (measured on Zen 4: 32 KiB L1d, 1 MiB L2): mc
+     * 140, an A block of 280 KiB in L2, so that each B micro-panel read
+     * from L3 serves 10 calls where 84 rows gave 6 (252 rows, 18 calls,
+     * measured no faster at 2048^3 and made 512^3 on two threads 0.08
+     * slower: 3 row blocks, nc cut to 128 for the tasks); nc 1024, so
+     * that A is packed half as often (the k x nc B block is past L2
+     * already at 512).  With the C prefetch of x86/gemm-tmpl.h, 2048^3
+     * on one thread 0.88-0.92 -> 0.97-0.98 of OpenBLAS
+     * (docs/perf-notes.md, session 17 H1).  Intel keeps its own: not
+     * measured there, and on the Xeon nc 1024 alone measured 0.98x at
+     * 2048^3 (session 11 H3). */
+    if (!tn_cpu_intel ()) {
+      d->k[TN_GEMM_F64].g.mc = 140;
+      d->k[TN_GEMM_F64].g.nc = 1024;
+    }
     d->k[TN_GEMM_F32].ukr = tn_gemm_ukr_f32_avx512;
     d->k[TN_GEMM_F64].ukr = tn_gemm_ukr_f64_avx512;
     d->k[TN_GEMM_I8].ukr = tn_gemm_ukr_i8_avx512;
