@@ -106,23 +106,36 @@ tn_gemm_pack_a (const tn_gemm_geom *g, tn_dtype src, void *dst,
   }
 }
 
+/* Source row by source row over all the micro-panels of the call (the
+ * driver passes the strips of a k block together): one panel at a time
+ * read 64-128 bytes from each of kc rows a pitch apart (16 KiB at 2048
+ * float64), then the same rows again for the next.  perf share of
+ * tn_gemm_pack_b in a 2048^3 float64 product 1.5 % -> 0.7 %
+ * (docs/perf-notes.md, session 17 H1). */
 #define PACK_B(ENUM, ST, CT, CONV)                                             \
   case ENUM: {                                                                 \
     const ST *s = (const ST *) base + off;                                     \
     CT *d = dst;                                                               \
-    if (nb < g->nr || kpad > kb)                                               \
-      memset (d, 0, kpad * g->nr * sizeof (CT));                               \
+    int64_t ns = (nb + g->nr - 1) / g->nr, sp = kpad * g->nr;                  \
+    if (kpad > kb)                                                             \
+      memset (d, 0, (size_t) (ns * sp) * sizeof (CT));                         \
+    else if (nb % g->nr)                                                       \
+      memset (d + (ns - 1) * sp, 0, (size_t) sp * sizeof (CT));                \
     for (int64_t kk = 0; kk < kb; kk++) {                                      \
       const ST *row = s + kk * rs;                                             \
-      if (g->kp == 1 && cs == 1)                                               \
-        for (int64_t j = 0; j < nb; j++)                                       \
-          d[kk * g->nr + j] = CONV (row[j]);                                   \
-      else if (g->kp == 1)                                                     \
-        for (int64_t j = 0; j < nb; j++)                                       \
-          d[kk * g->nr + j] = CONV (row[j * cs]);                              \
-      else                                                                     \
-        for (int64_t j = 0; j < nb; j++)                                       \
-          d[B_AT (g, kk, j)] = CONV (row[j * cs]);                             \
+      for (int64_t j0 = 0; j0 < nb; j0 += g->nr) {                             \
+        int64_t w = nb - j0 < g->nr ? nb - j0 : g->nr;                         \
+        CT *ds = d + j0 / g->nr * sp;                                          \
+        if (g->kp == 1 && cs == 1)                                             \
+          for (int64_t j = 0; j < w; j++)                                      \
+            ds[kk * g->nr + j] = CONV (row[j0 + j]);                           \
+        else if (g->kp == 1)                                                   \
+          for (int64_t j = 0; j < w; j++)                                      \
+            ds[kk * g->nr + j] = CONV (row[(j0 + j) * cs]);                    \
+        else                                                                   \
+          for (int64_t j = 0; j < w; j++)                                      \
+            ds[B_AT (g, kk, j)] = CONV (row[(j0 + j) * cs]);                   \
+      }                                                                        \
     }                                                                          \
     break;                                                                     \
   }

@@ -90,8 +90,8 @@ tn_gemm_kpad (const tn_gemm_geom *g, int64_t k)
 void tn_gemm_pack_a (const tn_gemm_geom *g, tn_dtype src, void *dst,
     const void *base, int64_t off, int64_t rs, int64_t cs, int64_t mb,
     int64_t kb);
-/* Packs k [0, kb) x columns [0, nb) (nb <= nr) into one micro-panel of
- * kpad(kb) x nr, zero-filling the padding. */
+/* Packs k [0, kb) x columns [0, nb) into ceil(nb / nr) micro-panels of
+ * kpad(kb) x nr, one after the other, zero-filling the padding. */
 void tn_gemm_pack_b (const tn_gemm_geom *g, tn_dtype src, void *dst,
     const void *base, int64_t off, int64_t rs, int64_t cs, int64_t kb,
     int64_t nb);

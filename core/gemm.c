@@ -253,11 +253,15 @@ pack_b_chunk (void *ctx_, int64_t chunk, int64_t begin, int64_t end)
   const tn_gemm_geom *g = pb->g;
 
   (void) chunk;
-  for (int64_t t = begin; t < end; t++) {
+  /* the strips of one k block in one call: they are side by side in
+   * the packed block, and the call reads the source rows along them */
+  for (int64_t t = begin; t < end;) {
     int64_t js = t % c->nstrips, kb_i = (t / c->nstrips) % c->nkb;
     int64_t bi = t / c->nstrips / c->nkb;
+    int64_t run = c->nstrips - js < end - t ? c->nstrips - js : end - t;
     int64_t k0 = kb_i * g->kc, kb = pb->k - k0 < g->kc ? pb->k - k0 : g->kc;
-    int64_t j0 = js * g->nr, nb = pb->n - j0 < g->nr ? pb->n - j0 : g->nr;
+    int64_t j0 = js * g->nr;
+    int64_t nb = pb->n - j0 < run * g->nr ? pb->n - j0 : run * g->nr;
     char *dst = (char *) pb->data + bi * pb->per
                 + (block_offset (pb, kb_i) + js * tn_gemm_kpad (g, kb) * g->nr)
                       * g->psize;
@@ -265,6 +269,7 @@ pack_b_chunk (void *ctx_, int64_t chunk, int64_t begin, int64_t end)
     tn_gemm_pack_b (g, pb->dtype, dst, c->base,
         batch_offset (c->v, pb->nbr, bi) + k0 * c->rs + j0 * c->cs, c->rs,
         c->cs, kb, nb);
+    t += run;
   }
 }
 
