@@ -296,11 +296,14 @@ gst_tensor_window_ring_copy_in (GstTensorWindow *self, const guint8 *data,
     return FALSE;
   }
   if (self->items_contig && iv_dense) {
-    /* the items are one run of the input: no view to build */
-    memcpy (gst_tn_ring_at (self->ring, x * self->item_bytes),
-        data + (gsize) iv->offset * self->isz
-            + (gsize) (x - b0) * self->item_bytes,
-        (gsize) (to - x) * self->item_bytes);
+    /* the items are one run of the input: no view to build (and none
+     * to copy where items have no bytes: the data of an empty buffer
+     * may be NULL, which memcpy may not get even for 0 bytes) */
+    if (self->item_bytes > 0)
+      memcpy (gst_tn_ring_at (self->ring, x * self->item_bytes),
+          data + (gsize) iv->offset * self->isz
+              + (gsize) (x - b0) * self->item_bytes,
+          (gsize) (to - x) * self->item_bytes);
   } else {
     gst_tensor_window_in_items (self, iv, x - b0, to - b0, &v);
     tn_view_materialize (
