@@ -217,12 +217,10 @@ gst_tensor_splitter_property_problem (
                      "sections=N (N equal parts) or indices=i,j,... "
                      "(np.split's split points).");
   }
-  if (self->axis < -TN_MAX_RANK || self->axis >= TN_MAX_RANK) {
+  if ((why = gst_tn_element_axis_problem (self->axis)) != NULL) {
     *prop = "axis";
     *text = g_strdup_printf ("%d", self->axis);
-    return g_strdup_printf ("tensors have at most %d axes, so an axis is in "
-                            "[%d, %d].",
-        TN_MAX_RANK, -TN_MAX_RANK, TN_MAX_RANK - 1);
+    return why;
   }
   if (self->sections > MAX_PARTS) {
     *prop = "sections";

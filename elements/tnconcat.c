@@ -234,16 +234,15 @@ gst_tn_concat_class_install_axis (GstTnConcatClass *klass, const gchar *blurb)
 static gboolean
 gst_tn_concat_start (GstAggregator *agg)
 {
+  gchar *why;
   gint axis;
 
   GST_OBJECT_LOCK (agg);
   axis = PRIV (agg)->axis;
   GST_OBJECT_UNLOCK (agg);
-  if (axis < -TN_MAX_RANK || axis >= TN_MAX_RANK) {
+  why = gst_tn_element_axis_problem (axis);
+  if (why != NULL) {
     gchar *text = g_strdup_printf ("%d", axis);
-    gchar *why = g_strdup_printf ("tensors have at most %d axes, so an axis "
-                                  "is in [%d, %d]",
-        TN_MAX_RANK, -TN_MAX_RANK, TN_MAX_RANK - 1);
 
     gst_tn_element_property_error (GST_ELEMENT (agg), "axis", text, why);
     g_free (text);

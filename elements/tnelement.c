@@ -31,6 +31,16 @@ gst_tn_element_property_error (GstElement *element, const gchar *property,
   return FALSE;
 }
 
+gchar *
+gst_tn_element_axis_problem (gint axis)
+{
+  if (axis >= -TN_MAX_RANK && axis < TN_MAX_RANK)
+    return NULL;
+  return g_strdup_printf ("tensors have at most %d axes, so an axis is in "
+                          "[%d, %d].",
+      TN_MAX_RANK, -TN_MAX_RANK, TN_MAX_RANK - 1);
+}
+
 void
 gst_tn_element_property_warning (GstElement *element, const gchar *property,
     const gchar *text, const gchar *why, const gchar *kept)

@@ -24,6 +24,13 @@ gboolean gst_tn_element_is_running (GstElement *element);
 gboolean gst_tn_element_property_error (GstElement *element,
     const gchar *property, const gchar *text, const gchar *why);
 
+/* Why an int property axis names no axis of any tensor (it is outside
+ * [-TN_MAX_RANK, TN_MAX_RANK - 1]), for gst_tn_element_property_error;
+ * NULL where it can be one.  The caller frees it.  (Such properties take
+ * any int: a GParamSpec range only makes GLib warn and keep the old
+ * value.) */
+gchar *gst_tn_element_axis_problem (gint axis);
+
 /* For a value set while running that cannot be used: posts a warning that
  * names it and the value kept ("...; keeping ops=\"add:1\""). */
 void gst_tn_element_property_warning (GstElement *element,
