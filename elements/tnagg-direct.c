@@ -74,14 +74,16 @@ pads_all (GstTnAggregator *self, gboolean eos)
   return eos ? !all : all;
 }
 
-static GstFlowReturn
-gst_tn_agg_aggregate (GstAggregator *agg, gboolean timeout)
+/* The task waits until the hand-off stops, then aggregates what is
+ * complete; TRUE when it started the hand-off (again). */
+static gboolean
+task_round (GstTnAggregator *self, gboolean timeout, GstFlowReturn *ret)
 {
-  GstTnAggregator *self = GST_TN_AGGREGATOR (agg);
+  GstAggregator *agg = GST_AGGREGATOR (self);
   GstTnAggregatorPrivate *priv = PRIV (self);
   gint flushes = g_atomic_int_get (&priv->flushes);
   gint produced = 0;
-  GstFlowReturn ret;
+  gboolean started = FALSE;
 
   /* The upstream threads aggregate: the task waits here, not on
    * GstAggregator's condition, so that the queueing of every buffer does
@@ -102,10 +104,10 @@ gst_tn_agg_aggregate (GstAggregator *agg, gboolean timeout)
   g_mutex_unlock (&priv->wait_lock);
 
   g_mutex_lock (&priv->lock);
-  ret = g_atomic_int_get (&priv->direct_flow);
-  if (ret == GST_FLOW_OK)
-    ret = gst_tn_agg_aggregate_locked (self, timeout, FALSE, &produced);
-  if (ret == GST_FLOW_OK
+  *ret = g_atomic_int_get (&priv->direct_flow);
+  if (*ret == GST_FLOW_OK)
+    *ret = gst_tn_agg_aggregate_locked (self, timeout, FALSE, &produced);
+  if (*ret == GST_FLOW_OK
       && produced > 1
       /* NONE: not live, GstAggregator waits for every pad */
       && !GST_CLOCK_TIME_IS_VALID (gst_aggregator_get_latency (agg))) {
@@ -125,13 +127,34 @@ gst_tn_agg_aggregate (GstAggregator *agg, gboolean timeout)
       /* A set completed before: its thread saw no hand-off (it queues
        * before it looks), so it is the task's. */
       do
-        ret = gst_tn_agg_aggregate_locked (self, FALSE, TRUE, &produced);
-      while (ret == GST_FLOW_OK && produced > 0);
-      if (ret != GST_FLOW_OK)
+        *ret = gst_tn_agg_aggregate_locked (self, FALSE, TRUE, &produced);
+      while (*ret == GST_FLOW_OK && produced > 0);
+      if (*ret != GST_FLOW_OK)
         gst_tn_agg_direct_stop (self);
+      else
+        started = TRUE;
     }
   }
   g_mutex_unlock (&priv->lock);
+  return started;
+}
+
+static GstFlowReturn
+gst_tn_agg_aggregate (GstAggregator *agg, gboolean timeout)
+{
+  GstFlowReturn ret;
+
+  /* Once the hand-off is on, the task waits in task_round at once.
+   * Returned to GstAggregator, it would wait for a whole set on
+   * GstAggregator's condition, which every queued buffer wakes: where
+   * one thread feeds the pads in turn and waits for each output (an
+   * application pushing into appsrcs), the thread that completes the set
+   * has taken it before the task looks, so the task never saw a whole
+   * set, never came back here, and was woken twice a set: 40-50 us a
+   * push on the 2-core VM, a seventh of a 1M-item float32 add
+   * (docs/perf-notes.md, "Session 18"). */
+  while (task_round (GST_TN_AGGREGATOR (agg), timeout, &ret))
+    timeout = FALSE;
   return ret;
 }
 

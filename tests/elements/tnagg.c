@@ -9,7 +9,7 @@
  * buffer pairs two), views read uncopied, one thread feeding every pad
  * (a tee without queues), caps changing mid-stream, pads
  * requested and released while PLAYING, and the direct hand-off (the
- * source threads push the outputs). */
+ * source threads push the outputs, and the task sleeps meanwhile). */
 #include "common/aggpipe.h"
 
 #include <sys/prctl.h>
@@ -685,6 +685,115 @@ GST_START_TEST (test_direct_hand_off)
 
 GST_END_TEST;
 
+/* The source pads of test_task_sleeps_while_direct answer no latency
+ * query, so GstAggregator asks again each time its task waits for a whole
+ * set: counted.  The 1 ms each takes lets the feeding thread take every
+ * set before the task looks. */
+static gint latency_queries;
+
+static gboolean
+count_latency (GstPad *pad, GstObject *parent, GstQuery *query)
+{
+  if (GST_QUERY_TYPE (query) != GST_QUERY_LATENCY)
+    return gst_pad_query_default (pad, parent, query);
+  g_atomic_int_inc (&latency_queries);
+  g_usleep (1000);
+  return FALSE;
+}
+
+static GstFlowReturn
+keep_last (GstPad *pad, GstObject *parent, GstBuffer *buf)
+{
+  gpointer *last = g_object_get_data (G_OBJECT (pad), "last");
+  GstBuffer *old = g_atomic_pointer_exchange (last, buf);
+
+  if (old)
+    gst_buffer_unref (old);
+  return GST_FLOW_OK;
+}
+
+/* One thread feeds both pads in turn, takes each output before the next
+ * set and sets come at a rate, as from an application feeding appsrcs
+ * and reading an appsink.  Once the hand-off is on, the task must sleep
+ * where no queued buffer wakes it (tnagg-direct.c).  It used to go back
+ * to GstAggregator's wait for a whole set, which every queued buffer
+ * wakes, and never saw a whole set (the feeding thread takes it first),
+ * so it woke for every set: 40-50 us a push on a 2-core VM.  Counted:
+ * how often the task waited there over 50 sets (count_latency; one a set
+ * before the fix). */
+GST_START_TEST (test_task_sleeps_while_direct)
+{
+  GstElement *e = gst_element_factory_make ("tensorstack", "agg");
+  GstPad *src[2], *sink = gst_pad_new ("sink", GST_PAD_SINK), *esrc;
+  gpointer last = NULL;
+  GstSegment seg;
+  gint before = -1, waits;
+  GstCaps *caps = gst_tn_info_to_caps (&int32_1);
+
+  g_object_set_data (G_OBJECT (sink), "last", &last);
+  gst_pad_set_chain_function (sink, keep_last);
+  esrc = gst_element_get_static_pad (e, "src");
+  fail_unless_equals_int (gst_pad_link (esrc, sink), GST_PAD_LINK_OK);
+  gst_object_unref (esrc);
+  gst_pad_set_active (sink, TRUE);
+  for (guint k = 0; k < 2; k++) {
+    GstPad *esink = gst_element_request_pad_simple (e, "sink_%u");
+
+    src[k] = gst_pad_new (k ? "src1" : "src0", GST_PAD_SRC);
+    gst_pad_set_query_function (src[k], count_latency);
+    fail_unless_equals_int (gst_pad_link (src[k], esink), GST_PAD_LINK_OK);
+    gst_object_unref (esink);
+    gst_pad_set_active (src[k], TRUE);
+  }
+  fail_unless (
+      gst_element_set_state (e, GST_STATE_PLAYING) == GST_STATE_CHANGE_SUCCESS);
+  gst_segment_init (&seg, GST_FORMAT_TIME);
+  for (guint k = 0; k < 2; k++) {
+    gchar *id = g_strdup_printf ("direct%u", k);
+
+    fail_unless (gst_pad_push_event (src[k], gst_event_new_stream_start (id)));
+    fail_unless (gst_pad_push_event (src[k], gst_event_new_caps (caps)));
+    fail_unless (gst_pad_push_event (src[k], gst_event_new_segment (&seg)));
+    g_free (id);
+  }
+  for (guint j = 0; j < 60; j++) {
+    GstBuffer *out = NULL;
+    gint32 v[2];
+    GstMapInfo m;
+
+    for (guint k = 0; k < 2; k++)
+      fail_unless_equals_int (
+          gst_pad_push (src[k], numbered (k, j, 30)), GST_FLOW_OK);
+    /* the first outputs come from the task: wait for each */
+    for (gint spin = 0; spin < 5000; spin++) {
+      if ((out = g_atomic_pointer_exchange (&last, NULL)))
+        break;
+      g_usleep (1000);
+    }
+    fail_unless (out != NULL, "no output for set %u", j);
+    gst_buffer_map (out, &m, GST_MAP_READ);
+    memcpy (v, m.data, sizeof v);
+    gst_buffer_unmap (out, &m);
+    gst_buffer_unref (out);
+    fail_unless_equals_int (v[0], j);
+    fail_unless_equals_int (v[1], 1000 + j);
+    if (j == 9)
+      before = g_atomic_int_get (&latency_queries);
+    g_usleep (2000); /* frames at a rate: the task has long gone to wait */
+  }
+  waits = g_atomic_int_get (&latency_queries) - before;
+  fail_unless (waits < 10,
+      "the task waited for a whole set %d times over 50 sets", waits);
+  gst_caps_unref (caps);
+  gst_element_set_state (e, GST_STATE_NULL);
+  for (guint k = 0; k < 2; k++)
+    gst_object_unref (src[k]);
+  gst_object_unref (sink);
+  gst_object_unref (e);
+}
+
+GST_END_TEST;
+
 static Suite *
 tnagg_suite (void)
 {
@@ -706,6 +815,7 @@ tnagg_suite (void)
   tcase_add_test (tc, test_caps_change);
   tcase_add_test (tc, test_pads_while_playing);
   tcase_add_test (tc, test_direct_hand_off);
+  tcase_add_test (tc, test_task_sleeps_while_direct);
   return s;
 }
 
