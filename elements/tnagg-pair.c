@@ -5,11 +5,47 @@
 
 #define GST_CAT_DEFAULT gst_tn_aggregator_debug
 
+/* The caps that came after the held buffer are the pad's from now on. */
+static void
+apply_pending (GstTnAggregatorPad *pad)
+{
+  if (!pad->pending)
+    return;
+  pad->pending = FALSE;
+  pad->info = pad->pending_info;
+  pad->dense = pad->pending_dense;
+  pad->nbytes = pad->pending_nbytes;
+}
+
 void
 gst_tn_agg_pad_clear_held (GstTnAggregatorPad *pad)
 {
   gst_clear_buffer (&pad->held);
   pad->held_start = pad->held_end = GST_CLOCK_TIME_NONE;
+  apply_pending (pad);
+}
+
+gboolean
+gst_tn_agg_pad_set_info (GstTnAggregatorPad *pad, const GstTnInfo *info,
+    const tn_view *dense, gsize nbytes)
+{
+  gboolean changed = !pad->have_info || !gst_tn_info_equal (info, &pad->info);
+
+  /* A held buffer may still serve sink_0 buffers: it keeps the caps it
+   * came with, the new ones are its successor's. */
+  if (pad->held && pad->have_info) {
+    pad->pending = changed;
+    pad->pending_info = *info;
+    pad->pending_dense = *dense;
+    pad->pending_nbytes = nbytes;
+    return FALSE;
+  }
+  pad->pending = FALSE;
+  pad->info = *info;
+  pad->dense = *dense;
+  pad->nbytes = nbytes;
+  pad->have_info = TRUE;
+  return changed;
 }
 
 gboolean
@@ -34,6 +70,7 @@ hold (GstTnAggregatorPad *pad, GstBuffer *buf)
   GstAggregatorPad *ap = GST_AGGREGATOR_PAD (pad);
 
   gst_buffer_replace (&pad->held, NULL);
+  apply_pending (pad); /* buf came after the caps */
   pad->held = buf;
   pad->held_start = gst_tn_agg_running_time (ap, buf);
   pad->held_end = GST_CLOCK_TIME_NONE;

@@ -22,6 +22,12 @@ struct _GstTnAggregatorPad {
    * running-time start and end (end NONE: until the next buffer). */
   GstBuffer *held;
   GstClockTime held_start, held_end;
+  /* Caps that came after held (pending): they are the next buffer's,
+   * and become info, dense and nbytes when held is replaced or dropped. */
+  gboolean pending;
+  GstTnInfo pending_info;
+  tn_view pending_dense;
+  gsize pending_nbytes;
   /* Atomic: flushed while the lock was held; held is stale. */
   gint flushed;
   /* Atomic (tnagg-direct.c): serialized events queued and not handled
@@ -43,6 +49,13 @@ typedef struct {
   GMutex lock;
   gboolean negotiated; /* out_info stands for the pads of pads_cookie */
   guint32 pads_cookie;
+  /* The pads' infos out_info was negotiated from, pad order (a pad's
+   * pending caps when its current ones did not combine); neg_current:
+   * the buffers to combine have other infos, the next negotiation takes
+   * the pads' current ones. */
+  GstTnInfo *neg_info;
+  guint n_neg_alloc;
+  gboolean neg_current;
   GstTnInfo out_info;
   gsize out_size;
   GstTnAggregatorPad *driver; /* the pad whose segment the output has */
@@ -75,8 +88,14 @@ gboolean gst_tn_agg_is_gap (GstBuffer *buf);
 GstClockTime gst_tn_agg_running_time (GstAggregatorPad *pad, GstBuffer *buf);
 /* The negotiated output's size in bytes. */
 gsize gst_tn_agg_out_size (GstTnAggregator *self);
-/* Drops pad->held. */
+/* Drops pad->held (its pending caps, if any, become the pad's). */
 void gst_tn_agg_pad_clear_held (GstTnAggregatorPad *pad);
+/* info, its dense view and size become pad's: at once when no buffer is
+ * held, else pending until the held buffer is replaced or dropped (the
+ * aggregate then finds the pad's info is not the negotiated one).
+ * TRUE when the pad's info changed now (the output caps must follow). */
+gboolean gst_tn_agg_pad_set_info (GstTnAggregatorPad *pad,
+    const GstTnInfo *info, const tn_view *dense, gsize nbytes);
 /* Makes pad->held the buffer that serves the sink_0 buffer spanning
  * running time [t, t_end) (t NONE: untimed; t_end is t + 1 without a
  * duration) by the rule of sync (see the SECTION of tnagg.c), consuming

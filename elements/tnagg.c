@@ -26,7 +26,9 @@
  * Every sink pad takes tensor/x-raw caps (minimal caps such as
  * `tensor/x-raw,type=uint8,dims=<2,3>` are enough); the element computes
  * the output tensor from all of them, and again whenever caps change on
- * any pad.  Impossible combinations fail negotiation with an element
+ * any pad.  New caps on a pad are those of its next buffer: a buffer of
+ * a slower pad that still serves sink_0's buffers keeps the caps it came
+ * with.  Impossible combinations fail negotiation with an element
  * error that names the pads, their dims and types (and the axis).  The
  * output's framerate is sink_0's.  Inputs may be strided views (the
  * element advertises the layout meta upstream); the output is a dense
@@ -358,6 +360,7 @@ gst_tn_aggregator_stop (GstAggregator *agg)
   }
   pads_unref (self, n);
   priv->negotiated = FALSE;
+  priv->neg_current = FALSE;
   priv->driver = NULL;
   g_mutex_unlock (&priv->lock);
   return TRUE;
@@ -375,6 +378,8 @@ sink_event_queued (
     GstCaps *caps;
     GstTnInfo info;
     GError *err = NULL;
+    tn_view dense;
+    gsize nbytes;
     tn_err e;
 
     gst_event_parse_caps (event, &caps);
@@ -387,9 +392,8 @@ sink_event_queued (
       gst_event_unref (event);
       return FALSE;
     }
-    if (!gst_tn_info_size (&info, &pad->nbytes)
-        || tn_view_init (&pad->dense, info.dtype, info.dims, info.rank, &e)
-               < 0) {
+    if (!gst_tn_info_size (&info, &nbytes)
+        || tn_view_init (&dense, info.dtype, info.dims, info.rank, &e) < 0) {
       gchar *s = gst_tn_info_to_string (&info);
 
       GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
@@ -400,13 +404,11 @@ sink_event_queued (
       gst_event_unref (event);
       return FALSE;
     }
-    /* A buffer held under other caps would be read with the new ones. */
-    if (pad->have_info && !gst_tn_info_equal (&info, &pad->info))
-      gst_tn_agg_pad_clear_held (pad);
-    pad->info = info;
-    pad->have_info = TRUE;
-    PRIV (self)->negotiated = FALSE;
-    gst_pad_mark_reconfigure (GST_AGGREGATOR_SRC_PAD (agg));
+    /* A buffer held under the old caps keeps them while it serves. */
+    if (gst_tn_agg_pad_set_info (pad, &info, &dense, nbytes)) {
+      PRIV (self)->negotiated = FALSE;
+      gst_pad_mark_reconfigure (GST_AGGREGATOR_SRC_PAD (agg));
+    }
     /* The output caps are computed in update_src_caps: the input's must
      * not be forwarded. */
     gst_event_unref (event);
@@ -487,6 +489,7 @@ gst_tn_aggregator_update_src_caps (
   GError *err = NULL;
   GstTnAggInput *in;
   GstCaps *mine;
+  gboolean ok;
   guint32 cookie;
   guint n;
 
@@ -511,7 +514,29 @@ gst_tn_aggregator_update_src_caps (
       goto done;
     }
   in = inputs_get (self, n);
-  if (!klass->negotiate (self, n, in, &out, &err)) {
+  ok = klass->negotiate (self, n, in, &out, &err);
+  if (!ok && !priv->neg_current) {
+    /* Caps pending behind a held buffer are those of the pad's next
+     * buffer: two streams switching together combine so (aggregate
+     * checks which buffers serve before it combines any). */
+    GError *err2 = NULL;
+    gboolean pending = FALSE;
+
+    for (guint i = 0; i < n; i++)
+      if (priv->pads[i]->pending) {
+        in[i].info = priv->pads[i]->pending_info;
+        pending = TRUE;
+      }
+    if (pending && klass->negotiate (self, n, in, &out, &err2)) {
+      ok = TRUE;
+      g_clear_error (&err);
+    }
+    g_clear_error (&err2);
+    if (!ok)
+      for (guint i = 0; i < n; i++)
+        in[i].info = priv->pads[i]->info;
+  }
+  if (!ok) {
     /* A pad with nothing queued may be about to change its caps too (two
      * streams switching together, one of them late: live): its next
      * buffer decides.  Without a live source GstAggregator negotiates
@@ -567,6 +592,13 @@ gst_tn_aggregator_update_src_caps (
   priv->out_info = out;
   priv->pads_cookie = cookie;
   priv->negotiated = TRUE;
+  priv->neg_current = FALSE;
+  if (n > priv->n_neg_alloc) {
+    priv->n_neg_alloc = n;
+    priv->neg_info = g_renew (GstTnInfo, priv->neg_info, n);
+  }
+  for (guint i = 0; i < n; i++)
+    priv->neg_info[i] = in[i].info;
   if (priv->driver != priv->pads[0]) {
     priv->driver = priv->pads[0];
     gst_aggregator_update_segment (
@@ -733,6 +765,10 @@ gst_tn_agg_aggregate_locked (
     pads_unref (self, n);
     return GST_FLOW_OK;
   }
+  /* sink_0's buffers are read with its caps: nothing of it is held (it
+   * may have been another pad's before a pad was released). */
+  if (priv->pads[0]->held)
+    gst_tn_agg_pad_clear_held (priv->pads[0]);
   /* GstAggregator calls aggregate (but on a live timeout) when every pad
    * has a buffer or has ended; a direct hand-off may have taken them
    * since, and a partial set must not be started (its pads' buffers would
@@ -826,6 +862,20 @@ gst_tn_agg_aggregate_locked (
       goto done;
     }
   }
+  /* A partner under other caps than the output's were negotiated from
+   * (it came after new caps, or the negotiation took pending caps and
+   * an older buffer serves): negotiated again from the pads' current
+   * caps, then paired again (the partners keep what they hold). */
+  for (guint i = 0; i < n; i++)
+    if (!gst_tn_info_equal (&priv->pads[i]->info, &priv->neg_info[i])) {
+      GST_DEBUG_OBJECT (self, "%s: the buffer to combine has other caps",
+          GST_PAD_NAME (priv->pads[i]));
+      priv->negotiated = FALSE;
+      priv->neg_current = TRUE;
+      gst_tn_agg_direct_stop (self); /* the task negotiates */
+      gst_pad_mark_reconfigure (agg->srcpad);
+      goto done;
+    }
   gst_buffer_unref (b0);
   /* NULL only when a flush came between (the direct hand-off) */
   b0 = gst_aggregator_pad_pop_buffer (pad0);
@@ -920,6 +970,7 @@ gst_tn_aggregator_finalize (GObject *object)
 
   g_free (priv->inputs);
   g_free (priv->pads);
+  g_free (priv->neg_info);
   g_mutex_clear (&priv->lock);
   g_cond_clear (&priv->resume);
   g_mutex_clear (&priv->wait_lock);

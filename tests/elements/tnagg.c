@@ -550,6 +550,77 @@ GST_START_TEST (test_caps_change)
 
 GST_END_TEST;
 
+/* Pushes buf (taken) on source k under caps info, as a sample. */
+static void
+push_with_caps (AggPipe *p, guint k, const GstTnInfo *info, GstBuffer *buf)
+{
+  GstCaps *caps = gst_tn_info_to_caps (info);
+  GstSample *s = gst_sample_new (buf, caps, NULL, NULL);
+  GstFlowReturn ret;
+
+  g_signal_emit_by_name (p->src[k], "push-sample", s, &ret);
+  fail_unless_equals_int (ret, GST_FLOW_OK);
+  gst_sample_unref (s);
+  gst_buffer_unref (buf);
+  gst_caps_unref (caps);
+}
+
+/* The caps of a slower pad change while its previous buffer still serves
+ * sink_0: a 30 fps <1> stream joined (tensorconcat) with a 10 fps stream
+ * whose frame 0 is <1> and frames 1 and 2 are <2>.  Each sink_0 frame j
+ * takes the 10 fps frame j / 3 under that frame's own caps: <2> outputs
+ * [j, 1000] for j < 3, then <3> outputs [j, 1000 + j / 3, -1].  (The
+ * buffer held under the old caps was dropped when the new caps came,
+ * one frame ahead of its use, and sink_0's frames 1 and 2 gave no
+ * output.) */
+GST_START_TEST (test_caps_change_slow_pad)
+{
+  static const gchar *const syncs[]
+      = { "tensorconcat sync=timestamp", "tensorconcat sync=latest" };
+  GstTnInfo two = int32_1, info;
+
+  two.dims[0] = 2;
+  for (guint s = 0; s < G_N_ELEMENTS (syncs); s++) {
+    AggPipe p;
+
+    aggpipe_new (&p, syncs[s], 2);
+    stream (&p, 0, 9, 30);
+    for (guint j = 0; j < 3; j++) {
+      gint32 vv[2] = { 1000 + (gint32) j, -1 };
+      GstBuffer *b = gst_buffer_new_memdup (vv, j ? sizeof vv : sizeof vv[0]);
+
+      GST_BUFFER_PTS (b) = pts_at (j, 10);
+      GST_BUFFER_DURATION (b) = pts_at (j + 1, 10) - pts_at (j, 10);
+      push_with_caps (&p, 1, j ? &two : &int32_1, b);
+    }
+    aggpipe_eos (&p, 1);
+    aggpipe_play (&p);
+    for (guint j = 0; j < 9; j++) {
+      GstBuffer *b = aggpipe_pull (&p, &info);
+      gint32 *v;
+      GstMapInfo m;
+
+      fail_unless (b != NULL, "%s: output %u missing", syncs[s], j);
+      fail_unless_equals_int (info.rank, 1);
+      fail_unless_equals_int64 (info.dims[0], j < 3 ? 2 : 3);
+      fail_unless_equals_uint64 (GST_BUFFER_PTS (b), pts_at (j, 30));
+      gst_buffer_map (b, &m, GST_MAP_READ);
+      v = (gint32 *) m.data;
+      fail_unless_equals_int (v[0], j);
+      fail_unless_equals_int (v[1], 1000 + j / 3);
+      if (j >= 3)
+        fail_unless_equals_int (v[2], -1);
+      gst_buffer_unmap (b, &m);
+      gst_buffer_unref (b);
+    }
+    fail_unless (aggpipe_pull (&p, NULL) == NULL);
+    fail_unless (aggpipe_wait (&p) == NULL);
+    aggpipe_free (&p);
+  }
+}
+
+GST_END_TEST;
+
 /* A third pad requested and linked while PLAYING joins from its first
  * buffer; released again, the output has two rows again. */
 GST_START_TEST (test_pads_while_playing)
@@ -813,6 +884,7 @@ tnagg_suite (void)
   tcase_add_test (tc, test_views_uncopied);
   tcase_add_test (tc, test_one_thread_every_pad);
   tcase_add_test (tc, test_caps_change);
+  tcase_add_test (tc, test_caps_change_slow_pad);
   tcase_add_test (tc, test_pads_while_playing);
   tcase_add_test (tc, test_direct_hand_off);
   tcase_add_test (tc, test_task_sleeps_while_direct);
