@@ -180,16 +180,16 @@ partner_timestamp (GstTnAggregatorPad *pad, GstClockTime t, GstClockTime t_end,
   return PARTNER_WAIT;
 }
 
-/* sync=latest: makes pad->held the newest buffer at or before t.  live:
- * what the pad holds by now serves.  Not live, held is known to be the
- * newest when it starts at t or lasts beyond t (the next buffer starts
- * at its end or later), else once a later buffer (or EOS) is; since
- * GstAggregator queues one buffer per pad at a time, a pad drained here
- * short of that is waited for.  (Waiting on a held buffer that covers t
- * would deadlock one thread feeding every pad, a tee without queues.) */
+/* sync=latest: makes pad->held the newest buffer at or before t.  held
+ * is known to be the newest when it starts at t or lasts beyond t (the
+ * next buffer starts at its end or later), else once a later buffer (or
+ * EOS) is; a pad drained here short of that is waited for (not live,
+ * GstAggregator queues one buffer per pad at a time) until, live, the
+ * deadline: then what the pad holds serves.  (Waiting on a held buffer
+ * that covers t would deadlock one thread feeding every pad, a tee
+ * without queues.) */
 static GstTnAggPartner
-partner_latest (
-    GstTnAggregatorPad *pad, GstClockTime t, gboolean timeout, gboolean live)
+partner_latest (GstTnAggregatorPad *pad, GstClockTime t, gboolean timeout)
 {
   GstAggregatorPad *ap = GST_AGGREGATOR_PAD (pad);
   GstBuffer *h;
@@ -211,8 +211,7 @@ partner_latest (
       return PARTNER_WAIT;
   }
   if (pad->held)
-    return live || timeout || gst_aggregator_pad_is_eos (ap)
-                   || pad->held_start == t
+    return timeout || gst_aggregator_pad_is_eos (ap) || pad->held_start == t
                    || (GST_CLOCK_TIME_IS_VALID (pad->held_end)
                        && pad->held_end > t)
                ? PARTNER_OK
@@ -224,9 +223,9 @@ partner_latest (
 
 GstTnAggPartner
 gst_tn_agg_partner (GstTnAggregatorPad *pad, GstTnAggregatorSync sync,
-    GstClockTime t, GstClockTime t_end, gboolean timeout, gboolean live)
+    GstClockTime t, GstClockTime t_end, gboolean timeout)
 {
   return sync == GST_TN_AGGREGATOR_SYNC_TIMESTAMP
              ? partner_timestamp (pad, t, t_end, timeout)
-             : partner_latest (pad, t, timeout, live);
+             : partner_latest (pad, t, timeout);
 }

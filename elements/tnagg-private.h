@@ -100,11 +100,10 @@ gboolean gst_tn_agg_pad_set_info (GstTnAggregatorPad *pad,
  * running time [t, t_end) (t NONE: untimed; t_end is t + 1 without a
  * duration) by the rule of sync (see the SECTION of tnagg.c), consuming
  * the pad's buffers before it; timeout: a live deadline passed, nothing
- * more is waited for; live: the pipeline is (sync=latest then takes what
- * a pad holds without waiting for its next buffer). */
+ * more is waited for. */
 GstTnAggPartner gst_tn_agg_partner (GstTnAggregatorPad *pad,
     GstTnAggregatorSync sync, GstClockTime t, GstClockTime t_end,
-    gboolean timeout, gboolean live);
+    gboolean timeout);
 
 /* The aggregate vfunc's work with lock held; direct: only when every
  * pad has a buffer, as GstAggregator asks before it calls aggregate

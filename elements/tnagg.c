@@ -149,9 +149,11 @@ gst_tn_aggregator_sync_get_type (void)
         "timestamp" },
     { GST_TN_AGGREGATOR_SYNC_LATEST,
         "One output per sink_0 buffer; every other pad gives its newest "
-        "buffer at or before that time; live, a pad is not waited on once "
-        "it has one (not live, its next buffer or EOS is, so that the "
-        "pairing never depends on thread timing)",
+        "buffer at or before that time; live, a pad that has delivered is "
+        "waited on only until the deadline (that time plus the latency), "
+        "then its latest buffer serves (not live, its next buffer or EOS "
+        "is waited for, so that the pairing never depends on thread "
+        "timing)",
         "latest" },
     { 0, NULL, NULL },
   };
@@ -752,7 +754,6 @@ gst_tn_agg_aggregate_locked (
   GstAggregatorPad *pad0;
   GstBuffer *b0;
   GstClockTime t, t_end;
-  gboolean live;
   guint32 cookie;
   guint n = pads_get (self, &cookie);
 
@@ -825,12 +826,9 @@ gst_tn_agg_aggregate_locked (
   if (GST_CLOCK_TIME_IS_VALID (t)
       && (!GST_CLOCK_TIME_IS_VALID (t_end) || t_end <= t))
     t_end = t + 1;
-  /* NONE: not live (asked only where it matters: a lock each time) */
-  live = sync == GST_TN_AGGREGATOR_SYNC_LATEST
-         && GST_CLOCK_TIME_IS_VALID (gst_aggregator_get_latency (agg));
   for (guint i = 1; i < n; i++) {
     GstTnAggPartner p
-        = gst_tn_agg_partner (priv->pads[i], sync, t, t_end, timeout, live);
+        = gst_tn_agg_partner (priv->pads[i], sync, t, t_end, timeout);
 
     switch (p) {
     case PARTNER_OK:

@@ -345,6 +345,48 @@ GST_START_TEST (test_live_latest_stalled)
 
 GST_END_TEST;
 
+/* Live, sync=latest: a pad whose newest buffer at or before sink_0's
+ * time arrives after an older one, well before the deadline, gives that
+ * newest buffer.  sink_0 has frames at 0 and 100 ms; sink_1 has 1000 at
+ * 0, then, once the first output is out, 1001 at 50 ms and 30 ms later
+ * 1002 at 100 ms; the latency is 300 ms.  The output at 100 ms is
+ * [1, 1002].  (The element took whatever sink_1 held as soon as it had
+ * drained the pad's queue, and gave [1, 1001].) */
+GST_START_TEST (test_live_latest_newest)
+{
+  AggPipe p;
+  gint32 v[2];
+  GstClockTime pts;
+
+  aggpipe_new (&p, "tensorstack sync=latest latency=300000000", 2);
+  for (guint k = 0; k < 2; k++) {
+    g_object_set (p.src[k], "is-live", TRUE, NULL);
+    aggpipe_caps (&p, k, &int32_1);
+  }
+  aggpipe_push (&p, 0, numbered (0, 0, 10));
+  aggpipe_push (&p, 0, numbered (0, 1, 10));
+  aggpipe_eos (&p, 0);
+  aggpipe_push (&p, 1, numbered (1, 0, 20));
+  aggpipe_play (&p);
+  fail_unless (pull_values (&p, 2, v, &pts));
+  fail_unless_equals_uint64 (pts, 0);
+  fail_unless_equals_int (v[0], 0);
+  fail_unless_equals_int (v[1], 1000);
+  aggpipe_push (&p, 1, numbered (1, 1, 20));
+  g_usleep (30 * G_TIME_SPAN_MILLISECOND);
+  aggpipe_push (&p, 1, numbered (1, 2, 20));
+  aggpipe_eos (&p, 1);
+  fail_unless (pull_values (&p, 2, v, &pts));
+  fail_unless_equals_uint64 (pts, pts_at (1, 10));
+  fail_unless_equals_int (v[0], 1);
+  fail_unless_equals_int (v[1], 1002);
+  fail_unless (!pull_values (&p, 2, v, NULL));
+  fail_unless (aggpipe_wait (&p) == NULL);
+  aggpipe_free (&p);
+}
+
+GST_END_TEST;
+
 /* The base advertises the layout meta upstream: transposed views reach
  * it uncopied (tensorview's bytes-copied stays 0) and are read through
  * their strides: each output is np.stack of two arange (6).reshape (2, 3).T. */
@@ -880,6 +922,7 @@ tnagg_suite (void)
   tcase_add_test (tc, test_live);
   tcase_add_test (tc, test_live_numbered);
   tcase_add_test (tc, test_live_latest_stalled);
+  tcase_add_test (tc, test_live_latest_newest);
   tcase_add_test (tc, test_flushing_seek);
   tcase_add_test (tc, test_views_uncopied);
   tcase_add_test (tc, test_one_thread_every_pad);
