@@ -118,7 +118,7 @@ struct _GstTensorCombine {
 
   /* The object lock: */
   tn_combine_op op;
-  guint n_threads;
+  gint n_threads;
   /* Under the base's lock (negotiate, combine): what negotiate accepted,
    * and the plan of each step of the last buffer (steps[k - 1] combines
    * pad k in; one step when the op does not fold), reused while the next
@@ -348,7 +348,7 @@ gst_tensor_combine_combine (GstTnAggregator *agg, guint n, GstTnAggInput *in,
   tn_err e;
 
   GST_OBJECT_LOCK (self);
-  nthreads = (gint) self->n_threads;
+  nthreads = g_atomic_int_get (&self->n_threads);
   GST_OBJECT_UNLOCK (self);
 
   *out = take_sink0 (self, &in[0], out_info);
@@ -425,9 +425,7 @@ gst_tensor_combine_set_property (
     GST_OBJECT_UNLOCK (self);
     break;
   case PROP_N_THREADS:
-    GST_OBJECT_LOCK (self);
-    self->n_threads = g_value_get_uint (value);
-    GST_OBJECT_UNLOCK (self);
+    gst_tn_element_set_n_threads (GST_ELEMENT (self), &self->n_threads, value);
     break;
   default:
     G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -447,13 +445,24 @@ gst_tensor_combine_get_property (
     g_value_set_enum (value, self->op);
     break;
   case PROP_N_THREADS:
-    g_value_set_uint (value, self->n_threads);
+    g_value_set_int (value, g_atomic_int_get (&self->n_threads));
     break;
   default:
     G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     break;
   }
   GST_OBJECT_UNLOCK (self);
+}
+
+static gboolean
+gst_tensor_combine_start (GstAggregator *agg)
+{
+  GstTensorCombine *self = GST_TENSOR_COMBINE (agg);
+
+  if (!gst_tn_element_check_n_threads (
+          GST_ELEMENT (self), g_atomic_int_get (&self->n_threads)))
+    return FALSE;
+  return GST_AGGREGATOR_CLASS (gst_tensor_combine_parent_class)->start (agg);
 }
 
 /* The plans go after the base's stop: GstAggregator may have restarted
@@ -490,6 +499,8 @@ gst_tensor_combine_class_init (GstTensorCombineClass *klass)
   gobject_class->set_property = gst_tensor_combine_set_property;
   gobject_class->get_property = gst_tensor_combine_get_property;
   gobject_class->finalize = gst_tensor_combine_finalize;
+  GST_AGGREGATOR_CLASS (klass)->start
+      = GST_DEBUG_FUNCPTR (gst_tensor_combine_start);
   GST_AGGREGATOR_CLASS (klass)->stop
       = GST_DEBUG_FUNCPTR (gst_tensor_combine_stop);
 

@@ -113,7 +113,7 @@ struct _GstTensorMatmul {
   /* properties (the object lock) */
   gchar *weights_path, *bias_path;
   gboolean transpose_a, transpose_b;
-  guint n_threads;
+  gint n_threads;
 
   /* streaming state (the aggregator's thread) */
   gboolean have_a, have_b;
@@ -229,6 +229,9 @@ gst_tensor_matmul_start (GstAggregator *agg)
   gchar *weights, *bias;
   gboolean ok = TRUE;
 
+  if (!gst_tn_element_check_n_threads (
+          GST_ELEMENT (self), g_atomic_int_get (&self->n_threads)))
+    return FALSE;
   g_mutex_lock (&self->run_lock);
   self->stopped = FALSE;
   g_mutex_unlock (&self->run_lock);
@@ -865,8 +868,9 @@ gst_tensor_matmul_set_property (
     self->transpose_b = g_value_get_boolean (value);
     break;
   case PROP_N_THREADS:
-    self->n_threads = g_value_get_uint (value);
-    break;
+    GST_OBJECT_UNLOCK (self);
+    gst_tn_element_set_n_threads (GST_ELEMENT (self), &self->n_threads, value);
+    return;
   default:
     G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     break;
@@ -895,7 +899,7 @@ gst_tensor_matmul_get_property (
     g_value_set_boolean (value, self->transpose_b);
     break;
   case PROP_N_THREADS:
-    g_value_set_uint (value, self->n_threads);
+    g_value_set_int (value, g_atomic_int_get (&self->n_threads));
     break;
   default:
     G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);

@@ -74,6 +74,7 @@
 #include "config.h"
 #endif
 
+#include <math.h>
 #include <string.h>
 
 #include <gst/base/gstbasetransform.h>
@@ -116,7 +117,7 @@ struct _GstTensorNormalize {
   gchar *axes_text;
   gchar *axes_error; /* why axes_text cannot be used, or NULL */
   gdouble eps;       /* -1: the op's default */
-  guint n_threads;
+  gint n_threads;
 
   /* streaming thread: what set_caps settled */
   gboolean configured;
@@ -378,7 +379,7 @@ gst_tensor_normalize_transform (
   GST_OBJECT_LOCK (self);
   op = self->op;
   eps = self->eps < 0 ? tn_norm_default_eps (op) : self->eps;
-  nthreads = (gint) self->n_threads;
+  nthreads = g_atomic_int_get (&self->n_threads);
   GST_OBJECT_UNLOCK (self);
   r = tn_normalize (
       dst.data, src.data, &src.view, op, self->mask, eps, nthreads, &e);
@@ -406,6 +407,11 @@ gst_tensor_normalize_start (GstBaseTransform *trans)
     prop = g_strdup ("axes");
     text = g_strdup (self->axes_text);
     why = g_strdup (self->axes_error);
+  } else if (!isfinite (self->eps)) {
+    prop = g_strdup ("eps");
+    text = g_strdup_printf ("%g", self->eps);
+    why = g_strdup ("eps must be finite and >= 0, or -1 for the op's "
+                    "default.");
   } else if (self->eps >= 0 && !tn_norm_uses_eps (self->op)) {
     prop = g_strdup ("eps");
     text = g_strdup_printf ("%g", self->eps);
@@ -420,6 +426,9 @@ gst_tensor_normalize_start (GstBaseTransform *trans)
   GST_OBJECT_UNLOCK (self);
   if (prop)
     ok = gst_tn_element_property_error (GST_ELEMENT (self), prop, text, why);
+  else
+    ok = gst_tn_element_check_n_threads (
+        GST_ELEMENT (self), g_atomic_int_get (&self->n_threads));
   g_free (prop);
   g_free (text);
   g_free (why);
@@ -464,9 +473,7 @@ gst_tensor_normalize_set_property (
     GST_OBJECT_UNLOCK (self);
     break;
   case PROP_N_THREADS:
-    GST_OBJECT_LOCK (self);
-    self->n_threads = g_value_get_uint (value);
-    GST_OBJECT_UNLOCK (self);
+    gst_tn_element_set_n_threads (GST_ELEMENT (self), &self->n_threads, value);
     break;
   default:
     G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -492,7 +499,7 @@ gst_tensor_normalize_get_property (
     g_value_set_double (value, self->eps);
     break;
   case PROP_N_THREADS:
-    g_value_set_uint (value, self->n_threads);
+    g_value_set_int (value, g_atomic_int_get (&self->n_threads));
     break;
   default:
     G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -562,15 +569,17 @@ gst_tensor_normalize_class_init (GstTensorNormalizeClass *klass)
    *
    * The guard of standardize (added to the variance) and l2 (the least
    * norm divided by).  -1 (the default) takes the op's: 1e-5 for
-   * standardize, 1e-12 for l2; a value >= 0 applies as given.  The other
-   * ops take none: a value >= 0 with them, or one below 0 other than -1,
-   * is an error when the element starts.
+   * standardize, 1e-12 for l2; a finite value >= 0 applies as given.  The
+   * other ops take none: a value >= 0 with them, one below 0 other than
+   * -1, infinity or NaN is an error when the element starts.  (Any double
+   * is stored, NaN too: GLib's range check would warn and go on with the
+   * default.)
    */
   g_object_class_install_property (gobject_class, PROP_EPS,
       g_param_spec_double ("eps", "Epsilon",
-          "Guard of standardize (added to var) and l2 (least norm); -1 "
-          "takes 1e-5 for standardize, 1e-12 for l2",
-          -G_MAXDOUBLE, G_MAXDOUBLE, DEFAULT_EPS, flags));
+          "Guard of standardize (added to var) and l2 (least norm), finite "
+          "and >= 0; -1 takes 1e-5 for standardize, 1e-12 for l2",
+          -INFINITY, INFINITY, DEFAULT_EPS, flags | G_PARAM_LAX_VALIDATION));
 
   /**
    * GstTensorNormalize:n-threads:

@@ -718,6 +718,9 @@ gst_tensor_op_start (GstBaseTransform *trans)
   GST_OBJECT_UNLOCK (self);
   if (error)
     ok = gst_tn_element_property_error (GST_ELEMENT (self), prop, text, error);
+  else
+    ok = gst_tn_element_check_n_threads (
+        GST_ELEMENT (self), g_atomic_int_get (&self->n_threads));
   g_free (text);
   g_free (error);
   return ok;
@@ -788,7 +791,7 @@ gst_tensor_op_set_property (
     break;
   }
   case PROP_N_THREADS:
-    g_atomic_int_set (&self->n_threads, g_value_get_uint (value));
+    gst_tn_element_set_n_threads (GST_ELEMENT (self), &self->n_threads, value);
     return;
   default:
     G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -818,7 +821,7 @@ gst_tensor_op_get_property (
     g_value_set_string (value, self->value);
     break;
   case PROP_N_THREADS:
-    g_value_set_uint (value, (guint) g_atomic_int_get (&self->n_threads));
+    g_value_set_int (value, g_atomic_int_get (&self->n_threads));
     break;
   default:
     G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);

@@ -127,7 +127,7 @@ struct _GstTensorReduce {
   gchar *axes_error; /* why axes_text cannot be used, or NULL */
   gboolean keepdims;
   gint ddof;
-  guint n_threads;
+  gint n_threads;
   gboolean post_messages;
   guint max_message_items;
 
@@ -659,7 +659,7 @@ gst_tensor_reduce_transform (
   }
   GST_OBJECT_LOCK (self);
   ddof = self->ddof;
-  nthreads = (gint) self->n_threads;
+  nthreads = g_atomic_int_get (&self->n_threads);
   post = self->post_messages ? (gint64) self->max_message_items : -1;
   GST_OBJECT_UNLOCK (self);
   r = tn_reduce (dst.data, src.data, &src.view, self->cur_op, self->mask, ddof,
@@ -711,6 +711,9 @@ gst_tensor_reduce_start (GstBaseTransform *trans)
   if (error)
     ok = gst_tn_element_property_error (
         GST_ELEMENT (self), "axes", text, error);
+  else
+    ok = gst_tn_element_check_n_threads (
+        GST_ELEMENT (self), g_atomic_int_get (&self->n_threads));
   g_free (text);
   g_free (error);
   return ok;
@@ -748,9 +751,7 @@ gst_tensor_reduce_set_property (
     GST_OBJECT_UNLOCK (self);
     break;
   case PROP_N_THREADS:
-    GST_OBJECT_LOCK (self);
-    self->n_threads = g_value_get_uint (value);
-    GST_OBJECT_UNLOCK (self);
+    gst_tn_element_set_n_threads (GST_ELEMENT (self), &self->n_threads, value);
     break;
   case PROP_POST_MESSAGES:
     GST_OBJECT_LOCK (self);
@@ -789,7 +790,7 @@ gst_tensor_reduce_get_property (
     g_value_set_int (value, self->ddof);
     break;
   case PROP_N_THREADS:
-    g_value_set_uint (value, self->n_threads);
+    g_value_set_int (value, g_atomic_int_get (&self->n_threads));
     break;
   case PROP_POST_MESSAGES:
     g_value_set_boolean (value, self->post_messages);

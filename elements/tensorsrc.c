@@ -98,7 +98,7 @@ struct _GstTensorSrc {
   gdouble low, high;
   gdouble mean, stddev;
   guint64 seed;
-  guint n_threads;
+  gint n_threads;
 
   /* negotiated, under the object lock */
   GstTnInfo info;
@@ -226,8 +226,9 @@ gst_tensor_src_set_property (
     self->seed = g_value_get_uint64 (value);
     break;
   case PROP_N_THREADS:
-    self->n_threads = g_value_get_uint (value);
-    break;
+    GST_OBJECT_UNLOCK (self);
+    gst_tn_element_set_n_threads (GST_ELEMENT (self), &self->n_threads, value);
+    return;
   case PROP_IS_LIVE:
     GST_OBJECT_UNLOCK (self);
     gst_base_src_set_live (GST_BASE_SRC (self), g_value_get_boolean (value));
@@ -280,7 +281,7 @@ gst_tensor_src_get_property (
     g_value_set_uint64 (value, self->seed);
     break;
   case PROP_N_THREADS:
-    g_value_set_uint (value, self->n_threads);
+    g_value_set_int (value, g_atomic_int_get (&self->n_threads));
     break;
   default:
     G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -453,6 +454,9 @@ gst_tensor_src_start (GstBaseSrc *bsrc)
   gboolean empty;
   gdouble low, high;
 
+  if (!gst_tn_element_check_n_threads (
+          GST_ELEMENT (self), g_atomic_int_get (&self->n_threads)))
+    return FALSE;
   GST_OBJECT_LOCK (self);
   self->n = 0;
   self->have_info = FALSE;
@@ -657,7 +661,7 @@ gst_tensor_src_fill (GstPushSrc *psrc, GstBuffer *buf)
   GenJob job;
   GstTnInfo info;
   gsize size, n_items;
-  guint n_threads;
+  gint n_threads;
   GstMapInfo map;
   guint64 n;
   tn_err e;

@@ -77,11 +77,53 @@ gst_tn_pad_accept_intersect (GstPad *pad)
 GParamSpec *
 gst_tn_param_spec_n_threads (void)
 {
-  return g_param_spec_uint ("n-threads", "Threads",
-      "Threads that share one large tensor (0: one per core); every value "
-      "gives the same bits",
-      0, GST_TN_N_THREADS_MAX, GST_TN_N_THREADS_DEFAULT,
+  return g_param_spec_int ("n-threads", "Threads",
+      "Threads that share one large tensor, 0 to 64 (0: one per core); "
+      "every value gives the same bits",
+      G_MININT, G_MAXINT, GST_TN_N_THREADS_DEFAULT,
       G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING);
+}
+
+static gchar *
+n_threads_problem (gint n)
+{
+  if (n >= 0 && n <= GST_TN_N_THREADS_MAX)
+    return NULL;
+  return g_strdup_printf (
+      "n-threads is 0 (one thread per core) to %d", GST_TN_N_THREADS_MAX);
+}
+
+gboolean
+gst_tn_element_check_n_threads (GstElement *element, gint n)
+{
+  gchar *why = n_threads_problem (n), *text;
+
+  if (why == NULL)
+    return TRUE;
+  text = g_strdup_printf ("%d", n);
+  gst_tn_element_property_error (element, "n-threads", text, why);
+  g_free (text);
+  g_free (why);
+  return FALSE;
+}
+
+void
+gst_tn_element_set_n_threads (GstElement *element, gint *n, const GValue *value)
+{
+  gint v = g_value_get_int (value);
+  gchar *why = n_threads_problem (v);
+
+  if (why != NULL && gst_tn_element_is_running (element)) {
+    gchar *text = g_strdup_printf ("%d", v);
+    gchar *kept = g_strdup_printf ("%d", g_atomic_int_get (n));
+
+    gst_tn_element_property_warning (element, "n-threads", text, why, kept);
+    g_free (kept);
+    g_free (text);
+  } else {
+    g_atomic_int_set (n, v);
+  }
+  g_free (why);
 }
 
 /* One lock for every element's last refusal: refusals are rare, and a caller

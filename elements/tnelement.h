@@ -84,7 +84,18 @@ gboolean gst_tn_transform_query (
  * alone, so every value gives the same bits. */
 #define GST_TN_N_THREADS_DEFAULT 0
 #define GST_TN_N_THREADS_MAX 64
+/* Any int is stored (a pspec range would make gst-launch-1.0 warn and go
+ * on with the default). */
 GParamSpec *gst_tn_param_spec_n_threads (void);
+/* From start: posts the property error for an n outside
+ * [0, GST_TN_N_THREADS_MAX] and returns FALSE. */
+gboolean gst_tn_element_check_n_threads (GstElement *element, gint n);
+/* set_property's part, without the object lock: stores the value in *n
+ * (atomically: streaming threads read it per buffer), but while the
+ * element runs an unusable one is refused with the property warning and
+ * *n kept. */
+void gst_tn_element_set_n_threads (
+    GstElement *element, gint *n, const GValue *value);
 
 /* Whether refusing caps deserves an error message: FALSE when *last, the
  * caps of the previous refusal, equals caps.  A source sends its CAPS

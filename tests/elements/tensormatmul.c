@@ -1077,20 +1077,15 @@ GST_END_TEST;
 GST_START_TEST (test_properties)
 {
   GstElement *e = gst_element_factory_make ("tensormatmul", NULL);
-  GParamSpec *ps
-      = g_object_class_find_property (G_OBJECT_GET_CLASS (e), "n-threads");
-  GParamSpecUInt *pu = G_PARAM_SPEC_UINT (ps);
   gchar *w, *b;
   gboolean ta, tb;
-  guint n;
+  gint n;
   GstPad *p1, *p2;
   GstPadTemplate *templ;
 
   g_object_get (e, "weights", &w, "bias", &b, "transpose-a", &ta, "transpose-b",
       &tb, "n-threads", &n, NULL);
   fail_unless (w == NULL && b == NULL && !ta && !tb && n == 0);
-  fail_unless_equals_int (pu->minimum, 0);
-  fail_unless_equals_int (pu->maximum, 64);
   g_object_set (
       e, "weights", "x.npy", "transpose-b", TRUE, "n-threads", 3, NULL);
   g_object_get (e, "weights", &w, "transpose-b", &tb, "n-threads", &n, NULL);

@@ -240,7 +240,7 @@ GST_START_TEST (test_properties)
   gchar *axes;
   gint op, ddof;
   gboolean keep;
-  guint nt;
+  gint nt;
 
   g_object_get (e, "op", &op, "axes", &axes, "keepdims", &keep, "ddof", &ddof,
       "n-threads", &nt, NULL);
@@ -273,9 +273,7 @@ GST_START_TEST (test_properties)
   ps = g_object_class_find_property (G_OBJECT_GET_CLASS (e), "ddof");
   fail_unless_equals_int (G_PARAM_SPEC_INT (ps)->minimum, 0);
   fail_unless_equals_int (G_PARAM_SPEC_INT (ps)->maximum, G_MAXINT);
-  ps = g_object_class_find_property (G_OBJECT_GET_CLASS (e), "n-threads");
-  fail_unless_equals_int (G_PARAM_SPEC_UINT (ps)->minimum, 0);
-  fail_unless_equals_int (G_PARAM_SPEC_UINT (ps)->maximum, 64);
+  /* n-threads' spec: test_n_threads_everywhere (tensorop) */
   gst_object_unref (e);
 }
 

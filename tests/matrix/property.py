@@ -214,6 +214,8 @@
         {'id': 'tensornormalize.eps-unused', 'e': 'tensornormalize', 'p': 'op=minmax eps=0.1', 'w': ['tensornormalize0', 'eps', '0.1', 'op=minmax']},
         {'id': 'tensornormalize.eps-negative', 'e': 'tensornormalize', 'p': 'op=l2 eps=-0.5', 'w': ['tensornormalize0', 'eps', '-0.5']},
         {'id': 'tensornormalize.n-threads-typo', 'e': 'tensornormalize', 'p': 'n-threads=two', 'w': ['tensornormalize', 'n-threads', 'two']},
+        {'id': 'tensornormalize.eps-nan', 'e': 'tensornormalize', 'p': 'op=l2 eps=nan', 'w': ['tensornormalize0', 'eps', 'nan', 'finite']},
+        {'id': 'tensornormalize.eps-inf', 'e': 'tensornormalize', 'p': 'op=standardize eps=inf', 'w': ['tensornormalize0', 'eps', 'inf', 'finite']},
         {'id': 'tensorsplit.axis-typo', 'e': 'tensorsplit', 'p': 'axis=one sections=2', 'w': ['tensorsplit', 'axis', 'one']},
         {'id': 'tensorsplit.axis-range', 'e': 'tensorsplit', 'p': 'axis=2 sections=2', 'w': ['tensorsplit0', 'axis=2', 'float32 <2, 3>']},
         {'id': 'tensorsplit.axis-range-rank', 'e': 'tensorsplit', 'p': 'axis=9 sections=2', 'w': ['tensorsplit0', 'axis', '"9"', '[-8, 7]']},
@@ -231,6 +233,24 @@
              'launch': 'tensorsrc num-buffers=1 ! tensor/x-raw,type=float32,dims=<2,3> ! {e} {p} ! fakesink',
              'expect': 'error', 'words': '{w}',
              'issue': 'issue 15: a tensornormalize or tensorsplit value that cannot be used is an error naming it'},
+  },
+  {
+    # n-threads, shared by six elements (elements/tnelement.c): any int is
+    # stored, one outside 0..64 is an error when the element starts (a
+    # GParamSpec range only made GLib warn and the element run with the
+    # default)
+    'axes': [
+      [
+        {'id': 'tensorop', 'l': 'tensorsrc num-buffers=1 ! tensor/x-raw,type=float32,dims=<2,3> ! tensorop ops=add:1 n-threads=65 ! fakesink', 'w': ['tensorop0', 'n-threads', '"65"', '0 (one thread per core) to 64']},
+        {'id': 'tensorreduce', 'l': 'tensorsrc num-buffers=1 ! tensor/x-raw,type=float32,dims=<2,3> ! tensorreduce n-threads=-1 ! fakesink', 'w': ['tensorreduce0', 'n-threads', '"-1"', 'to 64']},
+        {'id': 'tensornormalize', 'l': 'tensorsrc num-buffers=1 ! tensor/x-raw,type=float32,dims=<2,3> ! tensornormalize n-threads=1000 ! fakesink', 'w': ['tensornormalize0', 'n-threads', '"1000"', 'to 64']},
+        {'id': 'tensormatmul', 'l': 'tensorsrc num-buffers=1 ! tensor/x-raw,type=float32,dims=<2,3> ! tensormatmul weights=@DIR@/w34.npy n-threads=65 ! fakesink', 'w': ['tensormatmul0', 'n-threads', '"65"', 'to 64']},
+        {'id': 'tensorsrc', 'l': 'tensorsrc num-buffers=1 n-threads=-7 ! tensor/x-raw,type=float32,dims=<2,3> ! fakesink', 'w': ['tensorsrc0', 'n-threads', '"-7"', 'to 64']},
+        {'id': 'tensorcombine', 'l': 'tensorsrc num-buffers=1 ! tensor/x-raw,type=float32,dims=<2,3> ! c.sink_0 tensorsrc num-buffers=1 ! tensor/x-raw,type=float32,dims=<2,3> ! c.sink_1 tensorcombine name=c n-threads=65 ! fakesink', 'w': ['c', 'n-threads', '"65"', 'to 64']},
+      ],
+    ],
+    'case': {'name': 'n-threads-range.{id0}', 'launch': '{l}', 'expect': 'error', 'words': '{w}',
+             'issue': 'brief: a property value that cannot be used is an element error by PAUSED'},
   },
   {
     # tensorstack and tensorconcat (issue 14): typos in every property
