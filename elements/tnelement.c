@@ -84,46 +84,134 @@ gst_tn_param_spec_n_threads (void)
       G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING);
 }
 
-static gchar *
-n_threads_problem (gint n)
-{
-  if (n >= 0 && n <= GST_TN_N_THREADS_MAX)
-    return NULL;
-  return g_strdup_printf (
-      "n-threads is 0 (one thread per core) to %d", GST_TN_N_THREADS_MAX);
-}
+static const GstTnIntRange n_threads_range
+    = { "n-threads", 0, GST_TN_N_THREADS_MAX, "one thread per core" };
 
 gboolean
 gst_tn_element_check_n_threads (GstElement *element, gint n)
 {
-  gchar *why = n_threads_problem (n), *text;
-
-  if (why == NULL)
-    return TRUE;
-  text = g_strdup_printf ("%d", n);
-  gst_tn_element_property_error (element, "n-threads", text, why);
-  g_free (text);
-  g_free (why);
-  return FALSE;
+  return gst_tn_element_check_int (element, &n_threads_range, n);
 }
 
 void
 gst_tn_element_set_n_threads (GstElement *element, gint *n, const GValue *value)
 {
   gint v = g_value_get_int (value);
-  gchar *why = n_threads_problem (v);
+
+  if (gst_tn_element_int_settable (element, &n_threads_range, v))
+    g_atomic_int_set (n, v);
+}
+
+/* Why v cannot be used ("every is 1 (every buffer) to 2147483647"), or
+ * NULL. */
+static gchar *
+int_problem (const GstTnIntRange *r, gint64 v)
+{
+  if (v >= r->min && v <= r->max)
+    return NULL;
+  return g_strdup_printf ("%s is %" G_GINT64_FORMAT
+                          "%s%s%s to %" G_GINT64_FORMAT,
+      r->property, r->min, r->min_means ? " (" : "",
+      r->min_means ? r->min_means : "", r->min_means ? ")" : "", r->max);
+}
+
+/* Why v cannot be used ("atol is a number from 0 to inf"), or NULL. */
+static gchar *
+double_problem (const GstTnDoubleRange *r, gdouble v)
+{
+  if (v >= r->min && v <= r->max) /* FALSE for NaN */
+    return NULL;
+  return g_strdup_printf (
+      "%s is a number from %g to %g", r->property, r->min, r->max);
+}
+
+gboolean
+gst_tn_element_check_int (
+    GstElement *element, const GstTnIntRange *range, gint64 v)
+{
+  gchar *why = int_problem (range, v), *text;
+
+  if (why == NULL)
+    return TRUE;
+  text = g_strdup_printf ("%" G_GINT64_FORMAT, v);
+  gst_tn_element_property_error (element, range->property, text, why);
+  g_free (text);
+  g_free (why);
+  return FALSE;
+}
+
+gboolean
+gst_tn_element_check_double (
+    GstElement *element, const GstTnDoubleRange *range, gdouble v)
+{
+  gchar *why = double_problem (range, v), *text;
+
+  if (why == NULL)
+    return TRUE;
+  text = g_strdup_printf ("%g", v);
+  gst_tn_element_property_error (element, range->property, text, why);
+  g_free (text);
+  g_free (why);
+  return FALSE;
+}
+
+/* The value in use of element's property, as text, read through
+ * get_property (which takes the object lock). */
+static gchar *
+kept_text (GstElement *element, const gchar *property)
+{
+  GParamSpec *ps
+      = g_object_class_find_property (G_OBJECT_GET_CLASS (element), property);
+  GValue v = G_VALUE_INIT, i = G_VALUE_INIT;
+  gchar *text;
+
+  g_value_init (&v, G_PARAM_SPEC_VALUE_TYPE (ps));
+  g_object_get_property (G_OBJECT (element), property, &v);
+  if (G_VALUE_HOLDS_DOUBLE (&v)) {
+    text = g_strdup_printf ("%g", g_value_get_double (&v));
+  } else {
+    g_value_init (&i, G_TYPE_INT64);
+    g_value_transform (&v, &i);
+    text = g_strdup_printf ("%" G_GINT64_FORMAT, g_value_get_int64 (&i));
+    g_value_unset (&i);
+  }
+  g_value_unset (&v);
+  return text;
+}
+
+/* Refuses text (why it cannot be used) while element runs: TRUE when the
+ * caller stores the value. */
+static gboolean
+settable (GstElement *element, const gchar *property, gchar *text, gchar *why)
+{
+  gboolean store = TRUE;
 
   if (why != NULL && gst_tn_element_is_running (element)) {
-    gchar *text = g_strdup_printf ("%d", v);
-    gchar *kept = g_strdup_printf ("%d", g_atomic_int_get (n));
+    gchar *kept = kept_text (element, property);
 
-    gst_tn_element_property_warning (element, "n-threads", text, why, kept);
+    gst_tn_element_property_warning (element, property, text, why, kept);
     g_free (kept);
-    g_free (text);
-  } else {
-    g_atomic_int_set (n, v);
+    store = FALSE;
   }
+  g_free (text);
   g_free (why);
+  return store;
+}
+
+gboolean
+gst_tn_element_int_settable (
+    GstElement *element, const GstTnIntRange *range, gint64 v)
+{
+  return settable (element, range->property,
+      g_strdup_printf ("%" G_GINT64_FORMAT, v), int_problem (range, v));
+}
+
+gboolean
+gst_tn_element_double_settable (
+    GstElement *element, const GstTnDoubleRange *range, gdouble v)
+{
+  return settable (element, range->property, g_strdup_printf ("%g", v),
+      double_problem (range, v));
 }
 
 /* One lock for every element's last refusal: refusals are rare, and a caller

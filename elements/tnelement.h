@@ -97,6 +97,43 @@ gboolean gst_tn_element_check_n_threads (GstElement *element, gint n);
 void gst_tn_element_set_n_threads (
     GstElement *element, gint *n, const GValue *value);
 
+/* The values a numeric property can use.  Its GParamSpec stores any value
+ * of its type (int: G_MININT..G_MAXINT; double: -INFINITY..INFINITY with
+ * G_PARAM_LAX_VALIDATION, so that NaN reaches set_property): a spec range
+ * only makes GLib warn and the element go on with the old value.  Integer
+ * properties (int or int64; not uint, whose parser takes "-1" for
+ * G_MAXUINT) use min..max, both included; min_means, when not NULL, says
+ * what min stands for ("one thread per core").  Double properties use a
+ * number (never NaN) from min to max, either of which may be infinite. */
+typedef struct {
+  const gchar *property;
+  gint64 min, max;
+  const gchar *min_means;
+} GstTnIntRange;
+
+typedef struct {
+  const gchar *property;
+  gdouble min, max;
+} GstTnDoubleRange;
+
+/* From start: for a stored v outside range, posts the property error
+ * ("every=\"0\" cannot be used: every is 1 (every buffer) to 2147483647",
+ * "atol=\"nan\" cannot be used: atol is a number from 0 to inf") and
+ * returns FALSE. */
+gboolean gst_tn_element_check_int (
+    GstElement *element, const GstTnIntRange *range, gint64 v);
+gboolean gst_tn_element_check_double (
+    GstElement *element, const GstTnDoubleRange *range, gdouble v);
+/* From set_property, without the object lock: whether the caller stores
+ * v.  FALSE for a v outside range while the element runs, after the
+ * property warning that names the value kept (read back through the
+ * property); TRUE otherwise, so that a value set in NULL or READY is
+ * stored for start to refuse. */
+gboolean gst_tn_element_int_settable (
+    GstElement *element, const GstTnIntRange *range, gint64 v);
+gboolean gst_tn_element_double_settable (
+    GstElement *element, const GstTnDoubleRange *range, gdouble v);
+
 /* Whether refusing caps deserves an error message: FALSE when *last, the
  * caps of the previous refusal, equals caps.  A source sends its CAPS
  * event again before every buffer it tries; one refusal is one error.
