@@ -34,7 +34,9 @@
  * (inf against inf too); NaN against NaN passes with
  * #GstTensorCompare:equal-nan.  Integers and bool compare exactly unless
  * rtol or atol is set.  A difference in dtype or dims is a mismatch
- * whose text names both.
+ * whose text names both.  rtol and atol are 0 to +inf and max-ulp -1 or
+ * more: another value (a negative tolerance, NaN) is an error when the
+ * element goes to PAUSED, never the default.
  *
  * Every buffer posts an element message "tensorcompare" with the fields
  * index (guint64), pts (guint64, GST_CLOCK_TIME_NONE when unset), passed
@@ -80,6 +82,8 @@
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
+
+#include <math.h>
 
 #include "tensorcompare.h"
 
@@ -457,6 +461,8 @@ gst_tensor_compare_release_pad (GstElement *element, GstPad *pad)
   gst_element_remove_pad (element, pad);
 }
 
+static gboolean gst_tensor_compare_check_tolerances (GstTensorCompare *self);
+
 static GstStateChangeReturn
 gst_tensor_compare_change_state (GstElement *element, GstStateChange transition)
 {
@@ -465,7 +471,8 @@ gst_tensor_compare_change_state (GstElement *element, GstStateChange transition)
 
   switch (transition) {
   case GST_STATE_CHANGE_READY_TO_PAUSED:
-    if (!gst_tensor_compare_start (self))
+    if (!gst_tensor_compare_check_tolerances (self)
+        || !gst_tensor_compare_start (self))
       return GST_STATE_CHANGE_FAILURE;
     break;
   case GST_STATE_CHANGE_PAUSED_TO_READY:
@@ -482,6 +489,31 @@ gst_tensor_compare_change_state (GstElement *element, GstStateChange transition)
 }
 
 /* ---- properties ---- */
+
+/* What the tolerances can be (tnelement.h): any value is stored, and
+ * one outside these is an error at start or, set while running, a
+ * warning that keeps the old one.  +inf is usable, as in NumPy: atol=inf
+ * passes every two finite items, so only where the infinities and NaNs
+ * are is compared. */
+static const GstTnDoubleRange rtol_range = { "rtol", 0.0, INFINITY };
+static const GstTnDoubleRange atol_range = { "atol", 0.0, INFINITY };
+static const GstTnIntRange max_ulp_range
+    = { "max-ulp", -1, G_MAXINT64, "rtol and atol" };
+
+/* From the state change to PAUSED: the tolerances stored are usable. */
+static gboolean
+gst_tensor_compare_check_tolerances (GstTensorCompare *self)
+{
+  GstElement *el = GST_ELEMENT (self);
+  tn_cmp_tol tol;
+
+  GST_OBJECT_LOCK (self);
+  tol = self->tol;
+  GST_OBJECT_UNLOCK (self);
+  return gst_tn_element_check_double (el, &rtol_range, tol.rtol)
+         && gst_tn_element_check_double (el, &atol_range, tol.atol)
+         && gst_tn_element_check_int (el, &max_ulp_range, tol.max_ulp);
+}
 
 enum {
   PROP_0,
@@ -505,6 +537,16 @@ gst_tensor_compare_set_property (
   if ((prop_id == PROP_REFERENCE || prop_id == PROP_RECORD
           || prop_id == PROP_SYNC)
       && !gst_tn_element_property_settable (GST_ELEMENT (self), pspec, value))
+    return;
+  if ((prop_id == PROP_RTOL
+          && !gst_tn_element_double_settable (
+              GST_ELEMENT (self), &rtol_range, g_value_get_double (value)))
+      || (prop_id == PROP_ATOL
+          && !gst_tn_element_double_settable (
+              GST_ELEMENT (self), &atol_range, g_value_get_double (value)))
+      || (prop_id == PROP_MAX_ULP
+          && !gst_tn_element_int_settable (
+              GST_ELEMENT (self), &max_ulp_range, g_value_get_int64 (value))))
     return;
   GST_OBJECT_LOCK (self);
   switch (prop_id) {
@@ -633,37 +675,50 @@ gst_tensor_compare_class_init (GstTensorCompareClass *klass)
    * GstTensorCompare:rtol:
    *
    * Relative tolerance, as numpy.testing.assert_allclose's: an item
-   * passes when |actual - expected| <= atol + rtol * |expected|.  0 or
-   * more; default 1e-7.  Setting it (or atol) makes integers compare
-   * under the tolerance instead of exactly.
+   * passes when |actual - expected| <= atol + rtol * |expected|.  0 to
+   * +inf (not NaN); default 1e-7.  +inf is allowed, as in NumPy: an item
+   * whose expected value is not 0 then passes when both are finite (inf
+   * times 0 is NaN, so against 0 atol still applies).  Setting it (or
+   * atol) makes integers compare under the tolerance instead of exactly.
+   * Any double is stored: one below 0, or NaN, is an error when the
+   * element starts, and set while it runs a warning that keeps the old
+   * value.
    */
   g_object_class_install_property (gobject_class, PROP_RTOL,
       g_param_spec_double ("rtol", "Relative tolerance",
-          "Items pass when |actual - expected| <= atol + rtol * |expected| "
-          "(setting it makes integers compare under the tolerance)",
-          0.0, G_MAXDOUBLE, 1e-7, PARAM_FLAGS | GST_PARAM_MUTABLE_PLAYING));
+          "Items pass when |actual - expected| <= atol + rtol * |expected|; "
+          "0 to inf (setting it makes integers compare under the tolerance)",
+          -INFINITY, INFINITY, 1e-7,
+          PARAM_FLAGS | GST_PARAM_MUTABLE_PLAYING | G_PARAM_LAX_VALIDATION));
   /**
    * GstTensorCompare:atol:
    *
-   * Absolute tolerance (see rtol).  0 or more; default 0.
+   * Absolute tolerance (see rtol).  0 to +inf (not NaN); default 0.
+   * atol=inf is allowed, as in NumPy: every two finite items pass, so only
+   * where the infinities and NaNs are is compared.  Any double is stored:
+   * one below 0, or NaN, is an error when the element starts, and set
+   * while it runs a warning that keeps the old value.
    */
   g_object_class_install_property (gobject_class, PROP_ATOL,
       g_param_spec_double ("atol", "Absolute tolerance",
-          "Items pass when |actual - expected| <= atol + rtol * |expected| "
-          "(setting it makes integers compare under the tolerance)",
-          0.0, G_MAXDOUBLE, 0.0, PARAM_FLAGS | GST_PARAM_MUTABLE_PLAYING));
+          "Items pass when |actual - expected| <= atol + rtol * |expected|; "
+          "0 to inf (setting it makes integers compare under the tolerance)",
+          -INFINITY, INFINITY, 0.0,
+          PARAM_FLAGS | GST_PARAM_MUTABLE_PLAYING | G_PARAM_LAX_VALIDATION));
   /**
    * GstTensorCompare:max-ulp:
    *
    * For float dtypes, the bound in units in the last place that replaces
-   * rtol and atol (numpy.testing.assert_array_max_ulp); -1 (the default)
-   * uses rtol and atol.  Integers ignore it.
+   * rtol and atol (numpy.testing.assert_array_max_ulp), 0 to G_MAXINT64;
+   * -1 (the default) uses rtol and atol.  Integers ignore it.  Any int64
+   * is stored: one below -1 is an error when the element starts, and set
+   * while it runs a warning that keeps the old value.
    */
   g_object_class_install_property (gobject_class, PROP_MAX_ULP,
       g_param_spec_int64 ("max-ulp", "Max ULP",
           "For floats: items pass when at most this many units in the last "
-          "place apart, instead of rtol/atol (-1: rtol/atol)",
-          -1, G_MAXINT64, -1, PARAM_FLAGS | GST_PARAM_MUTABLE_PLAYING));
+          "place apart, instead of rtol/atol; -1 (rtol/atol) or more",
+          G_MININT64, G_MAXINT64, -1, PARAM_FLAGS | GST_PARAM_MUTABLE_PLAYING));
   /**
    * GstTensorCompare:equal-nan:
    *

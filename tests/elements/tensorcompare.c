@@ -759,9 +759,23 @@ GST_START_TEST (test_property_errors)
   const gchar *two[] = { "cmp", "reference", "2", NULL };
   const gchar *missing[] = { "cmp", "reference", "/nonexistent/x.npy", NULL };
   const gchar *both[] = { "cmp", "reference", "expected pad", NULL };
+  /* the tolerances store any value; start refuses what they cannot use */
+  const gchar *atol[] = { "cmp: atol=\"-1\" cannot be used: atol is a "
+                          "number from 0 to inf",
+    NULL };
+  const gchar *rtol[] = { "cmp: rtol=\"nan\" cannot be used: rtol is a "
+                          "number from 0 to inf",
+    NULL };
+  const gchar *ulp[] = { "cmp: max-ulp=\"-2\" cannot be used: max-ulp is -1 "
+                         "(rtol and atol) to 9223372036854775807",
+    NULL };
   GstElement *e;
   GstPad *pad;
+  Cmp c;
 
+  expect_start_error (atol, "reference", "x.npy", "atol", "-1", NULL);
+  expect_start_error (rtol, "reference", "x.npy", "rtol", "nan", NULL);
+  expect_start_error (ulp, "reference", "x.npy", "max-ulp", "-2", NULL);
   expect_start_error (none, NULL);
   expect_start_error (conv, "reference", "g-%s.npy", NULL);
   expect_start_error (two, "reference", "g-%d-%d.npy", NULL);
@@ -789,6 +803,39 @@ GST_START_TEST (test_property_errors)
   gst_element_release_request_pad (e, pad);
   gst_object_unref (pad);
   gst_object_unref (e);
+
+  /* While running, such a value is refused with a warning and the old one
+   * kept; atol=inf is usable (NumPy's). */
+  cmp_new (&c, "atol", "0.5", "max-ulp", "3", NULL);
+  pad = gst_element_request_pad_simple (c.e, "expected");
+  cmp_start (&c);
+  gst_util_set_object_arg (G_OBJECT (c.e), "atol", "nan");
+  {
+    gchar *text = tn_pop_text (c.bus, GST_MESSAGE_WARNING);
+    gdouble a;
+    gint64 u;
+
+    tn_assert_contains (text, "cmp: atol=\"nan\" cannot be used: atol is a "
+                              "number from 0 to inf; keeping atol=\"0.5\"");
+    g_free (text);
+    gst_util_set_object_arg (G_OBJECT (c.e), "max-ulp", "-7");
+    text = tn_pop_text (c.bus, GST_MESSAGE_WARNING);
+    tn_assert_contains (text, "keeping max-ulp=\"3\"");
+    g_free (text);
+    g_object_get (c.e, "atol", &a, "max-ulp", &u, NULL);
+    fail_unless (a == 0.5);
+    fail_unless_equals_int64 (u, 3);
+    gst_util_set_object_arg (G_OBJECT (c.e), "atol", "inf");
+    fail_unless (tn_pop_text (c.bus, GST_MESSAGE_WARNING) == NULL);
+    g_object_get (c.e, "atol", &a, NULL);
+    fail_unless (a == INFINITY);
+  }
+  gst_harness_teardown (c.h);
+  gst_element_release_request_pad (c.e, pad);
+  gst_object_unref (pad);
+  gst_bus_set_flushing (c.bus, TRUE);
+  gst_object_unref (c.bus);
+  gst_object_unref (c.e);
 }
 
 GST_END_TEST;

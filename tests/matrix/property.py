@@ -253,6 +253,24 @@
              'issue': 'brief: a property value that cannot be used is an element error by PAUSED'},
   },
   {
+    # Numeric properties once guarded by a GParamSpec range: each spec now
+    # stores any value of its type, and one the element cannot use is its
+    # error when it starts, naming the range (elements/tnelement.h).  With
+    # the range GLib only warned and the element ran with the default (and
+    # a uint took "-1" as 4294967295).
+    'axes': [
+      [
+        {'id': 'tensorcompare.atol-negative', 'l': 'tensorsrc num-buffers=1 ! tensor/x-raw,type=float32,dims=<3,4> ! tensorcompare reference=@DIR@/w34.npy on-mismatch=message silent=true atol=-1 ! fakesink', 'w': ['tensorcompare0', 'atol', '"-1"', 'from 0 to inf']},
+        {'id': 'tensorcompare.atol-nan', 'l': 'tensorsrc num-buffers=1 ! tensor/x-raw,type=float32,dims=<3,4> ! tensorcompare reference=@DIR@/w34.npy on-mismatch=message silent=true atol=nan ! fakesink', 'w': ['tensorcompare0', 'atol', '"nan"', 'from 0 to inf']},
+        {'id': 'tensorcompare.rtol-negative', 'l': 'tensorsrc num-buffers=1 ! tensor/x-raw,type=float32,dims=<3,4> ! tensorcompare reference=@DIR@/w34.npy on-mismatch=message silent=true rtol=-0.001 ! fakesink', 'w': ['tensorcompare0', 'rtol', '"-0.001"', 'from 0 to inf']},
+        {'id': 'tensorcompare.rtol-nan', 'l': 'tensorsrc num-buffers=1 ! tensor/x-raw,type=float32,dims=<3,4> ! tensorcompare reference=@DIR@/w34.npy on-mismatch=message silent=true rtol=nan ! fakesink', 'w': ['tensorcompare0', 'rtol', '"nan"', 'from 0 to inf']},
+        {'id': 'tensorcompare.max-ulp-negative', 'l': 'tensorsrc num-buffers=1 ! tensor/x-raw,type=float32,dims=<3,4> ! tensorcompare reference=@DIR@/w34.npy on-mismatch=message silent=true max-ulp=-2 ! fakesink', 'w': ['tensorcompare0', 'max-ulp', '"-2"', '-1 (rtol and atol) to 9223372036854775807']},
+      ],
+    ],
+    'case': {'name': 'numeric-range.{id0}', 'launch': '{l}', 'expect': 'error', 'words': '{w}',
+             'issue': 'brief: a property value that cannot be used is an element error by PAUSED'},
+  },
+  {
     # tensorstack and tensorconcat (issue 14): typos in every property
     # (refused by the parser, which names the factory) and an axis the
     # caps refuse (named by the instance); two float32 <2, 3> pads
