@@ -35,6 +35,12 @@
  * nothing, meaning "dense only") upstream makes the tensor dense, exactly
  * as it would without tensordebug in the pipeline.
  *
+ * #GstTensorDebugger:every, #GstTensorDebugger:threshold,
+ * #GstTensorDebugger:edgeitems and #GstTensorDebugger:linewidth store any
+ * value of their type; one they cannot use (every=0, a negative
+ * threshold) is an error when the element goes to PAUSED, and set while
+ * it runs a warning that keeps the value in use.
+ *
  * #GstTensorDebugger:output chooses where the text goes: standard output
  * (g_print), standard error (g_printerr), or the GStreamer log at INFO
  * level in the "tensordebug" category (GST_DEBUG=tensordebug:4 shows it;
@@ -105,11 +111,11 @@ struct _GstTensorDebugger {
   GstBaseTransform parent;
 
   /* properties, under the object lock */
-  guint every;
+  gint every;
   GstTensorDebuggerOutput output;
   gint64 threshold;
-  guint edgeitems;
-  guint linewidth;
+  gint edgeitems;
+  gint linewidth;
 
   /* Set (from any thread) when the sink pad starts flushing or the element
    * leaves PAUSED, cleared at FLUSH_STOP and start: the core's statistics
@@ -155,11 +161,36 @@ gst_tensor_debugger_output_get_type (void)
   return type;
 }
 
+/* What the print options can be (tnelement.h): any int is stored, and
+ * one outside these is an error at start or, set while running, a
+ * warning that keeps the old one.  ("every=-1" would be 4294967295 in a
+ * uint property: GStreamer's parser wraps it.) */
+static const GstTnIntRange every_range
+    = { "every", 1, G_MAXINT, "every buffer" };
+static const GstTnIntRange threshold_range
+    = { "threshold", 0, G_MAXINT64, NULL };
+static const GstTnIntRange edgeitems_range = { "edgeitems", 1, G_MAXINT, NULL };
+static const GstTnIntRange linewidth_range = { "linewidth", 1, G_MAXINT, NULL };
+
 static gboolean
 gst_tensor_debugger_start (GstBaseTransform *trans)
 {
   GstTensorDebugger *self = GST_TENSOR_DEBUGGER (trans);
+  GstElement *el = GST_ELEMENT (self);
+  gint every, edgeitems, linewidth;
+  gint64 threshold;
 
+  GST_OBJECT_LOCK (self);
+  every = self->every;
+  threshold = self->threshold;
+  edgeitems = self->edgeitems;
+  linewidth = self->linewidth;
+  GST_OBJECT_UNLOCK (self);
+  if (!gst_tn_element_check_int (el, &every_range, every)
+      || !gst_tn_element_check_int (el, &threshold_range, threshold)
+      || !gst_tn_element_check_int (el, &edgeitems_range, edgeitems)
+      || !gst_tn_element_check_int (el, &linewidth_range, linewidth))
+    return FALSE;
   self->index = 0;
   atomic_store (&self->cancel, 0);
   return TRUE;
@@ -293,7 +324,7 @@ gst_tensor_debugger_transform_ip (GstBaseTransform *trans, GstBuffer *buf)
   tn_print_opts opts;
   GError *err = NULL;
   guint64 index = self->index++;
-  guint every;
+  guint64 every;
   GstTnMap m;
   gchar *text;
 
@@ -307,7 +338,9 @@ gst_tensor_debugger_transform_ip (GstBaseTransform *trans, GstBuffer *buf)
   }
 
   GST_OBJECT_LOCK (self);
-  every = self->every;
+  /* >= 1 (start and set_property); MAX for a value stored in the moment
+   * the element started, so that no buffer divides by 0 */
+  every = MAX (self->every, 1);
   output = self->output;
   opts.threshold = self->threshold;
   opts.edgeitems = self->edgeitems;
@@ -357,11 +390,26 @@ gst_tensor_debugger_set_property (
     GObject *object, guint prop_id, const GValue *value, GParamSpec *pspec)
 {
   GstTensorDebugger *self = GST_TENSOR_DEBUGGER (object);
+  GstElement *el = GST_ELEMENT (self);
 
+  /* A value that cannot be used, set while running, keeps the old one. */
+  if ((prop_id == PROP_EVERY
+          && !gst_tn_element_int_settable (
+              el, &every_range, g_value_get_int (value)))
+      || (prop_id == PROP_THRESHOLD
+          && !gst_tn_element_int_settable (
+              el, &threshold_range, g_value_get_int64 (value)))
+      || (prop_id == PROP_EDGEITEMS
+          && !gst_tn_element_int_settable (
+              el, &edgeitems_range, g_value_get_int (value)))
+      || (prop_id == PROP_LINEWIDTH
+          && !gst_tn_element_int_settable (
+              el, &linewidth_range, g_value_get_int (value))))
+    return;
   GST_OBJECT_LOCK (self);
   switch (prop_id) {
   case PROP_EVERY:
-    self->every = g_value_get_uint (value);
+    self->every = g_value_get_int (value);
     break;
   case PROP_OUTPUT:
     self->output = g_value_get_enum (value);
@@ -370,10 +418,10 @@ gst_tensor_debugger_set_property (
     self->threshold = g_value_get_int64 (value);
     break;
   case PROP_EDGEITEMS:
-    self->edgeitems = g_value_get_uint (value);
+    self->edgeitems = g_value_get_int (value);
     break;
   case PROP_LINEWIDTH:
-    self->linewidth = g_value_get_uint (value);
+    self->linewidth = g_value_get_int (value);
     break;
   default:
     G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -391,7 +439,7 @@ gst_tensor_debugger_get_property (
   GST_OBJECT_LOCK (self);
   switch (prop_id) {
   case PROP_EVERY:
-    g_value_set_uint (value, self->every);
+    g_value_set_int (value, self->every);
     break;
   case PROP_OUTPUT:
     g_value_set_enum (value, self->output);
@@ -400,10 +448,10 @@ gst_tensor_debugger_get_property (
     g_value_set_int64 (value, self->threshold);
     break;
   case PROP_EDGEITEMS:
-    g_value_set_uint (value, self->edgeitems);
+    g_value_set_int (value, self->edgeitems);
     break;
   case PROP_LINEWIDTH:
-    g_value_set_uint (value, self->linewidth);
+    g_value_set_int (value, self->linewidth);
     break;
   default:
     G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -440,13 +488,16 @@ gst_tensor_debugger_class_init (GstTensorDebuggerClass *klass)
    * GstTensorDebugger:every:
    *
    * Prints buffers 0, every, 2 * every, ... (counted since the element
-   * started); every buffer is still checked against its caps.
+   * started); every buffer is still checked against its caps.  1 (every
+   * buffer, the default) to G_MAXINT.  An int that stores any value, so
+   * that every=0 or every=-1 reaches the element: an error when it
+   * starts, a warning that keeps the old value while it runs.
    */
   g_object_class_install_property (gobject_class, PROP_EVERY,
-      g_param_spec_uint ("every", "Every",
-          "Print buffers 0, N, 2N, ... (1 prints all); every buffer is still "
-          "checked against its caps",
-          1, G_MAXUINT, DEFAULT_EVERY,
+      g_param_spec_int ("every", "Every",
+          "Print buffers 0, N, 2N, ... (N is 1 or more: 1 prints all); every "
+          "buffer is still checked against its caps",
+          G_MININT, G_MAXINT, DEFAULT_EVERY,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS
               | GST_PARAM_MUTABLE_PLAYING));
 
@@ -468,12 +519,15 @@ gst_tensor_debugger_class_init (GstTensorDebuggerClass *klass)
    * GstTensorDebugger:threshold:
    *
    * Tensors of more items than this print summarised, as NumPy's
-   * threshold print option.
+   * threshold print option.  0 to G_MAXINT64; any int64 is stored, and a
+   * negative one is an error when the element starts (a warning that
+   * keeps the old value while it runs).
    */
   g_object_class_install_property (gobject_class, PROP_THRESHOLD,
       g_param_spec_int64 ("threshold", "Threshold",
-          "Summarise tensors of more items than this (NumPy's threshold)", 0,
-          G_MAXINT64, DEFAULT_THRESHOLD,
+          "Summarise tensors of more items than this (NumPy's threshold), 0 "
+          "or more",
+          G_MININT64, G_MAXINT64, DEFAULT_THRESHOLD,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS
               | GST_PARAM_MUTABLE_PLAYING));
 
@@ -481,24 +535,30 @@ gst_tensor_debugger_class_init (GstTensorDebuggerClass *klass)
    * GstTensorDebugger:edgeitems:
    *
    * Items shown at each end of a summarised axis, as NumPy's edgeitems.
+   * 1 to G_MAXINT (NumPy's 0 shows whole axes by a slicing quirk); any
+   * int is stored, and another is an error when the element starts (a
+   * warning that keeps the old value while it runs).
    */
   g_object_class_install_property (gobject_class, PROP_EDGEITEMS,
-      g_param_spec_uint ("edgeitems", "Edge items",
+      g_param_spec_int ("edgeitems", "Edge items",
           "Items shown at each end of a summarised axis (NumPy's "
-          "edgeitems)",
-          1, G_MAXINT, DEFAULT_EDGEITEMS,
+          "edgeitems), 1 or more",
+          G_MININT, G_MAXINT, DEFAULT_EDGEITEMS,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS
               | GST_PARAM_MUTABLE_PLAYING));
 
   /**
    * GstTensorDebugger:linewidth:
    *
-   * Characters per line before a row wraps, as NumPy's linewidth.
+   * Characters per line before a row wraps, as NumPy's linewidth.  1 to
+   * G_MAXINT; any int is stored, and another is an error when the
+   * element starts (a warning that keeps the old value while it runs).
    */
   g_object_class_install_property (gobject_class, PROP_LINEWIDTH,
-      g_param_spec_uint ("linewidth", "Line width",
-          "Characters per line before a row wraps (NumPy's linewidth)", 1,
-          G_MAXINT, DEFAULT_LINEWIDTH,
+      g_param_spec_int ("linewidth", "Line width",
+          "Characters per line before a row wraps (NumPy's linewidth), 1 or "
+          "more",
+          G_MININT, G_MAXINT, DEFAULT_LINEWIDTH,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS
               | GST_PARAM_MUTABLE_PLAYING));
 

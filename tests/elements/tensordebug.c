@@ -559,9 +559,11 @@ GST_END_TEST;
 GST_START_TEST (test_properties)
 {
   GstElement *e = gst_element_factory_make ("tensordebug", NULL);
-  guint every, edge, width;
+  const gchar *ints[] = { "every", "edgeitems", "linewidth" };
+  gint every, edge, width;
   gint64 thr;
   gint output;
+  GParamSpec *ps;
 
   g_object_get (e, "every", &every, "edgeitems", &edge, "linewidth", &width,
       "threshold", &thr, "output", &output, NULL);
@@ -579,15 +581,90 @@ GST_START_TEST (test_properties)
   fail_unless_equals_int (width, 200);
   fail_unless_equals_int64 (thr, 0);
   fail_unless_equals_int (output, 2);
-  /* 0 is out of every's range: GObject refuses it, the value stays */
-  ASSERT_WARNING (g_object_set (e, "every", 0, NULL));
-  ASSERT_WARNING (g_object_set (e, "edgeitems", 0, NULL));
-  g_object_get (e, "every", &every, "edgeitems", &edge, NULL);
-  fail_unless_equals_int (every, 7);
-  fail_unless_equals_int (edge, 1);
+  /* The specs store any value of their type (ints, so that every=-1 is
+   * not GStreamer's 4294967295): stopped, 0 and negatives are kept for
+   * start to refuse (test_bad_values), not GLib's warning. */
+  for (guint i = 0; i < G_N_ELEMENTS (ints); i++) {
+    ps = g_object_class_find_property (G_OBJECT_GET_CLASS (e), ints[i]);
+    fail_unless (G_IS_PARAM_SPEC_INT (ps), "%s is a %s", ints[i],
+        G_PARAM_SPEC_TYPE_NAME (ps));
+    fail_unless_equals_int (G_PARAM_SPEC_INT (ps)->minimum, G_MININT);
+    fail_unless_equals_int (G_PARAM_SPEC_INT (ps)->maximum, G_MAXINT);
+  }
+  ps = g_object_class_find_property (G_OBJECT_GET_CLASS (e), "threshold");
+  fail_unless_equals_int64 (G_PARAM_SPEC_INT64 (ps)->minimum, G_MININT64);
+  fail_unless_equals_int64 (G_PARAM_SPEC_INT64 (ps)->maximum, G_MAXINT64);
+  g_object_set (e, "every", 0, "edgeitems", -1, "linewidth", 0, "threshold",
+      (gint64) -1, NULL);
+  g_object_get (e, "every", &every, "edgeitems", &edge, "linewidth", &width,
+      "threshold", &thr, NULL);
+  fail_unless_equals_int (every, 0);
+  fail_unless_equals_int (edge, -1);
+  fail_unless_equals_int (width, 0);
+  fail_unless_equals_int64 (thr, -1);
   /* NNStreamer owns "GstTensorDebug"; ours must not take it */
   fail_unless_equals_string (G_OBJECT_TYPE_NAME (e), "GstTensorDebugger");
   gst_object_unref (e);
+  tn_check_no_outstanding ();
+}
+
+GST_END_TEST;
+
+/* A print option it cannot use is an error naming it and the range when
+ * the element starts; set while it runs, a warning that keeps the value in
+ * use. */
+GST_START_TEST (test_bad_values)
+{
+  const struct {
+    const gchar *prop, *value, *words;
+  } bad[] = {
+    { "every", "0",
+        "dbg: every=\"0\" cannot be used: every is 1 (every "
+        "buffer) to 2147483647" },
+    { "every", "-1", "dbg: every=\"-1\" cannot be used" },
+    { "threshold", "-1",
+        "dbg: threshold=\"-1\" cannot be used: threshold "
+        "is 0 to 9223372036854775807" },
+    { "edgeitems", "0",
+        "dbg: edgeitems=\"0\" cannot be used: edgeitems is "
+        "1 to 2147483647" },
+    { "linewidth", "-5",
+        "dbg: linewidth=\"-5\" cannot be used: linewidth "
+        "is 1 to 2147483647" },
+  };
+  const gfloat v[] = { 1 };
+  GstHarness *h;
+  GstBus *bus;
+  gchar *text;
+  gint every;
+
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++) {
+    GstElement *e = gst_element_factory_make ("tensordebug", "dbg");
+
+    bus = tn_bus_watch (e);
+    gst_util_set_object_arg (G_OBJECT (e), bad[i].prop, bad[i].value);
+    fail_unless_equals_int (
+        gst_element_set_state (e, GST_STATE_PAUSED), GST_STATE_CHANGE_FAILURE);
+    text = tn_pop_text (bus, GST_MESSAGE_ERROR);
+    tn_assert_contains (text, bad[i].words);
+    g_free (text);
+    gst_element_set_state (e, GST_STATE_NULL);
+    tn_bus_unwatch (e, bus);
+    gst_object_unref (e);
+  }
+
+  h = debugger_new ("float32", "<1>", &bus);
+  g_object_set (h->element, "every", 5, "output", 2, NULL);
+  g_object_set (h->element, "every", 0, NULL);
+  text = tn_pop_text (bus, GST_MESSAGE_WARNING);
+  tn_assert_contains (text, "dbg: every=\"0\" cannot be used: every is 1 "
+                            "(every buffer) to 2147483647; keeping "
+                            "every=\"5\"");
+  g_free (text);
+  g_object_get (h->element, "every", &every, NULL);
+  fail_unless_equals_int (every, 5);
+  gst_buffer_unref (gst_harness_push_and_pull (h, buffer_of (v, sizeof v, 0)));
+  debugger_free (h, bus);
   tn_check_no_outstanding ();
 }
 
@@ -943,6 +1020,7 @@ tensordebug_suite (void)
   tcase_add_test (tc, test_allocation_forwarded);
   tcase_add_test (tc, test_allocation_last_reader);
   tcase_add_test (tc, test_properties);
+  tcase_add_test (tc, test_bad_values);
   tcase_add_test (tc, test_restart);
   tcase_add_test (tc, test_writable_and_readonly);
   tcase_add_test (tc, test_negotiate_partial);
