@@ -45,7 +45,10 @@
  * 0; the other reductions have no value there and negotiation fails with
  * a message naming the axis.  `var` and `std` divide by
  * max(n - #GstTensorReduce:ddof, 0), as NumPy: inf (or NaN) when ddof
- * leaves no degrees of freedom.
+ * leaves no degrees of freedom.  A negative ddof, or a
+ * #GstTensorReduce:max-message-items outside 0..65536, is an error when
+ * the element goes to PAUSED (set while it runs, a warning that keeps the
+ * value in use).
  *
  * ## Memory
  *
@@ -105,6 +108,8 @@ G_DECLARE_FINAL_TYPE (
 #define DEFAULT_AXES ""
 #define DEFAULT_KEEPDIMS FALSE
 #define DEFAULT_DDOF 0
+/* max-message-items is 0 to this */
+#define MAX_MESSAGE_ITEMS 65536
 
 enum {
   PROP_0,
@@ -129,7 +134,7 @@ struct _GstTensorReduce {
   gint ddof;
   gint n_threads;
   gboolean post_messages;
-  guint max_message_items;
+  gint max_message_items;
 
   /* streaming thread: what set_caps settled */
   gboolean configured;
@@ -695,11 +700,21 @@ gst_tensor_reduce_changed (GstTensorReduce *self)
   gst_base_transform_reconfigure_src (GST_BASE_TRANSFORM (self));
 }
 
+/* What ddof and max-message-items can be (tnelement.h): any int is
+ * stored, and one outside these is an error at start or, set while
+ * running, a warning that keeps the old one.  ("max-message-items=-1"
+ * would be 4294967295 in a uint property: GStreamer's parser wraps it.) */
+static const GstTnIntRange ddof_range = { "ddof", 0, G_MAXINT, "population" };
+static const GstTnIntRange max_message_items_range
+    = { "max-message-items", 0, MAX_MESSAGE_ITEMS, NULL };
+
 static gboolean
 gst_tensor_reduce_start (GstBaseTransform *trans)
 {
   GstTensorReduce *self = GST_TENSOR_REDUCE (trans);
+  GstElement *el = GST_ELEMENT (self);
   gchar *text = NULL, *error = NULL;
+  gint ddof, max_items;
   gboolean ok = TRUE;
 
   GST_OBJECT_LOCK (self);
@@ -707,13 +722,16 @@ gst_tensor_reduce_start (GstBaseTransform *trans)
     text = g_strdup (self->axes_text);
     error = g_strdup (self->axes_error);
   }
+  ddof = self->ddof;
+  max_items = self->max_message_items;
   GST_OBJECT_UNLOCK (self);
   if (error)
-    ok = gst_tn_element_property_error (
-        GST_ELEMENT (self), "axes", text, error);
+    ok = gst_tn_element_property_error (el, "axes", text, error);
   else
-    ok = gst_tn_element_check_n_threads (
-        GST_ELEMENT (self), g_atomic_int_get (&self->n_threads));
+    ok = gst_tn_element_check_int (el, &ddof_range, ddof)
+         && gst_tn_element_check_int (el, &max_message_items_range, max_items)
+         && gst_tn_element_check_n_threads (
+             el, g_atomic_int_get (&self->n_threads));
   g_free (text);
   g_free (error);
   return ok;
@@ -746,6 +764,9 @@ gst_tensor_reduce_set_property (
     gst_tensor_reduce_changed (self);
     break;
   case PROP_DDOF:
+    if (!gst_tn_element_int_settable (
+            GST_ELEMENT (self), &ddof_range, g_value_get_int (value)))
+      break;
     GST_OBJECT_LOCK (self);
     self->ddof = g_value_get_int (value);
     GST_OBJECT_UNLOCK (self);
@@ -759,8 +780,11 @@ gst_tensor_reduce_set_property (
     GST_OBJECT_UNLOCK (self);
     break;
   case PROP_MAX_MESSAGE_ITEMS:
+    if (!gst_tn_element_int_settable (GST_ELEMENT (self),
+            &max_message_items_range, g_value_get_int (value)))
+      break;
     GST_OBJECT_LOCK (self);
-    self->max_message_items = g_value_get_uint (value);
+    self->max_message_items = g_value_get_int (value);
     GST_OBJECT_UNLOCK (self);
     break;
   default:
@@ -796,7 +820,7 @@ gst_tensor_reduce_get_property (
     g_value_set_boolean (value, self->post_messages);
     break;
   case PROP_MAX_MESSAGE_ITEMS:
-    g_value_set_uint (value, self->max_message_items);
+    g_value_set_int (value, self->max_message_items);
     break;
   default:
     G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -876,11 +900,14 @@ gst_tensor_reduce_class_init (GstTensorReduceClass *klass)
    * GstTensorReduce:ddof:
    *
    * Delta degrees of freedom of var and std: they divide by n - ddof, as
-   * NumPy's ddof (0, the default: population; 1: sample).  0 to G_MAXINT.
+   * NumPy's ddof (0, the default: population; 1: sample).  0 to G_MAXINT;
+   * any int is stored, and a negative one is an error when the element
+   * starts (a warning that keeps the old value while it runs).
    */
   g_object_class_install_property (gobject_class, PROP_DDOF,
       g_param_spec_int ("ddof", "Delta degrees of freedom",
-          "var and std divide by n - ddof", 0, G_MAXINT, DEFAULT_DDOF, flags));
+          "var and std divide by n - ddof, ddof 0 or more", G_MININT, G_MAXINT,
+          DEFAULT_DDOF, flags));
 
   /**
    * GstTensorReduce:n-threads:
@@ -908,12 +935,14 @@ gst_tensor_reduce_class_init (GstTensorReduceClass *klass)
    * GstTensorReduce:max-message-items:
    *
    * The largest result whose values the message carries (larger ones
-   * carry type and dims only).  0 to 65536; default 64.
+   * carry type and dims only).  0 to 65536; default 64.  Any int is
+   * stored, and another is an error when the element starts (a warning
+   * that keeps the old value while it runs).
    */
   g_object_class_install_property (gobject_class, PROP_MAX_MESSAGE_ITEMS,
-      g_param_spec_uint ("max-message-items", "Max message items",
-          "The largest result whose values the message carries", 0, 65536, 64,
-          flags));
+      g_param_spec_int ("max-message-items", "Max message items",
+          "The largest result whose values the message carries, 0 to 65536",
+          G_MININT, G_MAXINT, 64, flags));
 
   gst_element_class_add_static_pad_template (element_class, &sink_template);
   gst_element_class_add_static_pad_template (element_class, &src_template);

@@ -270,10 +270,84 @@ GST_START_TEST (test_properties)
     fail_unless_equals_int (op, i);
   }
 
+  /* ddof and max-message-items store any int (an int, not a uint, so
+   * that -1 is not GStreamer's 4294967295): start refuses what they
+   * cannot use (test_bad_values), not GLib's warning. */
   ps = g_object_class_find_property (G_OBJECT_GET_CLASS (e), "ddof");
-  fail_unless_equals_int (G_PARAM_SPEC_INT (ps)->minimum, 0);
+  fail_unless_equals_int (G_PARAM_SPEC_INT (ps)->minimum, G_MININT);
   fail_unless_equals_int (G_PARAM_SPEC_INT (ps)->maximum, G_MAXINT);
+  ps = g_object_class_find_property (
+      G_OBJECT_GET_CLASS (e), "max-message-items");
+  fail_unless (G_IS_PARAM_SPEC_INT (ps));
+  fail_unless_equals_int (G_PARAM_SPEC_INT (ps)->minimum, G_MININT);
+  fail_unless_equals_int (G_PARAM_SPEC_INT (ps)->maximum, G_MAXINT);
+  fail_unless_equals_int (G_PARAM_SPEC_INT (ps)->default_value, 64);
+  g_object_set (e, "ddof", -1, NULL);
+  g_object_get (e, "ddof", &ddof, NULL);
+  fail_unless_equals_int (ddof, -1);
   /* n-threads' spec: test_n_threads_everywhere (tensorop) */
+  gst_object_unref (e);
+}
+
+GST_END_TEST;
+
+/* A ddof or max-message-items it cannot use is an error naming it and
+ * the range when the element starts; set while it runs, a warning that
+ * keeps the value in use. */
+GST_START_TEST (test_bad_values)
+{
+  const struct {
+    const gchar *prop, *value, *words;
+  } bad[] = {
+    { "ddof", "-1",
+        "red: ddof=\"-1\" cannot be used: ddof is 0 "
+        "(population) to 2147483647" },
+    { "max-message-items", "65537",
+        "red: max-message-items=\"65537\" "
+        "cannot be used: max-message-items is 0 "
+        "to 65536" },
+    { "max-message-items", "-1",
+        "red: max-message-items=\"-1\" cannot be "
+        "used" },
+  };
+  GstElement *e;
+  GstHarness *h;
+  GstBus *bus;
+  gchar *text;
+  gint ddof, items;
+
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++) {
+    e = gst_element_factory_make ("tensorreduce", "red");
+    bus = tn_bus_watch (e);
+    gst_util_set_object_arg (G_OBJECT (e), bad[i].prop, bad[i].value);
+    fail_unless_equals_int (
+        gst_element_set_state (e, GST_STATE_PAUSED), GST_STATE_CHANGE_FAILURE);
+    text = tn_pop_text (bus, GST_MESSAGE_ERROR);
+    tn_assert_contains (text, bad[i].words);
+    g_free (text);
+    gst_element_set_state (e, GST_STATE_NULL);
+    tn_bus_unwatch (e, bus);
+    gst_object_unref (e);
+  }
+
+  e = gst_element_factory_make ("tensorreduce", "red");
+  bus = tn_bus_watch (e);
+  g_object_set (e, "ddof", 1, "max-message-items", 8, NULL);
+  h = gst_harness_new_with_element (e, "sink", "src");
+  g_object_set (e, "ddof", -2, NULL);
+  text = tn_pop_text (bus, GST_MESSAGE_WARNING);
+  tn_assert_contains (text, "red: ddof=\"-2\" cannot be used: ddof is 0 "
+                            "(population) to 2147483647; keeping ddof=\"1\"");
+  g_free (text);
+  g_object_set (e, "max-message-items", 70000, NULL);
+  text = tn_pop_text (bus, GST_MESSAGE_WARNING);
+  tn_assert_contains (text, "keeping max-message-items=\"8\"");
+  g_free (text);
+  g_object_get (e, "ddof", &ddof, "max-message-items", &items, NULL);
+  fail_unless_equals_int (ddof, 1);
+  fail_unless_equals_int (items, 8);
+  gst_harness_teardown (h);
+  tn_bus_unwatch (e, bus);
   gst_object_unref (e);
 }
 
@@ -1125,6 +1199,7 @@ tensorreduce_suite (void)
   tcase_add_loop_test (tc, test_golden, 0, TN_REDUCE_NOPS);
   tcase_add_test (tc, test_golden_ddof);
   tcase_add_test (tc, test_properties);
+  tcase_add_test (tc, test_bad_values);
   tcase_add_test (tc, test_bad_axes);
   tcase_add_test (tc, test_bad_axes_while_running);
   tcase_add_test (tc, test_strided_and_pool);
