@@ -15,7 +15,14 @@
  * Values are computed in float64 and converted to the dtype with core's
  * cast rules: saturating at the dtype's bounds, floats truncated toward
  * zero when the dtype is an integer, NaN to 0.  So fill with value=300
- * gives 255 in uint8 and value=-1.5 gives -1 in int16.  pattern=uniform is
+ * gives 255 in uint8 and value=-1.5 gives -1 in int16.
+ *
+ * The double properties store any value.  value may be anything (NaN and
+ * the infinities are legitimate fills); start and step anything but NaN;
+ * low, high and mean must be finite, stddev finite and >= 0.  Another
+ * value is an error when the element goes to PAUSED, whatever the pattern
+ * (it may change while the element runs), and set while it runs a
+ * warning that keeps the value in use.  pattern=uniform is
  * the exception for integer dtypes: it draws every integer of
  * [ceil(low), ceil(high)) with equal chance, as NumPy's integers() does.
  *
@@ -166,13 +173,56 @@ G_DEFINE_TYPE (GstTensorSrc, gst_tensor_src, GST_TYPE_PUSH_SRC);
 GST_ELEMENT_REGISTER_DEFINE (
     tensorsrc, "tensorsrc", GST_RANK_NONE, GST_TYPE_TENSOR_SRC);
 
+/* What the double properties can be (tnelement.h): each stores any
+ * double, NaN too, and one outside these is an error at start or, set
+ * while running, a warning that keeps the old one.  value takes any
+ * double: a tensor of NaN or of an infinity is a legitimate fill (NaN
+ * casts to 0 in integer dtypes).  start and step take the infinities
+ * (float64 arithmetic then gives the items) but not NaN, which would make
+ * every item NaN: pattern=fill value=nan is that tensor. */
+static const GstTnDoubleRange start_range = { "start", -INFINITY, INFINITY };
+static const GstTnDoubleRange step_range = { "step", -INFINITY, INFINITY };
+static const GstTnDoubleRange low_range = { "low", -G_MAXDOUBLE, G_MAXDOUBLE };
+static const GstTnDoubleRange high_range
+    = { "high", -G_MAXDOUBLE, G_MAXDOUBLE };
+static const GstTnDoubleRange mean_range
+    = { "mean", -G_MAXDOUBLE, G_MAXDOUBLE };
+static const GstTnDoubleRange stddev_range = { "stddev", 0, G_MAXDOUBLE };
+
+/* The range of a double property, or NULL (value: any double). */
+static const GstTnDoubleRange *
+gst_tensor_src_range (guint prop_id)
+{
+  switch (prop_id) {
+  case PROP_START:
+    return &start_range;
+  case PROP_STEP:
+    return &step_range;
+  case PROP_LOW:
+    return &low_range;
+  case PROP_HIGH:
+    return &high_range;
+  case PROP_MEAN:
+    return &mean_range;
+  case PROP_STDDEV:
+    return &stddev_range;
+  default:
+    return NULL;
+  }
+}
+
 static void
 gst_tensor_src_set_property (
     GObject *object, guint prop_id, const GValue *value, GParamSpec *pspec)
 {
   GstTensorSrc *self = GST_TENSOR_SRC (object);
+  const GstTnDoubleRange *range = gst_tensor_src_range (prop_id);
   gdouble v;
 
+  if (range
+      && !gst_tn_element_double_settable (
+          GST_ELEMENT (self), range, g_value_get_double (value)))
+    return;
   GST_OBJECT_LOCK (self);
   switch (prop_id) {
   case PROP_PATTERN:
@@ -215,8 +265,6 @@ gst_tensor_src_set_property (
     }
     break;
   case PROP_MEAN:
-    /* GLib's range checks refuse nan, the infinities and, for stddev,
-     * negatives. */
     self->mean = g_value_get_double (value);
     break;
   case PROP_STDDEV:
@@ -451,19 +499,31 @@ gst_tensor_src_start (GstBaseSrc *bsrc)
 {
   GstTensorSrc *self = GST_TENSOR_SRC (bsrc);
 
+  GstElement *el = GST_ELEMENT (self);
   gboolean empty;
-  gdouble low, high;
+  gdouble start, step, low, high, mean, stddev;
 
-  if (!gst_tn_element_check_n_threads (
-          GST_ELEMENT (self), g_atomic_int_get (&self->n_threads)))
+  if (!gst_tn_element_check_n_threads (el, g_atomic_int_get (&self->n_threads)))
     return FALSE;
   GST_OBJECT_LOCK (self);
   self->n = 0;
   self->have_info = FALSE;
+  start = self->start;
+  step = self->step;
   low = self->low;
   high = self->high;
+  mean = self->mean;
+  stddev = self->stddev;
   empty = self->pattern == GST_TENSOR_SRC_UNIFORM && !(low < high);
   GST_OBJECT_UNLOCK (self);
+  /* Whatever the pattern: it may change while the element runs. */
+  if (!gst_tn_element_check_double (el, &start_range, start)
+      || !gst_tn_element_check_double (el, &step_range, step)
+      || !gst_tn_element_check_double (el, &low_range, low)
+      || !gst_tn_element_check_double (el, &high_range, high)
+      || !gst_tn_element_check_double (el, &mean_range, mean)
+      || !gst_tn_element_check_double (el, &stddev_range, stddev))
+    return FALSE;
   if (empty) {
     gchar *text = g_strdup_printf ("%.17g", low);
     gchar *why = g_strdup_printf (
@@ -784,82 +844,97 @@ gst_tensor_src_class_init (GstTensorSrcClass *klass)
   /**
    * GstTensorSrc:value:
    *
-   * The item of pattern=fill, converted with core's cast rules.
+   * The item of pattern=fill, converted with core's cast rules.  Any
+   * double: the infinities and NaN too (a tensor of NaN is a legitimate
+   * input to test; integer dtypes take NaN as 0).
    */
   g_object_class_install_property (gobject_class, PROP_VALUE,
       g_param_spec_double ("value", "Value",
           "pattern=fill: every item, cast to the dtype (saturating; "
           "integers truncate toward zero: 300 is 255 in uint8, -1.5 is -1 "
-          "in int16); infinities allowed",
-          -INFINITY, INFINITY, DEFAULT_VALUE, flags));
+          "in int16); infinities and nan allowed",
+          -INFINITY, INFINITY, DEFAULT_VALUE, flags | G_PARAM_LAX_VALIDATION));
 
   /**
    * GstTensorSrc:start:
    *
-   * Item 0 of pattern=arange.
+   * Item 0 of pattern=arange: any double but NaN (an arange of NaN only;
+   * pattern=fill value=nan makes that tensor).  NaN is stored, and is an
+   * error when the element starts (a warning that keeps the old value
+   * while it runs).
    */
   g_object_class_install_property (gobject_class, PROP_START,
       g_param_spec_double ("start", "Start",
-          "pattern=arange: item 0; item i is start + i*step computed in "
-          "float64, then cast to the dtype (saturating)",
-          -INFINITY, INFINITY, DEFAULT_START, flags));
+          "pattern=arange: item 0, -inf to inf (not nan); item i is start + "
+          "i*step computed in float64, then cast to the dtype (saturating)",
+          -INFINITY, INFINITY, DEFAULT_START, flags | G_PARAM_LAX_VALIDATION));
 
   /**
    * GstTensorSrc:step:
    *
    * Increment between consecutive items of pattern=arange, in row-major
-   * order.
+   * order: any double but NaN, as #GstTensorSrc:start.
    */
   g_object_class_install_property (gobject_class, PROP_STEP,
       g_param_spec_double ("step", "Step",
           "pattern=arange: increment between consecutive items of the "
-          "flattened (row-major) tensor",
-          -INFINITY, INFINITY, DEFAULT_STEP, flags));
+          "flattened (row-major) tensor, -inf to inf (not nan)",
+          -INFINITY, INFINITY, DEFAULT_STEP, flags | G_PARAM_LAX_VALIDATION));
 
   /**
    * GstTensorSrc:low:
    *
-   * Inclusive lower bound of pattern=uniform.  With pattern=uniform, a
-   * low that is not below #GstTensorSrc:high is an error when the element
-   * starts (while it runs, a warning that keeps the old value); the two
-   * may be set in any order.
+   * Inclusive lower bound of pattern=uniform: finite.  With
+   * pattern=uniform, a low that is not below #GstTensorSrc:high is an
+   * error when the element starts (while it runs, a warning that keeps
+   * the old value); the two may be set in any order.  Any double is
+   * stored: an infinity or NaN is an error when the element starts,
+   * whatever the pattern (it may change while the element runs), and set
+   * while it runs a warning that keeps the old value.  So are high and
+   * mean.
    */
   g_object_class_install_property (gobject_class, PROP_LOW,
       g_param_spec_double ("low", "Low",
-          "pattern=uniform: inclusive lower bound, below high. Integer dtypes "
-          "draw every integer of [ceil(low), ceil(high)) equally often",
-          -G_MAXDOUBLE, G_MAXDOUBLE, DEFAULT_LOW, flags));
+          "pattern=uniform: inclusive lower bound, finite and below high. "
+          "Integer dtypes draw every integer of [ceil(low), ceil(high)) "
+          "equally often",
+          -INFINITY, INFINITY, DEFAULT_LOW, flags | G_PARAM_LAX_VALIDATION));
 
   /**
    * GstTensorSrc:high:
    *
-   * Exclusive upper bound of pattern=uniform, above #GstTensorSrc:low.
+   * Exclusive upper bound of pattern=uniform, finite and above
+   * #GstTensorSrc:low.
    */
   g_object_class_install_property (gobject_class, PROP_HIGH,
       g_param_spec_double ("high", "High",
-          "pattern=uniform: exclusive upper bound, above low", -G_MAXDOUBLE,
-          G_MAXDOUBLE, DEFAULT_HIGH, flags));
+          "pattern=uniform: exclusive upper bound, finite and above low",
+          -INFINITY, INFINITY, DEFAULT_HIGH, flags | G_PARAM_LAX_VALIDATION));
 
   /**
    * GstTensorSrc:mean:
    *
-   * Mean of pattern=normal.
+   * Mean of pattern=normal: finite.
    */
   g_object_class_install_property (gobject_class, PROP_MEAN,
       g_param_spec_double ("mean", "Mean",
-          "pattern=normal: mean; values are computed in float64 and cast "
-          "to the dtype (integers truncate toward zero)",
-          -G_MAXDOUBLE, G_MAXDOUBLE, DEFAULT_MEAN, flags));
+          "pattern=normal: mean, finite; values are computed in float64 and "
+          "cast to the dtype (integers truncate toward zero)",
+          -INFINITY, INFINITY, DEFAULT_MEAN, flags | G_PARAM_LAX_VALIDATION));
 
   /**
    * GstTensorSrc:stddev:
    *
-   * Standard deviation of pattern=normal.
+   * Standard deviation of pattern=normal: finite and >= 0 (0: every item
+   * is mean).  Any double is stored: a negative one, an infinity or NaN is
+   * an error when the element starts, whatever the pattern, and set while
+   * it runs a warning that keeps the old value.
    */
   g_object_class_install_property (gobject_class, PROP_STDDEV,
       g_param_spec_double ("stddev", "Standard deviation",
-          "pattern=normal: standard deviation (0: every item is mean)", 0,
-          G_MAXDOUBLE, DEFAULT_STDDEV, flags));
+          "pattern=normal: standard deviation, finite and >= 0 (0: every "
+          "item is mean)",
+          -INFINITY, INFINITY, DEFAULT_STDDEV, flags | G_PARAM_LAX_VALIDATION));
 
   /**
    * GstTensorSrc:seed:

@@ -275,10 +275,33 @@
         {'id': 'tensorreduce.ddof-negative', 'l': 'tensorsrc num-buffers=1 ! tensor/x-raw,type=float32,dims=<2,3> ! tensorreduce op=var post-messages=true ddof=-1 ! fakesink', 'w': ['tensorreduce0', 'ddof', '"-1"', '0 (population) to 2147483647']},
         {'id': 'tensorreduce.max-message-items-above', 'l': 'tensorsrc num-buffers=1 ! tensor/x-raw,type=float32,dims=<2,3> ! tensorreduce op=var post-messages=true max-message-items=65537 ! fakesink', 'w': ['tensorreduce0', 'max-message-items', '"65537"', '0 to 65536']},
         {'id': 'tensorreduce.max-message-items-negative', 'l': 'tensorsrc num-buffers=1 ! tensor/x-raw,type=float32,dims=<2,3> ! tensorreduce op=var post-messages=true max-message-items=-1 ! fakesink', 'w': ['tensorreduce0', 'max-message-items', '"-1"', '0 to 65536']},
+        {'id': 'tensorsrc.low-inf', 'l': 'tensorsrc num-buffers=1 pattern=uniform low=-inf ! tensor/x-raw,type=float32,dims=<2,3> ! fakesink', 'w': ['tensorsrc0', 'low', '"-inf"', 'from -1.79769e+308 to 1.79769e+308']},
+        {'id': 'tensorsrc.low-nan', 'l': 'tensorsrc num-buffers=1 pattern=uniform low=nan ! tensor/x-raw,type=float32,dims=<2,3> ! fakesink', 'w': ['tensorsrc0', 'low', '"nan"', 'from -1.79769e+308 to 1.79769e+308']},
+        {'id': 'tensorsrc.high-inf', 'l': 'tensorsrc num-buffers=1 pattern=uniform high=inf ! tensor/x-raw,type=float32,dims=<2,3> ! fakesink', 'w': ['tensorsrc0', 'high', '"inf"', 'from -1.79769e+308 to 1.79769e+308']},
+        {'id': 'tensorsrc.high-nan', 'l': 'tensorsrc num-buffers=1 pattern=uniform high=nan ! tensor/x-raw,type=float32,dims=<2,3> ! fakesink', 'w': ['tensorsrc0', 'high', '"nan"', 'from -1.79769e+308 to 1.79769e+308']},
+        {'id': 'tensorsrc.mean-inf', 'l': 'tensorsrc num-buffers=1 pattern=normal mean=-inf ! tensor/x-raw,type=float32,dims=<2,3> ! fakesink', 'w': ['tensorsrc0', 'mean', '"-inf"', 'from -1.79769e+308 to 1.79769e+308']},
+        {'id': 'tensorsrc.mean-nan', 'l': 'tensorsrc num-buffers=1 pattern=normal mean=nan ! tensor/x-raw,type=float32,dims=<2,3> ! fakesink', 'w': ['tensorsrc0', 'mean', '"nan"', 'from -1.79769e+308 to 1.79769e+308']},
+        {'id': 'tensorsrc.stddev-negative', 'l': 'tensorsrc num-buffers=1 pattern=normal stddev=-1 ! tensor/x-raw,type=float32,dims=<2,3> ! fakesink', 'w': ['tensorsrc0', 'stddev', '"-1"', 'from 0 to 1.79769e+308']},
+        {'id': 'tensorsrc.stddev-inf', 'l': 'tensorsrc num-buffers=1 pattern=normal stddev=inf ! tensor/x-raw,type=float32,dims=<2,3> ! fakesink', 'w': ['tensorsrc0', 'stddev', '"inf"', 'from 0 to 1.79769e+308']},
+        {'id': 'tensorsrc.stddev-nan', 'l': 'tensorsrc num-buffers=1 pattern=normal stddev=nan ! tensor/x-raw,type=float32,dims=<2,3> ! fakesink', 'w': ['tensorsrc0', 'stddev', '"nan"', 'from 0 to 1.79769e+308']},
+        {'id': 'tensorsrc.stddev-other-pattern', 'l': 'tensorsrc num-buffers=1 pattern=zeros stddev=-1 ! tensor/x-raw,type=float32,dims=<2,3> ! fakesink', 'w': ['tensorsrc0', 'stddev', '"-1"', 'from 0 to 1.79769e+308']},
+        {'id': 'tensorsrc.start-nan', 'l': 'tensorsrc num-buffers=1 pattern=arange start=nan ! tensor/x-raw,type=float32,dims=<2,3> ! fakesink', 'w': ['tensorsrc0', 'start', '"nan"', 'from -inf to inf']},
+        {'id': 'tensorsrc.step-nan', 'l': 'tensorsrc num-buffers=1 pattern=arange step=nan ! tensor/x-raw,type=float32,dims=<2,3> ! fakesink', 'w': ['tensorsrc0', 'step', '"nan"', 'from -inf to inf']},
       ],
     ],
     'case': {'name': 'numeric-range.{id0}', 'launch': '{l}', 'expect': 'error', 'words': '{w}',
              'issue': 'brief: a property value that cannot be used is an element error by PAUSED'},
+  },
+  {
+    # ... and the values that are usable although GLib refused them before:
+    # a fill of NaN is a legitimate tensor (tensorsrc value)
+    'axes': [
+      [
+        {'id': 'tensorsrc.value-nan', 'l': 'tensorsrc num-buffers=1 pattern=fill value=nan ! tensor/x-raw,type=float32,dims=<2,3> ! filesink location=@OUT@', 'a': 'np.full((2, 3), np.nan, np.float32)'},
+      ],
+    ],
+    'case': {'name': 'numeric-usable.{id0}', 'launch': '{l}', 'expect': 'ok', 'array': '{a}',
+             'issue': 'brief: value=nan is a legitimate fill'},
   },
   {
     # tensorstack and tensorconcat (issue 14): typos in every property
