@@ -739,14 +739,38 @@ gst_npy_dec_sink_event (GstPad *pad, GstObject *parent, GstEvent *event)
   return gst_pad_event_default (pad, parent, event);
 }
 
+/* The property stores any fraction (a spec range would make GLib warn and
+ * go on with 0/1): a negative one is the element's error here. */
+static gboolean
+gst_npy_dec_check_framerate (GstNpyDec *self)
+{
+  gint fps_n, fps_d;
+  gchar *text;
+
+  GST_OBJECT_LOCK (self);
+  fps_n = self->fps_n;
+  fps_d = self->fps_d;
+  GST_OBJECT_UNLOCK (self);
+  if (fps_n >= 0)
+    return TRUE;
+  text = g_strdup_printf ("%d/%d", fps_n, fps_d);
+  gst_tn_element_property_error (GST_ELEMENT (self), "framerate", text,
+      "framerate is 0/1 (untimed) to 2147483647/1");
+  g_free (text);
+  return FALSE;
+}
+
 static GstStateChangeReturn
 gst_npy_dec_change_state (GstElement *element, GstStateChange transition)
 {
   GstNpyDec *self = GST_NPY_DEC (element);
   GstStateChangeReturn ret;
 
-  if (transition == GST_STATE_CHANGE_READY_TO_PAUSED)
+  if (transition == GST_STATE_CHANGE_READY_TO_PAUSED) {
+    if (!gst_npy_dec_check_framerate (self))
+      return GST_STATE_CHANGE_FAILURE;
     gst_npy_dec_reset (self);
+  }
 
   ret = GST_ELEMENT_CLASS (gst_npy_dec_parent_class)
             ->change_state (element, transition);
@@ -831,13 +855,14 @@ gst_npy_dec_class_init (GstNpyDecClass *klass)
    * Framerate put in the caps; when it is not 0/1 it also timestamps the
    * buffers: buffer n of the stream (arrays, or with #GstNpyDec:split
    * sub-tensors) has PTS n / framerate.  0/1 means the tensors are not a
-   * timed stream.
+   * timed stream.  0/1 to G_MAXINT/1: any fraction is stored, and a
+   * negative one is an error when the element starts.
    */
   g_object_class_install_property (gobject_class, PROP_FRAMERATE,
       gst_param_spec_fraction ("framerate", "Framerate",
-          "Framerate put in the caps; unless it is 0/1 (untimed), buffer n "
-          "of the stream also gets PTS n / framerate",
-          0, 1, G_MAXINT, 1, 0, 1,
+          "Framerate put in the caps, 0/1 or more; unless it is 0/1 "
+          "(untimed), buffer n of the stream also gets PTS n / framerate",
+          -G_MAXINT, 1, G_MAXINT, 1, 0, 1,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS
               | GST_PARAM_MUTABLE_READY));
 

@@ -287,6 +287,7 @@
         {'id': 'tensorsrc.stddev-other-pattern', 'l': 'tensorsrc num-buffers=1 pattern=zeros stddev=-1 ! tensor/x-raw,type=float32,dims=<2,3> ! fakesink', 'w': ['tensorsrc0', 'stddev', '"-1"', 'from 0 to 1.79769e+308']},
         {'id': 'tensorsrc.start-nan', 'l': 'tensorsrc num-buffers=1 pattern=arange start=nan ! tensor/x-raw,type=float32,dims=<2,3> ! fakesink', 'w': ['tensorsrc0', 'start', '"nan"', 'from -inf to inf']},
         {'id': 'tensorsrc.step-nan', 'l': 'tensorsrc num-buffers=1 pattern=arange step=nan ! tensor/x-raw,type=float32,dims=<2,3> ! fakesink', 'w': ['tensorsrc0', 'step', '"nan"', 'from -inf to inf']},
+        {'id': 'npydec.framerate-negative', 'l': 'filesrc location=@DIR@/w34.npy ! npydec framerate=-1/1 ! fakesink', 'w': ['npydec0', 'framerate', '"-1/1"', '0/1 (untimed) to 2147483647/1']},
       ],
     ],
     'case': {'name': 'numeric-range.{id0}', 'launch': '{l}', 'expect': 'error', 'words': '{w}',
