@@ -12,6 +12,10 @@
 # by the factory ("tensorsrc"), a value the element refuses by the instance
 # ("tensorop0: ops=\"mull:2\" cannot be used: ...", elements/tnelement.h).
 #
+# Numeric properties (n-threads, eps, and the numeric-range.* cases) with
+# a value the element cannot use: the same, and the ERROR also names the
+# usable range.
+#
 # In launch lines, a value '""' is the empty string.  An empty enum value
 # is not tested: GStreamer's parser reads "" as the enum's value 0 and the
 # element never sees it.
