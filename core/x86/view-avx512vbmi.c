@@ -28,17 +28,41 @@ perm_out (const tn_vk *k, const __m512i *in, int o, const int C)
   return a;
 }
 
+/* Blocks ahead that the loops below fetch their lines: the source lines
+ * AHEAD_R blocks on, the destination lines AHEAD_W blocks on (one line a
+ * block in each of the m planes a deinterleave writes, c a block of the
+ * rows an interleave writes).  With the frame in L2 (640x480 uint8 on the
+ * Xeon, 2 MiB L2), neither the L1 streamer nor the L2 one gets the three
+ * planes' lines in soon enough: a line each store waits for.  Fetched
+ * ahead, HWC -> CHW went from 1.19 to 1.00 of a cache-hot memcpy and
+ * CHW -> HWC from 1.15 to 1.04 (docs/perf-notes.md, session 18 H2).  A
+ * read prefetch is enough for the stores: the line comes exclusive when
+ * no other core holds it.  Rows shorter than AHEAD_W blocks (and the last
+ * AHEAD_W blocks of a row) fetch nothing: past the row is not ours to
+ * fetch. */
+#define AHEAD_R 8
+#define AHEAD_W 16
+
 /* Returns the rows done; nb: rows whose whole block may be read. */
 VK_INLINE int64_t
 deint_64 (const tn_vk *k, char *d, int64_t pitch, const char *s, int64_t nb,
     int64_t j, const int S, const int C, const int M)
 {
   const int G = 64 / S;
+  const int64_t pf = nb - AHEAD_W * G;
 
   for (; j + G <= nb; j += G) {
     const char *sb = s + j * C * S;
     __m512i in[TN_VK_MAX_C];
 
+    if (j < pf) {
+#pragma GCC unroll 8
+      for (int i = 0; i < C; i++)
+        _mm_prefetch (sb + 64 * (AHEAD_R * C + i), _MM_HINT_T0);
+#pragma GCC unroll 8
+      for (int q = 0; q < M; q++)
+        _mm_prefetch (d + q * pitch + (j + AHEAD_W * G) * S, _MM_HINT_T0);
+    }
 #pragma GCC unroll 8
     for (int i = 0; i < C; i++)
       in[i] = _mm512_loadu_si512 ((const void *) (sb + 64 * i));
@@ -54,11 +78,20 @@ inter_64 (const tn_vk *k, char *d, int64_t pitch, const char *s, int64_t n,
     int64_t j, const int S, const int C)
 {
   const int G = 64 / S;
+  const int64_t pf = n - AHEAD_W * G;
 
   for (; j + G <= n; j += G) {
     char *db = d + j * C * S;
     __m512i in[TN_VK_MAX_C];
 
+    if (j < pf) {
+#pragma GCC unroll 8
+      for (int q = 0; q < C; q++)
+        _mm_prefetch (s + q * pitch + (j + AHEAD_R * G) * S, _MM_HINT_T0);
+#pragma GCC unroll 8
+      for (int o = 0; o < C; o++)
+        _mm_prefetch (db + 64 * (AHEAD_W * C + o), _MM_HINT_T0);
+    }
 #pragma GCC unroll 8
     for (int q = 0; q < C; q++)
       in[q] = _mm512_loadu_si512 ((const void *) (s + q * pitch + j * S));
