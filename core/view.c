@@ -87,11 +87,25 @@ tn_view_dense (const tn_view *v)
   return true;
 }
 
+/* The view's extents and strides in words, for tn_view_check's messages:
+ * formatted only for a message, since a view that fits (every buffer of
+ * a stream) has no use for them. */
+typedef struct {
+  char dims[160], strides[160];
+} shapes;
+
+static void
+shapes_of (shapes *w, const tn_view *v)
+{
+  tn_shape_format (w->dims, sizeof w->dims, v->dims, v->rank);
+  tn_shape_format (w->strides, sizeof w->strides, v->strides, v->rank);
+}
+
 int
 tn_view_check (const tn_view *v, int64_t storage_items, tn_err *e)
 {
   int64_t n, reach;
-  char sd[160], ss[160];
+  shapes w;
 
   if (dtype_ok (v->dtype, e) < 0 || rank_ok (v, e) < 0
       || tn_shape_count (v->dims, v->rank, &n, e) < 0)
@@ -115,14 +129,13 @@ tn_view_check (const tn_view *v, int64_t storage_items, tn_err *e)
       return -1;
     }
   }
-  tn_shape_format (sd, sizeof sd, v->dims, v->rank);
-  tn_shape_format (ss, sizeof ss, v->strides, v->rank);
   if (n == 0) {
     if (v->offset > storage_items) {
+      shapes_of (&w, v);
       tn_err_set (e,
           "the empty view %s starts at item %lld, past the end of "
           "a storage of %lld items",
-          sd, (long long) v->offset, (long long) storage_items);
+          w.dims, (long long) v->offset, (long long) storage_items);
       return -1;
     }
     return 0;
@@ -133,18 +146,20 @@ tn_view_check (const tn_view *v, int64_t storage_items, tn_err *e)
 
     if (__builtin_mul_overflow (v->dims[i] - 1, v->strides[i], &t)
         || __builtin_add_overflow (reach, t, &reach)) {
+      shapes_of (&w, v);
       tn_err_set (e,
           "view %s with strides %s at offset %lld reaches past "
           "item 2^63: the index overflows at axis %d",
-          sd, ss, (long long) v->offset, i);
+          w.dims, w.strides, (long long) v->offset, i);
       return -1;
     }
   }
   if (reach >= storage_items) {
+    shapes_of (&w, v);
     tn_err_set (e,
         "view %s with strides %s at offset %lld reaches item "
         "%lld, but the storage holds %lld items",
-        sd, ss, (long long) v->offset, (long long) reach,
+        w.dims, w.strides, (long long) v->offset, (long long) reach,
         (long long) storage_items);
     return -1;
   }
