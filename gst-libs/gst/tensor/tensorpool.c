@@ -30,6 +30,7 @@ struct _GstTnBufferPool {
   GCond released;
   GPtrArray *stack; /* the free GstBuffers, the last released on top */
   guint discards;   /* buffers freed on release: a slot to allocate in */
+  guint waiters;    /* acquires waiting on released */
   guint size;       /* the configured size, for release's checks */
 };
 
@@ -131,9 +132,11 @@ gst_tn_buffer_pool_acquire_buffer (
      * flush_start takes to wake us, so no wake-up is missed. */
     GST_LOG_OBJECT (pool, "waiting for a free buffer or flushing");
     g_mutex_lock (&self->lock);
+    self->waiters++;
     while (self->stack->len == 0 && self->discards == discards
            && !GST_BUFFER_POOL_IS_FLUSHING (pool))
       g_cond_wait (&self->released, &self->lock);
+    self->waiters--;
     g_mutex_unlock (&self->lock);
   }
 }
@@ -153,15 +156,21 @@ gst_tn_buffer_pool_release_buffer (GstBufferPool *pool, GstBuffer *buffer)
         ->release_buffer (pool, buffer);
     g_mutex_lock (&self->lock);
     self->discards++;
-    g_cond_broadcast (&self->released);
+    if (self->waiters > 0)
+      g_cond_broadcast (&self->released);
     g_mutex_unlock (&self->lock);
     return;
   }
 
+  /* GLib's GCond makes a futex call on every signal, waiter or not: a
+   * system call per buffer, about a microsecond once a frame's copy has
+   * left the kernel's paths out of the caches (docs/perf-notes.md, session
+   * 18 H2).  Waiters count themselves under the lock. */
   GST_LOG_OBJECT (pool, "released buffer %p", buffer);
   g_mutex_lock (&self->lock);
   g_ptr_array_add (self->stack, buffer);
-  g_cond_signal (&self->released);
+  if (self->waiters > 0)
+    g_cond_signal (&self->released);
   g_mutex_unlock (&self->lock);
 }
 
