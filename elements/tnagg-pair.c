@@ -58,7 +58,11 @@ gst_tn_agg_is_gap (GstBuffer *buf)
 GstClockTime
 gst_tn_agg_running_time (GstAggregatorPad *pad, GstBuffer *buf)
 {
-  if (!GST_BUFFER_PTS_IS_VALID (buf))
+  /* A pad's segment is UNDEFINED from a flush or stop until its next
+   * segment event: GstAggregator resets it on the thread of the flush or
+   * state change while the task may be looking at a buffer (its
+   * get_next_time runs before every wait). */
+  if (!GST_BUFFER_PTS_IS_VALID (buf) || pad->segment.format != GST_FORMAT_TIME)
     return GST_CLOCK_TIME_NONE;
   return gst_segment_to_running_time (
       &pad->segment, GST_FORMAT_TIME, GST_BUFFER_PTS (buf));
