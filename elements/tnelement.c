@@ -125,34 +125,34 @@ double_problem (const GstTnDoubleRange *r, gdouble v)
       "%s is a number from %g to %g", r->property, r->min, r->max);
 }
 
+/* Posts the property error for text when why says it cannot be used:
+ * FALSE then.  Takes both strings. */
+static gboolean
+usable (GstElement *element, const gchar *property, gchar *text, gchar *why)
+{
+  gboolean ok = why == NULL;
+
+  if (!ok)
+    gst_tn_element_property_error (element, property, text, why);
+  g_free (text);
+  g_free (why);
+  return ok;
+}
+
 gboolean
 gst_tn_element_check_int (
     GstElement *element, const GstTnIntRange *range, gint64 v)
 {
-  gchar *why = int_problem (range, v), *text;
-
-  if (why == NULL)
-    return TRUE;
-  text = g_strdup_printf ("%" G_GINT64_FORMAT, v);
-  gst_tn_element_property_error (element, range->property, text, why);
-  g_free (text);
-  g_free (why);
-  return FALSE;
+  return usable (element, range->property,
+      g_strdup_printf ("%" G_GINT64_FORMAT, v), int_problem (range, v));
 }
 
 gboolean
 gst_tn_element_check_double (
     GstElement *element, const GstTnDoubleRange *range, gdouble v)
 {
-  gchar *why = double_problem (range, v), *text;
-
-  if (why == NULL)
-    return TRUE;
-  text = g_strdup_printf ("%g", v);
-  gst_tn_element_property_error (element, range->property, text, why);
-  g_free (text);
-  g_free (why);
-  return FALSE;
+  return usable (element, range->property, g_strdup_printf ("%g", v),
+      double_problem (range, v));
 }
 
 /* The value in use of element's property, as text, read through

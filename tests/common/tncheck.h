@@ -98,6 +98,30 @@ tn_bus_unwatch (GstElement *e, GstBus *bus)
   gst_object_unref (bus);
 }
 
+/* The ERROR text of an element of factory, named name, whose property
+ * prop is set from the text value (as gst-launch-1.0 sets it) and whose
+ * state change to PAUSED must fail (g_free it). */
+static inline gchar *
+tn_start_error (const gchar *factory, const gchar *name, const gchar *prop,
+    const gchar *value)
+{
+  GstElement *e = gst_element_factory_make (factory, name);
+  GstBus *bus;
+  gchar *text;
+
+  fail_unless (e != NULL, "no element %s", factory);
+  bus = tn_bus_watch (e);
+  gst_util_set_object_arg (G_OBJECT (e), prop, value);
+  fail_unless_equals_int (
+      gst_element_set_state (e, GST_STATE_PAUSED), GST_STATE_CHANGE_FAILURE);
+  text = tn_pop_text (bus, GST_MESSAGE_ERROR);
+  fail_unless (text != NULL, "%s %s=%s: no error", factory, prop, value);
+  gst_element_set_state (e, GST_STATE_NULL);
+  tn_bus_unwatch (e, bus);
+  gst_object_unref (e);
+  return text;
+}
+
 /* Address of the first byte of memory m: the same address downstream
  * means the bytes were passed on, not copied. */
 static inline const guint8 *
