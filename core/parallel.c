@@ -1,8 +1,10 @@
 #include "parallel.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <time.h>
 #include <unistd.h>
 
 /* One job at a time runs on the pool; callers queue on job_lock.  Workers
@@ -25,8 +27,10 @@ static pthread_cond_t wake = PTHREAD_COND_INITIALIZER;
 static pthread_cond_t finished = PTHREAD_COND_INITIALIZER;
 static job *current;
 static int wanted; /* workers that may still join the job */
-static int active; /* workers inside the job: it lives on the
-                    * caller's stack until they leave */
+static atomic_int active; /* workers inside the job: it lives on the
+                           * caller's stack until they leave (changed
+                           * under lock, read without it while the
+                           * caller spins) */
 static uint64_t generation;
 static int nworkers;
 static int nstarted; /* workers that reached worker_main */
@@ -114,12 +118,12 @@ worker_main (void *arg)
       pthread_cond_wait (&wake, &lock);
     seen = generation;
     wanted--;
-    active++;
+    atomic_fetch_add (&active, 1);
     job *j = current;
     pthread_mutex_unlock (&lock);
     work (j);
     pthread_mutex_lock (&lock);
-    if (--active == 0)
+    if (atomic_fetch_sub (&active, 1) == 1)
       pthread_cond_broadcast (&finished);
   }
   return NULL;
@@ -150,6 +154,37 @@ ensure_workers (int n)
   while (nstarted < nworkers)
     pthread_cond_wait (&started, &lock);
   return nworkers;
+}
+
+/* The caller, out of chunks, yields its core for up to SPIN_NS before it
+ * sleeps on the condition until the workers finish theirs.  Asleep, it
+ * is woken by the last worker's broadcast; on the KVM Xeon of session
+ * 18 a thread asleep for more than about 20 us took 40-100 us to run
+ * again (the vCPU halts and the hypervisor wakes it), a third of a
+ * 256^3 float32 product on two threads (docs/perf-notes.md, session 18
+ * H1).  Yielding, not pausing: another thread that wants this core gets
+ * it. */
+#define SPIN_NS 200000
+
+static int64_t
+now_ns (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return (int64_t) ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static void
+spin_until_done (job *j)
+{
+  int64_t t0 = now_ns ();
+
+  while (atomic_load (&j->done) < j->nchunks || atomic_load (&active) > 0) {
+    if (now_ns () - t0 > SPIN_NS)
+      return;
+    sched_yield ();
+  }
 }
 
 void
@@ -195,9 +230,10 @@ tn_parallel_run (
   pthread_mutex_unlock (&lock);
 
   work (&j);
+  spin_until_done (&j);
 
   pthread_mutex_lock (&lock);
-  while (atomic_load (&j.done) < j.nchunks || active > 0)
+  while (atomic_load (&j.done) < j.nchunks || atomic_load (&active) > 0)
     pthread_cond_wait (&finished, &lock);
   /* Workers that never woke must not pick this job up later. */
   current = NULL;
