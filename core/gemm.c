@@ -4,12 +4,13 @@
  * Loops, per output block of mc rows x nc columns (one task of the worker
  * pool): for each k block of kc, pack the A block, then for each NR strip
  * of the pre-packed B, for each MR row panel, call the micro-kernel.  B is
- * packed whole before the tasks start (once for constant weights), so no
- * two tasks pack the same panel.  Sums depend on kc alone, never on mc, nc
- * or the thread count. */
+ * packed whole before the tasks start (once for constant weights; else by
+ * the first items of the tasks' own job), so no two tasks pack the same
+ * panel.  Sums depend on kc alone, never on mc, nc or the thread count. */
 #include "gemm.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -245,6 +246,9 @@ batch_offset (const tn_view *v, int nbr, int64_t bi)
   return off;
 }
 
+/* Strips of B packed in one call, row by row across them. */
+#define PACK_B_RUN 16
+
 static void
 pack_b_chunk (void *ctx_, int64_t chunk, int64_t begin, int64_t end)
 {
@@ -346,7 +350,7 @@ give_spare (void *p, size_t cap)
 }
 
 static int pack_b (tn_gemm_b *pb, int nthreads, const tn_view *b,
-    const void *base, bool tb, bool constant, tn_err *e);
+    const void *base, bool tb, pack_b_ctx *later, tn_err *e);
 static void b_release (tn_gemm_b *pb);
 
 tn_gemm_b *
@@ -359,21 +363,24 @@ tn_gemm_b_pack (
     tn_err_set (e, "matmul could not allocate %zu bytes", sizeof *pb);
     return NULL;
   }
-  if (pack_b (pb, nthreads, b, base, tb, true, e) < 0) {
+  if (pack_b (pb, nthreads, b, base, tb, NULL, e) < 0) {
     free (pb);
     return NULL;
   }
   return pb;
 }
 
-/* Packs b into *pb (zeroed by the caller): a struct of its own for
- * constant weights, one on tn_matmul's stack for a B packed per call, so
- * that a small product allocates nothing but what the spare block
- * lacks.  -1 with a message, *pb then holding nothing to release. */
+/* Sets up *pb (zeroed by the caller) for b and packs it: a struct of
+ * its own for constant weights (later NULL), packed here on nthreads
+ * threads; one on tn_matmul's stack for a B packed per call, so that a
+ * small product allocates nothing but what the spare block lacks, packed
+ * by the items of tn_matmul's job from *later (the pool is woken once per
+ * product).  -1 with a message, *pb then holding nothing to release. */
 static int
 pack_b (tn_gemm_b *pb, int nthreads, const tn_view *b, const void *base,
-    bool tb, bool constant, tn_err *e)
+    bool tb, pack_b_ctx *later, tn_err *e)
 {
+  const bool constant = !later;
   tn_dtype out;
   int r = b->rank;
   pack_b_ctx c;
@@ -423,8 +430,11 @@ pack_b (tn_gemm_b *pb, int nthreads, const tn_view *b, const void *base,
   }
   c.nstrips = pb->npad / pb->g->nr;
   c.nkb = nkb;
-  tn_parallel_run (
-      nthreads, pb->nbatch * nkb * c.nstrips, 16, pack_b_chunk, &c);
+  if (later)
+    *later = c;
+  else
+    tn_parallel_run (
+        nthreads, pb->nbatch * nkb * c.nstrips, PACK_B_RUN, pack_b_chunk, &c);
   return 0;
 
 oom:
@@ -580,6 +590,12 @@ typedef struct {
   int64_t obdims[TN_MAX_RANK];
   int64_t a_bstr[TN_MAX_RANK], b_bstr[TN_MAX_RANK], bias_bstr[TN_MAX_RANK];
   const tn_gemm_b *pb;
+  /* A B packed for this call is packed by the first npack items of the
+   * job, a run of PACK_B_RUN strips of one k block each (pruns per k
+   * block); the tasks follow them */
+  pack_b_ctx *pk;
+  int64_t npack, pruns;
+  atomic_int_fast64_t packed; /* runs done */
   const void *bias;
   int64_t bias_off, bias_rs, bias_cs;
   void *out;
@@ -737,22 +753,43 @@ mm_task (mm_ctx *c, int64_t t, void *pa, void *tile, void *scratch)
 }
 
 static void
+pack_run (mm_ctx *c, int64_t t)
+{
+  int64_t ns = c->pk->nstrips, q = t / c->pruns;
+  int64_t s0 = t % c->pruns * PACK_B_RUN;
+  int64_t s1 = s0 + PACK_B_RUN < ns ? s0 + PACK_B_RUN : ns;
+
+  pack_b_chunk (c->pk, 0, q * ns + s0, q * ns + s1);
+  atomic_fetch_add_explicit (&c->packed, 1, memory_order_release);
+}
+
+static void
 mm_chunk (void *ctx_, int64_t chunk, int64_t begin, int64_t end)
 {
   mm_ctx *c = ctx_;
   const tn_gemm_geom *g = c->g;
-  void *pa = tls_get (0, (size_t) (c->mc * g->kc) * g->psize);
-  void *tile = tls_get (1, (size_t) (g->mr * SKINNY_G * g->nr) * c->asize);
-  void *scratch = c->odt == g->acc
-                      ? tile
-                      : tls_get (2, (size_t) (c->mc * c->nc) * c->asize);
+  void *pa, *tile, *scratch;
 
   (void) chunk;
+  for (; begin < end && begin < c->npack; begin++)
+    pack_run (c, begin);
+  if (begin == end)
+    return;
+  pa = tls_get (0, (size_t) (c->mc * g->kc) * g->psize);
+  tile = tls_get (1, (size_t) (g->mr * SKINNY_G * g->nr) * c->asize);
+  scratch = c->odt == g->acc ? tile
+                             : tls_get (2, (size_t) (c->mc * c->nc) * c->asize);
+  /* A task reads B whole.  Items go out in order, so every run was taken
+   * before this task by a thread that is packing it: the wait is about
+   * one run's time, on the threads that arrive while the last runs are
+   * packed. */
+  while (atomic_load_explicit (&c->packed, memory_order_acquire) < c->npack)
+    sched_yield ();
   if (!pa || !tile || !scratch) {
     atomic_store (&c->failed, 1);
     return;
   }
-  for (int64_t t = begin; t < end; t++)
+  for (int64_t t = begin - c->npack; t < end - c->npack; t++)
     if (c->sw)
       mm_skinny_task (c, t, pa, tile, scratch);
     else
@@ -861,6 +898,7 @@ tn_matmul (const tn_matmul_args *args, tn_err *e)
   tn_dtype bdt = pb ? pb->dtype : args->b->dtype;
   bool tb = pb ? pb->tb : args->tb;
   mm_ctx ctx = { 0 }, *c = &ctx;
+  pack_b_ctx pk;
   int ret = -1;
 
   if (pb)
@@ -952,10 +990,17 @@ tn_matmul (const tn_matmul_args *args, tn_err *e)
     if (flops / (1 << 18) + 1 < nthr)
       nthr = (int) (flops / (1 << 18)) + 1;
   }
+  atomic_init (&c->packed, 0);
   if (!pb) {
-    if (pack_b (&own, nthr, args->b, args->b_base, tb, false, e) < 0)
+    /* packed in the job of the tasks: the workers are woken once, and
+     * their wake-up (40-100 us on the KVM Xeon) overlaps the packing of
+     * the first runs (docs/perf-notes.md, session 18 H1) */
+    if (pack_b (&own, nthr, args->b, args->b_base, tb, &pk, e) < 0)
       goto out;
     pb = &own;
+    c->pk = &pk;
+    c->pruns = (pk.nstrips + PACK_B_RUN - 1) / PACK_B_RUN;
+    c->npack = own.nbatch * pk.nkb * c->pruns;
   }
   c->pb = pb;
   c->nkb = (c->k + c->g->kc - 1) / c->g->kc;
@@ -995,14 +1040,15 @@ tn_matmul (const tn_matmul_args *args, tn_err *e)
       c->sw = SKINNY_MAX_STRIPS;
     c->swidth = (nstrips + c->sw - 1) / c->sw;
     c->nc = c->sw * c->g->nr;
-    tn_parallel_run (nthr, nbatch * c->swidth, 1, mm_chunk, c);
+    tn_parallel_run (nthr, c->npack + nbatch * c->swidth, 1, mm_chunk, c);
   } else {
     while (nthr > 1 && nbatch * c->mblocks * c->nblocks < 4 * nthr
            && c->nc > 4 * c->g->nr) {
       c->nc = (c->nc / 2 + c->g->nr - 1) / c->g->nr * c->g->nr;
       c->nblocks = (c->n + c->nc - 1) / c->nc;
     }
-    tn_parallel_run (nthr, nbatch * c->mblocks * c->nblocks, 1, mm_chunk, c);
+    tn_parallel_run (
+        nthr, c->npack + nbatch * c->mblocks * c->nblocks, 1, mm_chunk, c);
   }
   if (atomic_load (&c->failed)) {
     tn_err_set (e, "matmul could not allocate its %lld x %d panel buffers",

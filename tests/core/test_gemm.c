@@ -478,6 +478,58 @@ test_threads (void)
   }
 }
 
+/* A batched B packed per call is packed by the first items of the
+ * tasks' job: 301 products give 301 packing items and 301 tasks, more
+ * than the pool's 256 chunks, so a chunk holds both kinds.  On every
+ * level and 1, 2, 3 and 5 threads, the bits of the products made one
+ * matrix at a time. */
+static void
+test_batched_b (void)
+{
+  enum { NB = 301, M = 13, K = 20, N = 17 };
+  const int64_t ad[] = { NB, M, K }, bd[] = { NB, K, N };
+  const int64_t a1[] = { M, K }, b1[] = { K, N };
+  arr a = pseudo (TN_FLOAT32, ad, 3, 21), b = pseudo (TN_FLOAT32, bd, 3, 22);
+  const size_t items = NB * M * N, bytes = items * sizeof (float);
+  float *ref = g_new (float, items), *out = g_new (float, items);
+  static const int thr[] = { 1, 2, 3, 5 };
+  unsigned old;
+
+  for (int isa = 0; isa < NISA; isa++) {
+    tn_matmul_args args = { 0 };
+    tn_view va, vb;
+
+    use_isa (isa, &old);
+    tn_view_init (&va, TN_FLOAT32, a1, 2, NULL);
+    tn_view_init (&vb, TN_FLOAT32, b1, 2, NULL);
+    args.a = &va;
+    args.b = &vb;
+    args.nthreads = 1;
+    for (int i = 0; i < NB; i++) {
+      args.a_base = (const float *) a.data + i * M * K;
+      args.b_base = (const float *) b.data + i * K * N;
+      args.out = ref + i * M * N;
+      g_assert_cmpint (tn_matmul (&args, NULL), ==, 0);
+    }
+    args.a = &a.v;
+    args.a_base = a.data;
+    args.b = &b.v;
+    args.b_base = b.data;
+    args.out = out;
+    for (size_t i = 0; i < G_N_ELEMENTS (thr); i++) {
+      memset (out, 0x55, bytes);
+      args.nthreads = thr[i];
+      g_assert_cmpint (tn_matmul (&args, NULL), ==, 0);
+      g_assert_cmpmem (out, bytes, ref, bytes);
+    }
+  }
+  tn_cpu_set_mask (old);
+  g_free (ref);
+  g_free (out);
+  arr_free (&a);
+  arr_free (&b);
+}
+
 /* Views that are not dense (a stepped slice of A, a broadcast B, a
  * Fortran-order bias) give the bits of their materialized copies. */
 static void
@@ -1206,6 +1258,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gemm/levels", test_levels);
   g_test_add_func ("/gemm/int8-full-range", test_int8_full);
   g_test_add_func ("/gemm/threads-bit-identical", test_threads);
+  g_test_add_func ("/gemm/batched-b", test_batched_b);
   g_test_add_func ("/gemm/strided", test_strided);
   g_test_add_func ("/gemm/dtype", test_dtype);
   g_test_add_func ("/gemm/dims", test_dims);
