@@ -583,6 +583,10 @@ typedef struct {
   size_t osize, asize;
   int64_t m, n, k, mc, nc, mblocks, nblocks, nkb;
   int64_t sw, swidth; /* skinny path: strips per task, tasks per matrix */
+  /* 0: row blocks of mc rows (the last one the rest); else the rows are
+   * cut for the threads into mblocks blocks of whole micro-panels, as
+   * even as they go, of tiles micro-panels in all */
+  int64_t tiles;
   /* A: batch axes aligned with the output's (stride 0 where broadcast) */
   const void *a_base;
   int64_t a_off, rs_a, cs_a;
@@ -688,15 +692,31 @@ mm_skinny_task (mm_ctx *c, int64_t t, void *pa, void *tile, void *scratch)
   }
 }
 
+/* The first row of row block ib, and in *mb its rows. */
+static int64_t
+row_block (const mm_ctx *c, int64_t ib, int64_t *mb)
+{
+  int64_t i0, i1;
+
+  if (c->tiles) {
+    i0 = ib * c->tiles / c->mblocks * c->g->mr;
+    i1 = (ib + 1) * c->tiles / c->mblocks * c->g->mr;
+  } else {
+    i0 = ib * c->mc;
+    i1 = i0 + c->mc;
+  }
+  *mb = (i1 < c->m ? i1 : c->m) - i0;
+  return i0;
+}
+
 static void
 mm_task (mm_ctx *c, int64_t t, void *pa, void *tile, void *scratch)
 {
   const tn_gemm_geom *g = c->g;
   int64_t ib = t % c->mblocks, jb = (t / c->mblocks) % c->nblocks;
   int64_t bi = t / c->mblocks / c->nblocks;
-  int64_t a_off, b_idx, bias_off;
-  int64_t i0 = ib * c->mc, j0 = jb * c->nc;
-  int64_t mb = c->m - i0 < c->mc ? c->m - i0 : c->mc;
+  int64_t a_off, b_idx, bias_off, mb;
+  int64_t i0 = row_block (c, ib, &mb), j0 = jb * c->nc;
   int64_t nbw = c->n - j0 < c->nc ? c->n - j0 : c->nc;
   int direct = c->odt == g->acc;
   char *out = (char *) c->out + ((bi * c->m + i0) * c->n + j0) * c->osize;
@@ -795,6 +815,11 @@ mm_chunk (void *ctx_, int64_t chunk, int64_t begin, int64_t end)
     else
       mm_task (c, t, pa, tile, scratch);
 }
+
+/* The fewest rows of a task where the rows are cut for the threads: a B
+ * micro-panel then serves at least 2 micro-kernel calls from L1 (4 on
+ * AVX2). */
+#define MC_MIN 24
 
 /* k = 0: the product is all zeros, plus the bias. */
 static void
@@ -1042,6 +1067,31 @@ tn_matmul (const tn_matmul_args *args, tn_err *e)
     c->nc = c->sw * c->g->nr;
     tn_parallel_run (nthr, c->npack + nbatch * c->swidth, 1, mm_chunk, c);
   } else {
+    /* Too few tasks for the threads: cut the rows finer first, into
+     * blocks of whole micro-panels as even as they go, of no fewer than
+     * MC_MIN rows, then the columns.  A task packs its rows of A whole,
+     * so every column block packs them again; blocks of mc rows and a
+     * small rest left one thread a block more than the other.  In-process
+     * rig, float32 AVX-512, two threads, wall and (thread time of the
+     * tasks): 256^3 as 144 x 128 blocks 209 us (317), as 8 blocks of
+     * 24-36 rows x 256 186 us (285; one thread 231); 512^3 as 144 x 256
+     * 1214 us (2117), as 8 of 60-72 x 512 1182 (2060), as 72 x 512 with
+     * a rest of 8 rows 1332 (2090); float64 512^3 as 84 x 256 2380 us,
+     * as 8 of 56-70 x 512 2336, as 70 x 512 with a rest 2521
+     * (docs/perf-notes.md, session 18 H1). */
+    if (nthr > 1 && nbatch * c->mblocks * c->nblocks < 4 * nthr) {
+      const int64_t mr = c->g->mr, tiles = (c->m + mr - 1) / mr;
+      int64_t want
+          = (4 * nthr + nbatch * c->nblocks - 1) / (nbatch * c->nblocks);
+
+      if (want > tiles / ((MC_MIN + mr - 1) / mr))
+        want = tiles / ((MC_MIN + mr - 1) / mr);
+      if (want > c->mblocks) {
+        c->tiles = tiles;
+        c->mblocks = want;
+        c->mc = (tiles + want - 1) / want * mr; /* the largest block */
+      }
+    }
     while (nthr > 1 && nbatch * c->mblocks * c->nblocks < 4 * nthr
            && c->nc > 4 * c->g->nr) {
       c->nc = (c->nc / 2 + c->g->nr - 1) / c->g->nr * c->g->nr;
