@@ -68,6 +68,23 @@ aggpipe_push (AggPipe *p, guint k, GstBuffer *buffer)
   fail_unless_equals_int (ret, GST_FLOW_OK);
 }
 
+/* Buffer (taken) on source k under caps info, as a sample: a caps change
+ * when they differ from the last. */
+static inline void
+aggpipe_push_with_caps (
+    AggPipe *p, guint k, const GstTnInfo *info, GstBuffer *buffer)
+{
+  GstCaps *caps = gst_tn_info_to_caps (info);
+  GstSample *s = gst_sample_new (buffer, caps, NULL, NULL);
+  GstFlowReturn ret;
+
+  g_signal_emit_by_name (p->src[k], "push-sample", s, &ret);
+  fail_unless_equals_int (ret, GST_FLOW_OK);
+  gst_sample_unref (s);
+  gst_caps_unref (caps);
+  gst_buffer_unref (buffer);
+}
+
 static inline void
 aggpipe_eos (AggPipe *p, guint k)
 {

@@ -513,22 +513,6 @@ GST_START_TEST (test_tee)
 
 GST_END_TEST;
 
-/* Buffer (taken) on pad k of p with caps info: a caps change when they
- * differ from the last. */
-static void
-push_with_caps (AggPipe *p, guint k, const GstTnInfo *info, GstBuffer *b)
-{
-  GstCaps *caps = gst_tn_info_to_caps (info);
-  GstSample *s = gst_sample_new (b, caps, NULL, NULL);
-  GstFlowReturn ret;
-
-  g_signal_emit_by_name (p->src[k], "push-sample", s, &ret);
-  fail_unless_equals_int (ret, GST_FLOW_OK);
-  gst_sample_unref (s);
-  gst_caps_unref (caps);
-  gst_buffer_unref (b);
-}
-
 /* The element keeps each step's plan while the views stay: caps that
  * change mid-stream (sink_1 <3> -> <2,1>, then every pad <4>) and a
  * strided buffer under unchanged caps must each be planned again.  op=sub
@@ -579,7 +563,7 @@ GST_START_TEST (test_caps_change)
     for (guint k = 0; k < 3; k++) {
       GST_BUFFER_PTS (b[k]) = j * GST_SECOND;
       GST_BUFFER_DURATION (b[k]) = GST_SECOND;
-      push_with_caps (&p, k, k == 0 ? i0 : k == 1 ? i1 : i2, b[k]);
+      aggpipe_push_with_caps (&p, k, k == 0 ? i0 : k == 1 ? i1 : i2, b[k]);
     }
   }
   for (guint k = 0; k < 3; k++)

@@ -592,21 +592,6 @@ GST_START_TEST (test_caps_change)
 
 GST_END_TEST;
 
-/* Pushes buf (taken) on source k under caps info, as a sample. */
-static void
-push_with_caps (AggPipe *p, guint k, const GstTnInfo *info, GstBuffer *buf)
-{
-  GstCaps *caps = gst_tn_info_to_caps (info);
-  GstSample *s = gst_sample_new (buf, caps, NULL, NULL);
-  GstFlowReturn ret;
-
-  g_signal_emit_by_name (p->src[k], "push-sample", s, &ret);
-  fail_unless_equals_int (ret, GST_FLOW_OK);
-  gst_sample_unref (s);
-  gst_buffer_unref (buf);
-  gst_caps_unref (caps);
-}
-
 /* The caps of a slower pad change while its previous buffer still serves
  * sink_0: a 30 fps <1> stream joined (tensorconcat) with a 10 fps stream
  * whose frame 0 is <1> and frames 1 and 2 are <2>.  Each sink_0 frame j
@@ -633,7 +618,7 @@ GST_START_TEST (test_caps_change_slow_pad)
 
       GST_BUFFER_PTS (b) = pts_at (j, 10);
       GST_BUFFER_DURATION (b) = pts_at (j + 1, 10) - pts_at (j, 10);
-      push_with_caps (&p, 1, j ? &two : &int32_1, b);
+      aggpipe_push_with_caps (&p, 1, j ? &two : &int32_1, b);
     }
     aggpipe_eos (&p, 1);
     aggpipe_play (&p);
