@@ -105,6 +105,14 @@ task_round (GstTnAggregator *self, gboolean timeout, GstFlowReturn *ret)
 
   g_mutex_lock (&priv->lock);
   *ret = g_atomic_int_get (&priv->direct_flow);
+  /* Downstream asked for a new negotiation (the thread that saw the mark
+   * stopped the hand-off): GstAggregator negotiates only between two
+   * calls of aggregate, so return before aggregating anything. */
+  if (*ret == GST_FLOW_OK
+      && gst_pad_needs_reconfigure (GST_AGGREGATOR_SRC_PAD (agg))) {
+    g_mutex_unlock (&priv->lock);
+    return FALSE;
+  }
   if (*ret == GST_FLOW_OK)
     *ret = gst_tn_agg_aggregate_locked (self, timeout, FALSE, &produced);
   if (*ret == GST_FLOW_OK
@@ -119,7 +127,9 @@ task_round (GstTnAggregator *self, gboolean timeout, GstFlowReturn *ret)
         /* an ended pad completes no set any more: the task's */
         || pads_all (self, TRUE)
         /* events and queries behind the buffers are the task's */
-        || !nothing_queued (self)) {
+        || !nothing_queued (self)
+        /* so is a negotiation (marked since the look above) */
+        || gst_pad_needs_reconfigure (GST_AGGREGATOR_SRC_PAD (agg))) {
       g_atomic_int_set (&priv->direct, FALSE); /* nobody waits: we run */
     } else {
       GST_DEBUG_OBJECT (self, "the thread that completes a set of inputs "

@@ -799,6 +799,17 @@ count_latency (GstPad *pad, GstObject *parent, GstQuery *query)
   return FALSE;
 }
 
+/* ALLOCATION queries reaching the sink pad: one each negotiation. */
+static gint allocation_queries;
+
+static gboolean
+count_allocation (GstPad *pad, GstObject *parent, GstQuery *query)
+{
+  if (GST_QUERY_TYPE (query) == GST_QUERY_ALLOCATION)
+    g_atomic_int_inc (&allocation_queries);
+  return gst_pad_query_default (pad, parent, query);
+}
+
 static GstFlowReturn
 keep_last (GstPad *pad, GstObject *parent, GstBuffer *buf)
 {
@@ -810,84 +821,144 @@ keep_last (GstPad *pad, GstObject *parent, GstBuffer *buf)
   return GST_FLOW_OK;
 }
 
-/* One thread feeds both pads in turn, takes each output before the next
- * set and sets come at a rate, as from an application feeding appsrcs
- * and reading an appsink.  Once the hand-off is on, the task must sleep
- * where no queued buffer wakes it (tnagg-direct.c).  It used to go back
- * to GstAggregator's wait for a whole set, which every queued buffer
- * wakes, and never saw a whole set (the feeding thread takes it first),
- * so it woke for every set: 40-50 us a push on a 2-core VM.  Counted:
- * how often the task waited there over 50 sets (count_latency; one a set
- * before the fix). */
-GST_START_TEST (test_task_sleeps_while_direct)
+/* tensorstack "agg" between two pads of the test, fed from the test's
+ * thread one set at a time, as an application feeding appsrcs and
+ * reading an appsink may. */
+typedef struct {
+  GstElement *e;
+  GstPad *src[2], *sink;
+  gpointer last;
+} DirectRig;
+
+static void
+direct_rig_start (DirectRig *r)
 {
-  GstElement *e = gst_element_factory_make ("tensorstack", "agg");
-  GstPad *src[2], *sink = gst_pad_new ("sink", GST_PAD_SINK), *esrc;
-  gpointer last = NULL;
-  GstSegment seg;
-  gint before = -1, waits;
   GstCaps *caps = gst_tn_info_to_caps (&int32_1);
+  GstSegment seg;
+  GstPad *esrc;
 
-  g_object_set_data (G_OBJECT (sink), "last", &last);
-  gst_pad_set_chain_function (sink, keep_last);
-  esrc = gst_element_get_static_pad (e, "src");
-  fail_unless_equals_int (gst_pad_link (esrc, sink), GST_PAD_LINK_OK);
+  r->e = gst_element_factory_make ("tensorstack", "agg");
+  r->sink = gst_pad_new ("sink", GST_PAD_SINK);
+  r->last = NULL;
+  g_object_set_data (G_OBJECT (r->sink), "last", &r->last);
+  gst_pad_set_chain_function (r->sink, keep_last);
+  gst_pad_set_query_function (r->sink, count_allocation);
+  esrc = gst_element_get_static_pad (r->e, "src");
+  fail_unless_equals_int (gst_pad_link (esrc, r->sink), GST_PAD_LINK_OK);
   gst_object_unref (esrc);
-  gst_pad_set_active (sink, TRUE);
+  gst_pad_set_active (r->sink, TRUE);
   for (guint k = 0; k < 2; k++) {
-    GstPad *esink = gst_element_request_pad_simple (e, "sink_%u");
+    GstPad *esink = gst_element_request_pad_simple (r->e, "sink_%u");
 
-    src[k] = gst_pad_new (k ? "src1" : "src0", GST_PAD_SRC);
-    gst_pad_set_query_function (src[k], count_latency);
-    fail_unless_equals_int (gst_pad_link (src[k], esink), GST_PAD_LINK_OK);
+    r->src[k] = gst_pad_new (k ? "src1" : "src0", GST_PAD_SRC);
+    gst_pad_set_query_function (r->src[k], count_latency);
+    fail_unless_equals_int (gst_pad_link (r->src[k], esink), GST_PAD_LINK_OK);
     gst_object_unref (esink);
-    gst_pad_set_active (src[k], TRUE);
+    gst_pad_set_active (r->src[k], TRUE);
   }
-  fail_unless (
-      gst_element_set_state (e, GST_STATE_PLAYING) == GST_STATE_CHANGE_SUCCESS);
+  fail_unless (gst_element_set_state (r->e, GST_STATE_PLAYING)
+               == GST_STATE_CHANGE_SUCCESS);
   gst_segment_init (&seg, GST_FORMAT_TIME);
   for (guint k = 0; k < 2; k++) {
     gchar *id = g_strdup_printf ("direct%u", k);
 
-    fail_unless (gst_pad_push_event (src[k], gst_event_new_stream_start (id)));
-    fail_unless (gst_pad_push_event (src[k], gst_event_new_caps (caps)));
-    fail_unless (gst_pad_push_event (src[k], gst_event_new_segment (&seg)));
+    fail_unless (
+        gst_pad_push_event (r->src[k], gst_event_new_stream_start (id)));
+    fail_unless (gst_pad_push_event (r->src[k], gst_event_new_caps (caps)));
+    fail_unless (gst_pad_push_event (r->src[k], gst_event_new_segment (&seg)));
     g_free (id);
   }
-  for (guint j = 0; j < 60; j++) {
-    GstBuffer *out = NULL;
-    gint32 v[2];
-    GstMapInfo m;
+  gst_caps_unref (caps);
+}
 
-    for (guint k = 0; k < 2; k++)
-      fail_unless_equals_int (
-          gst_pad_push (src[k], numbered (k, j, 30)), GST_FLOW_OK);
-    /* the first outputs come from the task: wait for each */
-    for (gint spin = 0; spin < 5000; spin++) {
-      if ((out = g_atomic_pointer_exchange (&last, NULL)))
-        break;
-      g_usleep (1000);
-    }
-    fail_unless (out != NULL, "no output for set %u", j);
-    gst_buffer_map (out, &m, GST_MAP_READ);
-    memcpy (v, m.data, sizeof v);
-    gst_buffer_unmap (out, &m);
-    gst_buffer_unref (out);
-    fail_unless_equals_int (v[0], j);
-    fail_unless_equals_int (v[1], 1000 + j);
+/* Pushes set j, checks its output, and waits 2 ms: sets at a rate, so
+ * the task has long gone to wait before the next. */
+static void
+direct_rig_set (DirectRig *r, guint j)
+{
+  GstBuffer *out = NULL;
+  gint32 v[2];
+  GstMapInfo m;
+
+  for (guint k = 0; k < 2; k++)
+    fail_unless_equals_int (
+        gst_pad_push (r->src[k], numbered (k, j, 30)), GST_FLOW_OK);
+  /* the first outputs come from the task: wait for each */
+  for (gint spin = 0; spin < 5000; spin++) {
+    if ((out = g_atomic_pointer_exchange (&r->last, NULL)))
+      break;
+    g_usleep (1000);
+  }
+  fail_unless (out != NULL, "no output for set %u", j);
+  gst_buffer_map (out, &m, GST_MAP_READ);
+  memcpy (v, m.data, sizeof v);
+  gst_buffer_unmap (out, &m);
+  gst_buffer_unref (out);
+  fail_unless_equals_int (v[0], j);
+  fail_unless_equals_int (v[1], 1000 + j);
+  g_usleep (2000);
+}
+
+static void
+direct_rig_stop (DirectRig *r)
+{
+  gst_element_set_state (r->e, GST_STATE_NULL);
+  for (guint k = 0; k < 2; k++)
+    gst_object_unref (r->src[k]);
+  gst_object_unref (r->sink);
+  gst_object_unref (r->e);
+}
+
+/* Once the hand-off is on, the task must sleep where no queued buffer
+ * wakes it (tnagg-direct.c).  It used to go back to GstAggregator's wait
+ * for a whole set, which every queued buffer wakes, and never saw a whole
+ * set (the feeding thread takes it first), so it woke for every set:
+ * 40-50 us a push on a 2-core VM.  Counted: how often the task waited
+ * there over 50 sets (count_latency; one a set before the fix). */
+GST_START_TEST (test_task_sleeps_while_direct)
+{
+  DirectRig r;
+  gint before = 0, waits;
+
+  direct_rig_start (&r);
+  for (guint j = 0; j < 60; j++) {
+    direct_rig_set (&r, j);
     if (j == 9)
       before = g_atomic_int_get (&latency_queries);
-    g_usleep (2000); /* frames at a rate: the task has long gone to wait */
   }
   waits = g_atomic_int_get (&latency_queries) - before;
   fail_unless (waits < 10,
       "the task waited for a whole set %d times over 50 sets", waits);
-  gst_caps_unref (caps);
-  gst_element_set_state (e, GST_STATE_NULL);
-  for (guint k = 0; k < 2; k++)
-    gst_object_unref (src[k]);
-  gst_object_unref (sink);
-  gst_object_unref (e);
+  direct_rig_stop (&r);
+}
+
+GST_END_TEST;
+
+/* The src pad marked for a new negotiation while the hand-off is on (as
+ * a RECONFIGURE that comes while the task is at work leaves it): the
+ * next set's thread stops the hand-off and the task must return to
+ * GstAggregator, which negotiates (a new ALLOCATION query downstream),
+ * instead of aggregating the set and starting the hand-off again, set
+ * after set. */
+GST_START_TEST (test_reconfigure_while_direct)
+{
+  DirectRig r;
+  GstPad *esrc;
+  gint before;
+
+  direct_rig_start (&r);
+  for (guint j = 0; j < 20; j++)
+    direct_rig_set (&r, j);
+  before = g_atomic_int_get (&allocation_queries);
+  esrc = gst_element_get_static_pad (r.e, "src");
+  gst_pad_mark_reconfigure (esrc);
+  for (guint j = 20; j < 30; j++)
+    direct_rig_set (&r, j);
+  fail_unless (g_atomic_int_get (&allocation_queries) > before,
+      "no negotiation over 10 sets after the mark");
+  fail_unless (!gst_pad_needs_reconfigure (esrc));
+  gst_object_unref (esrc);
+  direct_rig_stop (&r);
 }
 
 GST_END_TEST;
@@ -916,6 +987,7 @@ tnagg_suite (void)
   tcase_add_test (tc, test_pads_while_playing);
   tcase_add_test (tc, test_direct_hand_off);
   tcase_add_test (tc, test_task_sleeps_while_direct);
+  tcase_add_test (tc, test_reconfigure_while_direct);
   return s;
 }
 
