@@ -56,16 +56,36 @@ gst_tn_agg_is_gap (GstBuffer *buf)
 }
 
 GstClockTime
+gst_tn_agg_pad_running_time (GstAggregatorPad *pad, GstClockTime ts)
+{
+  GstClockTime t = GST_CLOCK_TIME_NONE;
+
+  if (!GST_CLOCK_TIME_IS_VALID (ts))
+    return t;
+  /* GstAggregator resets the segment (UNDEFINED until the next segment
+   * event) or replaces it under the pad's object lock, on the thread of a
+   * flush or state change, while the task may be looking at a buffer:
+   * its get_next_time runs before every wait. */
+  GST_OBJECT_LOCK (pad);
+  if (pad->segment.format == GST_FORMAT_TIME)
+    t = gst_segment_to_running_time (&pad->segment, GST_FORMAT_TIME, ts);
+  GST_OBJECT_UNLOCK (pad);
+  return t;
+}
+
+GstClockTime
 gst_tn_agg_running_time (GstAggregatorPad *pad, GstBuffer *buf)
 {
-  /* A pad's segment is UNDEFINED from a flush or stop until its next
-   * segment event: GstAggregator resets it on the thread of the flush or
-   * state change while the task may be looking at a buffer (its
-   * get_next_time runs before every wait). */
-  if (!GST_BUFFER_PTS_IS_VALID (buf) || pad->segment.format != GST_FORMAT_TIME)
+  return gst_tn_agg_pad_running_time (pad, GST_BUFFER_PTS (buf));
+}
+
+GstClockTime
+gst_tn_agg_running_end (GstAggregatorPad *pad, GstBuffer *buf)
+{
+  if (!GST_BUFFER_PTS_IS_VALID (buf) || !GST_BUFFER_DURATION_IS_VALID (buf))
     return GST_CLOCK_TIME_NONE;
-  return gst_segment_to_running_time (
-      &pad->segment, GST_FORMAT_TIME, GST_BUFFER_PTS (buf));
+  return gst_tn_agg_pad_running_time (
+      pad, GST_BUFFER_PTS (buf) + GST_BUFFER_DURATION (buf));
 }
 
 static void
@@ -77,11 +97,9 @@ hold (GstTnAggregatorPad *pad, GstBuffer *buf)
   apply_pending (pad); /* buf came after the caps */
   pad->held = buf;
   pad->held_start = gst_tn_agg_running_time (ap, buf);
-  pad->held_end = GST_CLOCK_TIME_NONE;
-  if (GST_CLOCK_TIME_IS_VALID (pad->held_start)
-      && GST_BUFFER_DURATION_IS_VALID (buf))
-    pad->held_end = gst_segment_to_running_time (&ap->segment, GST_FORMAT_TIME,
-        GST_BUFFER_PTS (buf) + GST_BUFFER_DURATION (buf));
+  pad->held_end = GST_CLOCK_TIME_IS_VALID (pad->held_start)
+                      ? gst_tn_agg_running_end (ap, buf)
+                      : GST_CLOCK_TIME_NONE;
 }
 
 /* Pops pad's next buffer into held; FALSE when a flush took it between
@@ -133,10 +151,7 @@ partner_timestamp (GstTnAggregatorPad *pad, GstClockTime t, GstClockTime t_end,
       gst_buffer_unref (h);
       return take (pad) ? PARTNER_OK : PARTNER_WAIT;
     }
-    h_end = GST_BUFFER_DURATION_IS_VALID (h)
-                ? gst_segment_to_running_time (&ap->segment, GST_FORMAT_TIME,
-                    GST_BUFFER_PTS (h) + GST_BUFFER_DURATION (h))
-                : GST_CLOCK_TIME_NONE;
+    h_end = gst_tn_agg_running_end (ap, h);
     gst_buffer_unref (h);
     if (start >= t_end) {
       next = start; /* h is for a later output */

@@ -84,8 +84,14 @@ typedef enum {
 
 /* An empty buffer flagged GAP: GstAggregator's form of a GAP event. */
 gboolean gst_tn_agg_is_gap (GstBuffer *buf);
-/* buf's start in running time of pad's segment (NONE without a PTS). */
+/* ts in running time of pad's segment, read under the pad's object lock;
+ * NONE for ts NONE and while the segment is not TIME (from a flush or stop
+ * until the next segment event). */
+GstClockTime gst_tn_agg_pad_running_time (
+    GstAggregatorPad *pad, GstClockTime ts);
+/* buf's start (its PTS) and end (PTS + duration) so; NONE without them. */
 GstClockTime gst_tn_agg_running_time (GstAggregatorPad *pad, GstBuffer *buf);
+GstClockTime gst_tn_agg_running_end (GstAggregatorPad *pad, GstBuffer *buf);
 /* The negotiated output's size in bytes. */
 gsize gst_tn_agg_out_size (GstTnAggregator *self);
 /* Drops pad->held (its pending caps, if any, become the pad's). */

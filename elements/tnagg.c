@@ -819,10 +819,8 @@ gst_tn_agg_aggregate_locked (
   }
 
   t = gst_tn_agg_running_time (pad0, b0);
-  t_end = GST_CLOCK_TIME_NONE;
-  if (GST_CLOCK_TIME_IS_VALID (t) && GST_BUFFER_DURATION_IS_VALID (b0))
-    t_end = gst_segment_to_running_time (&pad0->segment, GST_FORMAT_TIME,
-        GST_BUFFER_PTS (b0) + GST_BUFFER_DURATION (b0));
+  t_end = GST_CLOCK_TIME_IS_VALID (t) ? gst_tn_agg_running_end (pad0, b0)
+                                      : GST_CLOCK_TIME_NONE;
   if (GST_CLOCK_TIME_IS_VALID (t)
       && (!GST_CLOCK_TIME_IS_VALID (t_end) || t_end <= t))
     t_end = t + 1;
