@@ -4,9 +4,11 @@
  * Loops, per output block of mc rows x nc columns (one task of the worker
  * pool): for each k block of kc, pack the A block, then for each NR strip
  * of the pre-packed B, for each MR row panel, call the micro-kernel.  B is
- * packed whole before the tasks start (once for constant weights; else by
- * the first items of the tasks' own job), so no two tasks pack the same
- * panel.  Sums depend on kc alone, never on mc, nc or the thread count. */
+ * packed once: for constant weights before any product, else by the first
+ * items of the tasks' own job, each run of panels by one thread, and a
+ * task starts only once every run is packed (it yields meanwhile; the
+ * packer of a run is a thread that already holds it, so the wait ends).
+ * Sums depend on kc alone, never on mc, nc or the thread count. */
 #include "gemm.h"
 
 #include <pthread.h>

@@ -408,6 +408,8 @@ gst_tensor_normalize_start (GstBaseTransform *trans)
     text = g_strdup (self->axes_text);
     why = g_strdup (self->axes_error);
   } else if (!isfinite (self->eps)) {
+    /* Not a GstTnDoubleRange: -1 (the op's default) sits outside the
+     * usable values, and whether eps may be set depends on the op. */
     prop = g_strdup ("eps");
     text = g_strdup_printf ("%g", self->eps);
     why = g_strdup ("eps must be finite and >= 0, or -1 for the op's "
