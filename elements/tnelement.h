@@ -128,7 +128,11 @@ gboolean gst_tn_element_check_double (
  * v.  FALSE for a v outside range while the element runs, after the
  * property warning that names the value kept (read back through the
  * property); TRUE otherwise, so that a value set in NULL or READY is
- * stored for start to refuse. */
+ * stored for start to refuse.  A set that races the state change to
+ * PAUSED may store a value start did not see: what reads these values
+ * per buffer does not trust them blindly (tn_parallel_run clamps its
+ * thread count, tensordebug reads every as at least 1, the core refuses
+ * a negative ddof with an error). */
 gboolean gst_tn_element_int_settable (
     GstElement *element, const GstTnIntRange *range, gint64 v);
 gboolean gst_tn_element_double_settable (
