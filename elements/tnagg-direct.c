@@ -37,7 +37,9 @@
  * (returned upstream and, unless FLUSHING, left for the task's next
  * aggregate, so that GstAggregator ends the other pads' streams as it
  * would have).  A thread that still finds the src pad marked for
- * reconfiguration stops it too.
+ * reconfiguration stops it too, and while the mark stands the task
+ * returns to GstAggregator, which negotiates only between two calls of
+ * aggregate, instead of aggregating or starting the hand-off again.
  */
 #include "tnagg-private.h"
 
