@@ -967,6 +967,33 @@ GST_START_TEST (test_properties)
 
 GST_END_TEST;
 
+/* A float32 <8> source of props, one buffer out: prop set to value
+ * while it runs must give a warning containing words; returns the value
+ * kept (a double property). */
+static gdouble
+refused_while_running (const gchar *props, const gchar *prop,
+    const gchar *value, const gchar *words)
+{
+  GstHarness *h = start (props, "tensor/x-raw,type=float32,dims=<8>", 1);
+  GstElement *src = harness_src (h);
+  GstBus *bus = gst_bus_new ();
+  gchar *text;
+  gdouble kept;
+
+  gst_element_set_bus (src, bus);
+  gst_buffer_unref (gst_harness_pull (h));
+  gst_util_set_object_arg (G_OBJECT (src), prop, value);
+  text = tn_pop_text (bus, GST_MESSAGE_WARNING);
+  tn_assert_contains (text, words);
+  g_free (text);
+  g_object_get (src, prop, &kept, NULL);
+  gst_object_unref (src);
+  gst_harness_teardown (h);
+  gst_bus_set_flushing (bus, TRUE);
+  gst_object_unref (bus);
+  return kept;
+}
+
 /* An empty [low, high) for pattern=uniform stops the pipeline when it
  * starts, naming the element, both bounds and why; while running, a value
  * that would empty it is a warning that keeps the old one. */
@@ -976,7 +1003,6 @@ GST_START_TEST (test_empty_interval)
                                     "high=3 num-buffers=1 ! fakesink",
       NULL);
   GstBus *bus = gst_element_get_bus (p);
-  GstHarness *h;
   GstElement *src;
   gchar *text;
   gdouble low;
@@ -998,23 +1024,10 @@ GST_START_TEST (test_empty_interval)
   gst_object_unref (bus);
   gst_object_unref (p);
 
-  h = start (
-      "pattern=uniform low=0 high=1", "tensor/x-raw,type=float32,dims=<8>", 1);
-  src = harness_src (h);
-  bus = gst_bus_new ();
-  gst_element_set_bus (src, bus);
-  gst_buffer_unref (gst_harness_pull (h));
-  g_object_set (src, "low", 2.0, NULL);
-  text = tn_pop_text (bus, GST_MESSAGE_WARNING);
-  tn_assert_contains (text, "low=\"2\" cannot be used: low must be below "
-                            "high=1; keeping low=\"0\"");
-  g_free (text);
-  g_object_get (src, "low", &low, NULL);
+  low = refused_while_running ("pattern=uniform low=0 high=1", "low", "2",
+      "low=\"2\" cannot be used: low must be below high=1; keeping "
+      "low=\"0\"");
   fail_unless (low == 0);
-  gst_object_unref (src);
-  gst_harness_teardown (h);
-  gst_bus_set_flushing (bus, TRUE);
-  gst_object_unref (bus);
   tn_check_no_outstanding ();
 }
 
@@ -1040,8 +1053,6 @@ GST_START_TEST (test_bad_values)
                                   "a number from -inf to inf" },
     { "pattern=arange step=nan", "s: step=\"nan\" cannot be used" },
   };
-  GstHarness *h;
-  GstElement *src;
   GstBus *bus;
   gchar *text;
   gdouble stddev;
@@ -1064,24 +1075,10 @@ GST_START_TEST (test_bad_values)
     g_free (line);
   }
 
-  h = start (
-      "pattern=normal stddev=2", "tensor/x-raw,type=float32,dims=<8>", 1);
-  src = harness_src (h);
-  bus = gst_bus_new ();
-  gst_element_set_bus (src, bus);
-  gst_buffer_unref (gst_harness_pull (h));
-  gst_util_set_object_arg (G_OBJECT (src), "stddev", "nan");
-  text = tn_pop_text (bus, GST_MESSAGE_WARNING);
-  tn_assert_contains (text, "stddev=\"nan\" cannot be used: stddev is a "
-                            "number from 0 to 1.79769e+308; keeping "
-                            "stddev=\"2\"");
-  g_free (text);
-  g_object_get (src, "stddev", &stddev, NULL);
+  stddev = refused_while_running ("pattern=normal stddev=2", "stddev", "nan",
+      "stddev=\"nan\" cannot be used: stddev is a number from 0 to "
+      "1.79769e+308; keeping stddev=\"2\"");
   fail_unless (stddev == 2);
-  gst_object_unref (src);
-  gst_harness_teardown (h);
-  gst_bus_set_flushing (bus, TRUE);
-  gst_object_unref (bus);
   tn_check_no_outstanding ();
 }
 
