@@ -31,9 +31,11 @@ static const char *const kind_names[TN_RK_NKINDS] = { "fsum", "dadd", "dmul",
  * the AVX2 kernels' groups of 8 blocks. */
 static const int64_t row_lengths[]
     = { 511, 512, 513, 1023, 1024, 1025, 2048 + 33, 8 * 1024, 9 * 1024 + 5 };
-/* Columns: (rows, columns) of one block; strips: P < 32 columns. */
+/* Columns: (rows, columns) of one block, some with rows past the first
+ * half for only some lanes (513, 600, 1000); strips: P < 32 columns. */
 static const int64_t col_shapes[][2] = { { 1, 1 }, { 7, 3 }, { 8, 8 }, { 9, 9 },
-  { 33, 17 }, { 255, 7 }, { 100, 69 }, { 1024, 9 }, { 1024, 1 }, { 3, 4095 } };
+  { 33, 17 }, { 255, 7 }, { 100, 69 }, { 513, 16 }, { 600, 37 }, { 1000, 64 },
+  { 1024, 9 }, { 1024, 1 }, { 3, 4095 } };
 static const int64_t strip_p[] = { 1, 2, 3, 5, 8, 13, 31 };
 static const int64_t strip_rows[] = { 1, 7, 31, 32, 33, 100, 512, 513, 1024 };
 /* Items the input starts after an aligned address. */
