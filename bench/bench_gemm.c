@@ -27,7 +27,7 @@
 #include "core/gemm.h"
 #include "core/parallel.h"
 
-#if __has_include(<openblas_config.h>)
+#if TN_HAVE_OPENBLAS
 #include <cblas.h>
 #define HAVE_BLAS 1
 #else
