@@ -9,6 +9,13 @@
 #ifndef TN_CPU_H
 #define TN_CPU_H
 
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 /* This build can emit x86 SIMD (GCC or clang on x86): the one test for
  * whether ISA kernels are compiled at all. */
 #if (defined(__x86_64__) || defined(__i386__))                                 \
@@ -46,6 +53,29 @@ tn_stream_fence (void)
 {
 #if TN_ARCH_X86
   __asm__ volatile("sfence" ::: "memory");
+#endif
+}
+
+/* Copies n bytes from s to d (not overlapping) with non-temporal stores
+ * from d's first 16-byte border on (SSE2, which every x86-64 has; a plain
+ * memcpy elsewhere): for results computed block by block in L1 whose
+ * output is past the caches.  The caller fences as for a stream kernel. */
+static inline void
+tn_stream_copy (void *d, const void *s, size_t n)
+{
+#if defined(__SSE2__)
+  char *dc = (char *) d;
+  const char *sc = (const char *) s;
+  size_t j = (size_t) (-(uintptr_t) dc & 15);
+
+  j = j < n ? j : n;
+  memcpy (dc, sc, j);
+  for (; j + 16 <= n; j += 16)
+    _mm_stream_si128 ((__m128i *) (void *) (dc + j),
+        _mm_loadu_si128 ((const __m128i *) (const void *) (sc + j)));
+  memcpy (dc + j, sc + j, n - j);
+#else
+  memcpy (d, s, n);
 #endif
 }
 

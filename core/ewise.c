@@ -824,9 +824,38 @@ typedef struct {
   const tn_ewise *p;
   unsigned char *dst;
   const unsigned char *src;
-  bool stream; /* p->cast_stream instead of the direct step, or the half
-                * table's stream entry for the direct cast */
+  /* The output is past the caches (TN_STREAM_BYTES, out of place): the
+   * direct cast by p->cast_stream or the half table's stream entry, any
+   * other chain block by block into L1 and out by tn_stream_copy. */
+  bool stream;
 } run_ctx;
+
+/* Bytes of output a streamed direct step computes in L1 per call: larger
+ * than TN_EWISE_BLOCK's, as the step is one call a block. */
+#define STREAM_BLOCK_BYTES 8192
+
+/* A direct step over [b, e) into an L1 block, copied out past the caches:
+ * an ordinary store of an output that large reads each line first (a
+ * fused uint8 -> float32 cast, sub, div of 16M items moves 151 MB where
+ * 84 would do). */
+static void
+run_direct_stream (const run_ctx *ctx, int64_t b, int64_t e)
+{
+  const tn_ewise *p = ctx->p;
+  const ew_pstep *ps = &p->steps[0];
+  const size_t isz = tn_dtype_size (p->in), osz = tn_dtype_size (p->out);
+  const int64_t per = STREAM_BLOCK_BYTES / (int64_t) osz;
+  _Alignas(64) unsigned char blk[STREAM_BLOCK_BYTES];
+
+  for (int64_t i = b; i < e; i += per) {
+    int64_t m = e - i < per ? e - i : per;
+
+    ps->fn (blk, ctx->src + i * (int64_t) isz, operand_at (ps, i, m, NULL),
+        (size_t) m);
+    tn_stream_copy (ctx->dst + i * (int64_t) osz, blk, (size_t) m * osz);
+  }
+  tn_stream_fence ();
+}
 
 static void
 run_range (void *vctx, int64_t chunk, int64_t b, int64_t e)
@@ -840,6 +869,10 @@ run_range (void *vctx, int64_t chunk, int64_t b, int64_t e)
   int k;
 
   (void) chunk;
+  if (p->direct && ctx->stream && !p->cast_stream) {
+    run_direct_stream (ctx, b, e);
+    return;
+  }
   if (p->direct) {
     const ew_pstep *ps = &p->steps[0];
 
@@ -885,7 +918,8 @@ run_range (void *vctx, int64_t chunk, int64_t b, int64_t e)
       } else {
         for (i = 0; i < TN_EWISE_BLOCK * isz; i += 64)
           __builtin_prefetch (ns + i, 0);
-        for (i = 0; i < TN_EWISE_BLOCK * osz; i += 64)
+        /* (a streamed output is never read) */
+        for (i = 0; i < TN_EWISE_BLOCK * osz && !ctx->stream; i += 64)
           __builtin_prefetch (dblk + PF_AHEAD * TN_EWISE_BLOCK * osz + i, 1);
       }
     }
@@ -895,7 +929,7 @@ run_range (void *vctx, int64_t chunk, int64_t b, int64_t e)
     }
     for (k = 0; k < p->nsteps; k++) {
       const ew_pstep *ps = &p->steps[k];
-      void *out = ps->to_dst
+      void *out = ps->to_dst && !ctx->stream
                       ? (void *) dblk
                       : (cur == buf[0] ? (void *) buf[1] : (void *) buf[0]);
 
@@ -909,13 +943,21 @@ run_range (void *vctx, int64_t chunk, int64_t b, int64_t e)
       }
       cur = out;
     }
-    if (cur != dblk) {
+    if (ctx->stream) {
+      void *o = cur == buf[0] ? (void *) buf[1] : (void *) buf[0];
+
+      if (is_half (p->out))
+        tn_ew_narrow (o, cur, p->out, m);
+      tn_stream_copy (dblk, is_half (p->out) ? o : cur, m * osz);
+    } else if (cur != dblk) {
       if (is_half (p->out))
         tn_ew_narrow (dblk, cur, p->out, m);
       else
         memcpy (dblk, cur, m * osz);
     }
   }
+  if (ctx->stream)
+    tn_stream_fence ();
 }
 
 void
@@ -930,13 +972,12 @@ tn_ewise_run (const tn_ewise *p, void *dst, const void *src, int nthreads)
       memcpy (dst, src, (size_t) p->n * tn_dtype_size (p->in));
     return;
   }
-  /* the stream kernels: a small integer type to float32 (the ewise
-   * table's), float32 to a half type (the half table's) */
-  ctx.stream
-      = (p->cast_stream
-            || (p->cast_direct && p->in == TN_FLOAT32 && is_half (p->out)))
-        && dst != src
-        && (uint64_t) p->n * tn_dtype_size (p->out) >= TN_STREAM_BYTES;
+  /* Streamed: every chain but a direct cast without a stream kernel (a
+   * small integer type to float32 has the ewise table's, float32 to a
+   * half type the half table's; tn_cast writes the others). */
+  ctx.stream = (!p->cast_direct || (p->in == TN_FLOAT32 && is_half (p->out)))
+               && dst != src
+               && (uint64_t) p->n * tn_dtype_size (p->out) >= TN_STREAM_BYTES;
   /* Items are independent, so where the borders fall cannot change a
    * bit; one thread takes the whole range in one call.  The caller's
    * thread may flush subnormals (FTZ/DAZ): the steps promise IEEE

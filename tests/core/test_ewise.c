@@ -3,6 +3,7 @@
  * gen_cast.py), on the portable and the AVX2 kernels, in place and not,
  * on one thread and two; broadcasting; and every error with its message. */
 #include <glib.h>
+#include <glib/gstdio.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -372,6 +373,119 @@ test_large_half_casts (void)
   tn_cpu_set_mask (old);
   g_free (src);
   g_aligned_free (out);
+}
+
+/* Every other chain with an output of 16 MiB and more, out of place, is
+ * computed in L1 and copied out past the caches (core/ewise.c): a fused
+ * direct step (the normalisation of uint8), a single step, one with an
+ * operand of the tensor's shape (a .npy file written here; its expected
+ * values by hand, any NaN for a NaN), a chain of steps, one narrowed to
+ * float16 and one from float16, each to an output
+ * 4 bytes past a 64-byte border (a head before the first 16-byte border)
+ * on 1 and 2 threads under every mask, give the bits of the same chain
+ * run over pieces of 1021 items (whose outputs never stream), and write
+ * nothing past the output. */
+static void
+test_large_chains (void)
+{
+  const gsize n = ((gsize) 4 << 20) + 13, piece = 1021;
+  const int64_t dims = (int64_t) n;
+  gchar *dir = g_dir_make_tmp ("test_ewise-XXXXXX", NULL);
+  gchar *path = g_build_filename (dir, "operand.npy", NULL);
+  gchar *sub = g_strdup_printf ("sub:%s", path);
+  /* items: n, or 2 n for outputs of 2 bytes (the same 16 MiB) */
+  const struct {
+    const char *ops;
+    tn_dtype in;
+    gsize items;
+  } cases[] = {
+    { "cast:float32,sub:127.5,div:127.5", TN_UINT8, n },
+    { "add:1", TN_FLOAT32, n },
+    { sub, TN_FLOAT32, n },
+    { "mul:0.5,sqrt,add:1", TN_FLOAT32, n },
+    { "add:1,cast:float16", TN_FLOAT32, 2 * n },
+    { "mul:3", TN_FLOAT16, 2 * n },
+  };
+  const unsigned old = tn_cpu_set_mask (masks[0]);
+  guint8 *src = g_aligned_alloc (n, 8, 64);
+  guint8 *out = g_aligned_alloc (n + 16, 4, 64), *dst = out + 4;
+  guint8 *want = g_malloc (n * 4);
+  tn_array opnd;
+  tn_err e;
+
+  g_assert_nonnull (dir);
+  g_assert_cmpint (tn_array_init (&opnd, TN_FLOAT32, &dims, 1, &e), ==, 0);
+  for (gsize i = 0; i < n; i++)
+    ((float *) opnd.data)[i] = (float) (i % 1000) - 0.25f;
+  g_assert_cmpint (tn_array_save_npy (path, &opnd, &e), ==, 0);
+  tn_array_clear (&opnd);
+
+  for (gsize i = 0; i < 2 * n; i++) {
+    guint32 u = (guint32) (i * 2654435761u) >> 8;
+
+    /* float32 and float16 items of a few binades, both signs */
+    if (i % 3 == 0)
+      u = 0x3f000000u | (u & 0x807fffffu);
+    memcpy (src + 4 * i, &u, 4);
+  }
+  for (int m = 0; m < NMASKS; m++) {
+    tn_cpu_set_mask (masks[m]);
+    for (gsize k = 0; k < G_N_ELEMENTS (cases); k++) {
+      const gsize nk = cases[k].items;
+      const int64_t kdims = (int64_t) nk;
+      tn_ewise *p = compile_ok (cases[k].ops, cases[k].in, &kdims, 1);
+      gsize isz = tn_dtype_size (cases[k].in);
+      gsize osz = tn_dtype_size (tn_ewise_out_dtype (p));
+
+      g_assert_cmpuint (nk * osz, >=, (gsize) 16 << 20);
+      if (cases[k].ops == sub) {
+        /* the operand's pieces too: the small chain is of a scalar */
+        for (gsize i = 0; i < nk; i++) {
+          float x, w;
+
+          memcpy (&x, src + 4 * i, 4);
+          w = x - ((float) (i % 1000) - 0.25f);
+          memcpy (want + 4 * i, &w, 4);
+        }
+      } else {
+        const int64_t pdims = (int64_t) piece;
+        tn_ewise *pp = compile_ok (cases[k].ops, cases[k].in, &pdims, 1);
+
+        for (gsize i = 0; i + piece <= nk; i += piece)
+          tn_ewise_run (pp, want + i * osz, src + i * isz, 1);
+        /* the last items: the piece's chain over the piece ending there */
+        tn_ewise_run (
+            pp, want + (nk - piece) * osz, src + (nk - piece) * isz, 1);
+        tn_ewise_free (pp);
+      }
+      for (int threads = 1; threads <= 2; threads++) {
+        memset (out, 0xa5, n * 4 + 16);
+        tn_ewise_run (p, dst, src, threads);
+        for (gsize i = 0; i < nk; i++)
+          if (memcmp (dst + i * osz, want + i * osz, osz) != 0
+              && !(cases[k].ops == sub && isnan (((float *) dst)[i])
+                   && isnan (((float *) want)[i])))
+            g_error ("%s on %s, %s, %d threads: item %zu differs from the "
+                     "chain run over small pieces",
+                cases[k].ops, tn_dtype_name (cases[k].in), mask_names[m],
+                threads, (size_t) i);
+        for (gsize i = 0; i < 4; i++)
+          g_assert_cmphex (out[i], ==, 0xa5);
+        for (gsize i = nk * osz; i < nk * osz + 12; i++)
+          g_assert_cmphex (dst[i], ==, 0xa5);
+      }
+      tn_ewise_free (p);
+    }
+  }
+  tn_cpu_set_mask (old);
+  g_remove (path);
+  g_rmdir (dir);
+  g_free (sub);
+  g_free (path);
+  g_free (dir);
+  g_aligned_free (src);
+  g_aligned_free (out);
+  g_free (want);
 }
 
 static void
@@ -1522,6 +1636,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ewise/casts", test_casts);
   g_test_add_func ("/ewise/large-casts", test_large_casts);
   g_test_add_func ("/ewise/large-half-casts", test_large_half_casts);
+  g_test_add_func ("/ewise/large-chains", test_large_chains);
   g_test_add_func ("/ewise/normalise-uint8", test_normalise_uint8);
   g_test_add_func ("/ewise/broadcast-golden", test_broadcast_golden);
   g_test_add_func ("/ewise/broadcast-frame", test_broadcast_frame);
