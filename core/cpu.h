@@ -26,7 +26,7 @@
 #endif
 
 /* Outputs from this many bytes on are written with non-temporal stores
- * where a family has a stream kernel (elementwise casts and the half
+ * where a family has a stream kernel (elementwise chains, the half
  * conversions, combine, normalisations, the short rows of reductions;
  * the view copies have one of their own, 4 MiB, in core/view-copy.c):
  * far beyond the caches, an ordinary store reads each
