@@ -34,7 +34,9 @@
  *
  * The output dims are computed while negotiating: operands whose inner
  * extents differ fail there with a message such as "matmul needs the
- * inner extents to agree: [2,3] times [4,2], 3 against 4".
+ * inner extents to agree: [2,3] times [4,2], 3 against 4", after
+ * "tensormatmul0: weights="w.npy" does not fit the stream: " when B is
+ * the weights file.
  *
  * The product runs on a packed, cache-blocked GEMM split over
  * #GstTensorMatmul:n-threads threads by blocks of the output, never the
@@ -473,7 +475,22 @@ product_caps (GstTensorMatmul *self, GstCaps *caps, GstCaps **ret)
   return GST_FLOW_OK;
 
 refused:
-  GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, ("%s", e.msg), (NULL));
+  /* With constant weights the user wrote one of the operands as a
+   * property: name it and its file, as the bias message does. */
+  if (self->weights.data) {
+    gchar *path;
+
+    GST_OBJECT_LOCK (self);
+    path = g_strdup (self->weights_path);
+    GST_OBJECT_UNLOCK (self);
+    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
+        ("%s: weights=\"%s\" does not fit the stream: %s",
+            GST_OBJECT_NAME (self), path, e.msg),
+        (NULL));
+    g_free (path);
+  } else {
+    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, ("%s", e.msg), (NULL));
+  }
   return GST_FLOW_NOT_NEGOTIATED;
 }
 

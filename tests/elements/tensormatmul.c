@@ -886,8 +886,9 @@ tmp_npy (tn_dtype t, const int64_t *dims, int rank, gsize cut)
   return path;
 }
 
-/* Negotiation fails with msg for A of dims ad (float32) and weights wd
- * (float32 unless wt) or, in stream mode, B of dims wd. */
+/* Negotiation fails with msg (@W@ in it: the weights file) for A of dims
+ * ad (float32) and weights wd (float32 unless wt) or, in stream mode, B
+ * of dims wd. */
 static void
 expect_negotiation_error (const int64_t *ad, int ar, const int64_t *wd, int wr,
     tn_dtype wt, gboolean stream, const gchar *bias, const gchar *msg)
@@ -916,7 +917,16 @@ expect_negotiation_error (const int64_t *ad, int ar, const int64_t *wd, int wr,
     gst_harness_push (m.b,
         gst_buffer_new_allocate (NULL, count (&ib) * tn_dtype_size (wt), NULL));
   }
-  expect_error (&m, msg);
+  if (wpath && strstr (msg, "@W@")) {
+    gchar **parts = g_strsplit (msg, "@W@", -1);
+    gchar *full = g_strjoinv (wpath, parts);
+
+    expect_error (&m, full);
+    g_free (full);
+    g_strfreev (parts);
+  } else {
+    expect_error (&m, msg);
+  }
   fail_unless (gst_harness_try_pull (m.a) == NULL);
   mm_stop (&m);
   if (wpath) {
@@ -934,14 +944,27 @@ GST_START_TEST (test_negotiation_errors)
   gchar *msg;
 
   for (int stream = 0; stream < 2; stream++) {
-    expect_negotiation_error (d23, 2, d42, 2, TN_FLOAT32, stream, NULL,
+    /* with weights, the message names the property and its file (@W@) */
+    const gchar *w = stream ? ""
+                            : "@E@: weights=\"@W@\" does not fit the "
+                              "stream: ";
+
+    msg = g_strconcat (w,
         "matmul needs the inner extents to agree: [2,3] times [4,2], 3 "
-        "against 4");
-    expect_negotiation_error (d243, 3, d532, 3, TN_FLOAT32, stream, NULL,
+        "against 4",
+        NULL);
+    expect_negotiation_error (d23, 2, d42, 2, TN_FLOAT32, stream, NULL, msg);
+    g_free (msg);
+    msg = g_strconcat (w,
         "matmul needs the batch axes to broadcast: [2,4,3] times [5,3,2], "
-        "batch axis 0 has 2 against 5 and neither is 1");
-    expect_negotiation_error (d23, 2, d34, 2, TN_FLOAT64, stream, NULL,
-        "matmul needs both operands of one type: float32 times float64");
+        "batch axis 0 has 2 against 5 and neither is 1",
+        NULL);
+    expect_negotiation_error (d243, 3, d532, 3, TN_FLOAT32, stream, NULL, msg);
+    g_free (msg);
+    msg = g_strconcat (w,
+        "matmul needs both operands of one type: float32 times float64", NULL);
+    expect_negotiation_error (d23, 2, d34, 2, TN_FLOAT64, stream, NULL, msg);
+    g_free (msg);
     msg = g_strdup_printf ("@E@: bias=\"%s\" does not fit the product: "
                            "dims <5> and <2, 4> do not broadcast: axis 1 has "
                            "5 against 4 and neither is 1",
