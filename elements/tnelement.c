@@ -45,10 +45,16 @@ void
 gst_tn_element_property_warning (GstElement *element, const gchar *property,
     const gchar *text, const gchar *why, const gchar *kept)
 {
+  /* why is often a sentence of core's, with its full stop: drop it
+   * before the "; keeping" that continues the sentence */
+  gsize n = strlen (why);
+
+  if (n > 0 && why[n - 1] == '.')
+    n--;
   GST_ELEMENT_WARNING (element, RESOURCE, SETTINGS,
-      ("%s: %s=\"%s\" cannot be used: %s; keeping %s=\"%s\"",
-          GST_OBJECT_NAME (element), property, text ? text : "", why, property,
-          kept ? kept : ""),
+      ("%s: %s=\"%s\" cannot be used: %.*s; keeping %s=\"%s\"",
+          GST_OBJECT_NAME (element), property, text ? text : "", (int) n, why,
+          property, kept ? kept : ""),
       (NULL));
 }
 
