@@ -20,6 +20,24 @@ rk_is_float (tn_dtype t)
          || t == TN_FLOAT64;
 }
 
+/* Every NaN result is written as the one quiet NaN of C's NAN (+, payload
+ * 0: 0x7fc00000 as float32): which NaN a fold ends with follows the
+ * operand order of its additions (x86 keeps the first NaN operand, and
+ * inf + -inf makes the negative default NaN), which the kernels of each
+ * layout choose, so that without this a strided view and its dense copy
+ * could differ in a NaN's sign. */
+RK_INLINE double
+rk_canon (double v)
+{
+  return isnan (v) ? (double) NAN : v;
+}
+
+RK_INLINE float
+rk_canon_f (float v)
+{
+  return isnan (v) ? NAN : v;
+}
+
 /* bool counts as signed: its items are 0 and 1 either way. */
 RK_INLINE int
 rk_is_unsigned (tn_dtype t)

@@ -552,7 +552,8 @@ short32_g (tn_dtype t, const char *p, int64_t k, int64_t rs, int64_t n,
   for (int64_t i = 0; i < n; i++) {
     double v = rk_short_row (t, TN_RK_FSUM, p + i * step, k);
 
-    out[i] = (float) (den == 1.0 ? v : v / den); /* / 1 changes no bits */
+    /* / 1 changes no bits */
+    out[i] = rk_canon_f ((float) (den == 1.0 ? v : v / den));
   }
 }
 

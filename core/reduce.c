@@ -26,6 +26,7 @@
 #include "half.h"
 #include "parallel.h"
 #include "reduce-fold.h"
+#include "reduce-item.h"
 #include "reduce-kern.h"
 
 /* Columns narrower than this are cheaper to transpose into rows first. */
@@ -168,9 +169,11 @@ part_mean (const emit_ctx *x, const tn_rpart *p)
   }
 }
 
+/* v as an item of float dtype t, a NaN as rk_canon's. */
 static void
 put_f (void *dst, tn_dtype t, double v)
 {
+  v = rk_canon (v);
   switch (t) {
   case TN_FLOAT16: {
     uint16_t h = tn_f64_to_f16 (v);
@@ -239,7 +242,7 @@ emit (const emit_ctx *x, int64_t o, const tn_rpart *p)
   if (x->raw) {
     x->raw[o] = (x->kind == TN_RK_MIN || x->kind == TN_RK_MAX) && p->nan
                     ? NAN
-                    : p->v.d;
+                    : rk_canon (p->v.d);
     return;
   }
   switch (x->op) {
@@ -539,14 +542,14 @@ emit_folds (const emit_ctx *x, int64_t o0, const double *v, int64_t n)
     float *d = (float *) x->dst + o0;
 
     for (int64_t i = 0; i < n; i++)
-      d[i] = (float) (den == 1.0 ? v[i] : v[i] / den);
+      d[i] = rk_canon_f ((float) (den == 1.0 ? v[i] : v[i] / den));
     return;
   }
   if (plain && x->out == TN_FLOAT64) {
     double *d = (double *) x->dst + o0;
 
     for (int64_t i = 0; i < n; i++)
-      d[i] = den == 1.0 ? v[i] : v[i] / den;
+      d[i] = rk_canon (den == 1.0 ? v[i] : v[i] / den);
     return;
   }
   for (int64_t i = 0; i < n; i++) {

@@ -41,8 +41,12 @@
  *   and divided once.
  *
  * NaN: propagates through sum, mean, prod, l2, var and std by IEEE
- * arithmetic.  min and max return the default quiet NaN when an item is
- * NaN; otherwise they follow IEEE 754-2019 minimum/maximum (-0.0 < +0.0).
+ * arithmetic, and min and max give NaN when an item is NaN; every NaN
+ * result is written as the one quiet NaN (C's NAN: +, payload 0), since
+ * which NaN an addition keeps follows its operand order, which the
+ * kernels of each layout choose (inf + -inf gives x86's negative default
+ * NaN, an input NaN its own bits).  Otherwise min and max follow IEEE
+ * 754-2019 minimum/maximum (-0.0 < +0.0).
  * argmin/argmax return the first index of the extreme in row-major order
  * of the reduced axes (-0.0 and +0.0 tie), or the first NaN's, as NumPy.
  *

@@ -121,7 +121,8 @@ rk_short_f8 (const __m256 *x, int64_t k, __m256d *lo, __m256d *hi)
 RK_INLINE float
 rk_short_f32 (const float *x, int64_t k, double den)
 {
-  return (float) (rk_short_row (TN_FLOAT32, TN_RK_FSUM, x, k) / den);
+  return rk_canon_f (
+      (float) (rk_short_row (TN_FLOAT32, TN_RK_FSUM, x, k) / den));
 }
 
 /* The two kernels' loops for one k: fold (out64) or divide and round
@@ -158,6 +159,10 @@ rk_short_run (const float *x, int64_t k, int64_t rs, int64_t n, double den,
     }
     r = _mm256_insertf128_ps (
         _mm256_castps128_ps256 (_mm256_cvtpd_ps (lo)), _mm256_cvtpd_ps (hi), 1);
+    /* one compare finds a NaN among the 8 */
+    if (__builtin_expect (
+            _mm256_movemask_pd (_mm256_cmp_pd (lo, hi, _CMP_UNORD_Q)) != 0, 0))
+      r = rk_canon8 (r);
     if (stream)
       _mm256_stream_ps (out32 + i, r);
     else

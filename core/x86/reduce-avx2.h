@@ -14,6 +14,14 @@
 #include <stddef.h>
 #include <string.h>
 
+/* rk_canon_f (core/reduce-item.h) of 8 results. */
+RK_INLINE __m256
+rk_canon8 (__m256 r)
+{
+  return _mm256_blendv_ps (
+      r, _mm256_set1_ps (NAN), _mm256_cmp_ps (r, r, _CMP_UNORD_Q));
+}
+
 /* 8 items at p + i as float32 (exact): float16, bfloat16, float32. */
 RK_INLINE __m256
 rk8_f (tn_dtype t, const void *p, int64_t i)

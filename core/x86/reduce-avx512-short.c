@@ -131,6 +131,11 @@ rk_short_out16 (
     rk_short_div16 (&sl, &sh, den, quot);
   *a = _mm512_cvtpd_ps (sl);
   *b = _mm512_cvtpd_ps (sh);
+  /* one compare finds a NaN among the 16 */
+  if (__builtin_expect (_mm512_cmp_pd_mask (sl, sh, _CMP_UNORD_Q) != 0, 0)) {
+    *a = rk_canon8 (*a);
+    *b = rk_canon8 (*b);
+  }
 }
 
 /* Dense rows of k = 2, 3 or 4 items, prefetched (rk_prefetch_ahead).  stream:

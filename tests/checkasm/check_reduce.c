@@ -10,9 +10,9 @@
  * (argmin/argmax) and its NaN flag.  Two things are free: the value of a
  * min/max partial that saw a NaN (the driver writes NaN for it whatever it
  * holds: the AVX2 kernels leave a blend of the numbers there), and which
- * NaN a float fold gives (reduce.h: NaN propagates by IEEE arithmetic,
- * which leaves the sign and payload to the order of the operands in each
- * instruction, the compiler's choice). */
+ * NaN a float fold gives (which follows the order of the operands in each
+ * instruction, the compiler's choice; the driver and the short32 entries
+ * write every NaN as the one quiet NaN, reduce.h). */
 #include "checkasm.h"
 
 #include <math.h>

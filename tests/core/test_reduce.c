@@ -1480,6 +1480,76 @@ test_views_association (void)
   }
 }
 
+/* The same views of infinities of both signs (inf + -inf makes x86's
+ * negative default NaN) and NaNs of both signs among numbers: every NaN
+ * result is the one quiet NaN (core/reduce.h) on every layout, so the
+ * dense copy's bits again (before, which NaN came out followed the
+ * operand order of each layout's kernels: a sign bit differed). */
+static void
+test_views_nan (void)
+{
+  static const tn_dtype dts[]
+      = { TN_FLOAT16, TN_BFLOAT16, TN_FLOAT32, TN_FLOAT64 };
+  static const tn_reduce_op ops[] = { TN_REDUCE_SUM, TN_REDUCE_MEAN,
+    TN_REDUCE_PROD, TN_REDUCE_L2, TN_REDUCE_VAR, TN_REDUCE_STD };
+  const int64_t n = 37 * 41 * 3;
+  double *vals = g_new (double, n);
+  int nan_out = 0;
+
+  for (int64_t i = 0; i < n; i++) {
+    guint32 r = (guint32) (i * 2654435761u) >> 7;
+
+    vals[i] = r % 50 == 0  ? (r & 64 ? -NAN : NAN)
+              : r % 7 == 0 ? INFINITY
+              : r % 7 == 1 ? -INFINITY
+                           : (double) (r % 9) - 4.5;
+  }
+  for (guint d = 0; d < G_N_ELEMENTS (dts); d++) {
+    size_t isz = tn_dtype_size (dts[d]);
+    guint8 *x = g_malloc (n * isz);
+
+    for (int64_t i = 0; i < n; i++)
+      tn_set_f64 (x + i * isz, dts[d], vals[i]);
+    for (guint s = 0; s < G_N_ELEMENTS (view_specs); s++) {
+      tn_view v = view_of (dts[d], &view_specs[s]);
+
+      for (guint o = 0; o < G_N_ELEMENTS (ops); o++)
+        for (guint a = 0; a < G_N_ELEMENTS (view_axes); a++) {
+          tn_dtype rdt = tn_reduce_dtype (ops[o], dts[d]);
+          int64_t m;
+          guint8 *got = run (x, &v, ops[o], view_axes[a], 0, 1, &m);
+          char what[160];
+
+          for (int64_t k = 0; k < m; k++) {
+            double f = item_f64 (rdt, got, k);
+            guint8 canon[8];
+
+            if (!isnan (f))
+              continue;
+            tn_set_f64 (canon, rdt, NAN);
+            nan_out++;
+            if (memcmp (
+                    got + k * tn_dtype_size (rdt), canon, tn_dtype_size (rdt))
+                != 0)
+              g_error ("%s of %s view %u axes '%s': output %lld is a NaN "
+                       "other than the quiet NaN",
+                  tn_reduce_op_name (ops[o]), tn_dtype_name (dts[d]), s,
+                  view_axes[a], (long long) k);
+          }
+          g_free (got);
+          g_snprintf (what, sizeof what,
+              "%s of infinities and NaNs, %s view %u",
+              tn_reduce_op_name (ops[o]), tn_dtype_name (dts[d]), s);
+          check_dense_copy (what, x, &v, ops[o], view_axes[a]);
+        }
+    }
+    g_free (x);
+  }
+  /* the data makes NaNs of most outputs */
+  g_assert_cmpint (nan_out, >, 1000);
+  g_free (vals);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1515,6 +1585,7 @@ main (int argc, char **argv)
   g_test_add_func ("/reduce/impls", test_impls);
   g_test_add_func ("/reduce/views", test_views);
   g_test_add_func ("/reduce/views-association", test_views_association);
+  g_test_add_func ("/reduce/views-nan", test_views_nan);
   g_test_add_func ("/reduce/ftz", test_ftz);
   return g_test_run ();
 }
