@@ -328,14 +328,14 @@ run_case (const Case *c)
         fmt_s (b1, bench_median (tc[2], ROUNDS)),
         bench_ratio (tc[0], tc[2], ROUNDS), bench_ratio (tw[0], tw[2], ROUNDS));
   else if (c->limit != LIMIT_NONE)
-    printf ("  %s %s: ours at %.0f%% of it (wall clock %.0f%%)\n",
+    printf ("  %s %s: ours at %.0f%% of its speed (wall clock %.0f%%)\n",
         c->limit_name, fmt_s (b1, bench_median (tc[2], ROUNDS)),
         100 * bench_ratio (tc[2], tc[0], ROUNDS),
         100 * bench_ratio (tw[2], tw[0], ROUNDS));
   if (ld2)
     printf ("  memcpy into two destinations in turn (the footprint of ours "
             "behind a sink that keeps its last buffer) %s: ours at %.0f%% "
-            "of it (wall clock %.0f%%)\n",
+            "of its speed (wall clock %.0f%%)\n",
         fmt_s (b1, bench_median (tc[3], ROUNDS)),
         100 * bench_ratio (tc[3], tc[0], ROUNDS),
         100 * bench_ratio (tw[3], tw[0], ROUNDS));
