@@ -48,6 +48,7 @@ typedef struct {
   tn_cmp_run_fn run;
   tn_cmp_item_fn item;
   const tn_cmp_tol *t;
+  tn_dtype dtype;
   size_t isz;
   tn_cmp_result *r;
   /* the run where the largest abs error was first seen */
@@ -71,6 +72,13 @@ fold_run (walk *w, const char *a, int64_t sa, const char *e, int64_t se,
       w->item (a + (size_t) (i * sa) * w->isz, e + (size_t) (i * se) * w->isz,
           w->t, &it);
       if (it.bad) {
+        const char *pa = a + (size_t) (i * sa) * w->isz;
+        const char *pe = e + (size_t) (i * se) * w->isz;
+
+        if (w->dtype == TN_INT64 || w->dtype == TN_UINT64) {
+          memcpy (&r->first_actual_i, pa, sizeof r->first_actual_i);
+          memcpy (&r->first_expected_i, pe, sizeof r->first_expected_i);
+        }
         r->first = flat + i;
         r->first_actual = it.actual;
         r->first_expected = it.expected;
@@ -126,6 +134,7 @@ tn_compare (const void *a, const tn_view *av, const void *e, const tn_view *ev,
   w.run = dsp->run[av->dtype];
   w.item = dsp->item[av->dtype];
   w.t = t;
+  w.dtype = av->dtype;
   w.isz = tn_dtype_size (av->dtype);
   w.r = r;
   w.wa = NULL;
@@ -220,6 +229,21 @@ tn_compare_format_value (char *buf, size_t cap, double x, tn_dtype dt)
 }
 
 void
+tn_compare_format_first (
+    char *buf, size_t cap, const tn_cmp_result *r, tn_dtype dt, int which)
+{
+  const int64_t i = which ? r->first_expected_i : r->first_actual_i;
+
+  if (dt == TN_INT64)
+    snprintf (buf, cap, "%lld", (long long) i);
+  else if (dt == TN_UINT64)
+    snprintf (buf, cap, "%llu", (unsigned long long) (uint64_t) i);
+  else
+    tn_compare_format_value (
+        buf, cap, which ? r->first_expected : r->first_actual, dt);
+}
+
+void
 tn_compare_format (char *buf, size_t cap, const tn_cmp_result *r,
     const tn_view *v, const tn_cmp_tol *t)
 {
@@ -237,8 +261,8 @@ tn_compare_format (char *buf, size_t cap, const tn_cmp_result *r,
   tn_compare_format_index (first, sizeof first, r->first, v->dims, v->rank);
   tn_compare_format_index (
       worst, sizeof worst, r->worst < 0 ? 0 : r->worst, v->dims, v->rank);
-  tn_compare_format_value (va, sizeof va, r->first_actual, v->dtype);
-  tn_compare_format_value (ve, sizeof ve, r->first_expected, v->dtype);
+  tn_compare_format_first (va, sizeof va, r, v->dtype, 0);
+  tn_compare_format_first (ve, sizeof ve, r, v->dtype, 1);
   tn_compare_format_value (ab, sizeof ab, r->first_abs, v->dtype);
   tn_compare_format_value (wa, sizeof wa, r->max_abs, v->dtype);
   /* three digits, Python's names for nan and inf (inf / inf is nan) */

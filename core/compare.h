@@ -30,6 +30,9 @@ typedef struct {
   int64_t first;
   double first_actual, first_expected, first_abs, first_rel;
   uint64_t first_ulp;
+  /* int64 and uint64: the first failing items themselves (uint64 as its
+   * bits), which a double holds exactly only up to 2^53 */
+  int64_t first_actual_i, first_expected_i;
   /* the largest errors over all items (NaN items left out); worst is the
    * first item with the largest abs error (-1 when every error is 0) */
   double max_abs, max_rel;
@@ -56,6 +59,12 @@ void tn_compare (const void *a, const tn_view *av, const void *e,
  * give the index; dtype the digits of the values. */
 void tn_compare_format (char *buf, size_t cap, const tn_cmp_result *r,
     const tn_view *v, const tn_cmp_tol *t);
+
+/* The first failing actual (which 0) or expected (which 1) item of r in
+ * full digits: tn_compare_format_value's, but int64 and uint64 items
+ * beyond 2^53 exactly too. */
+void tn_compare_format_first (
+    char *buf, size_t cap, const tn_cmp_result *r, tn_dtype dt, int which);
 
 /* The row-major multi-index of flat item index i of dims ("[1, 4]"). */
 void tn_compare_format_index (

@@ -56,6 +56,14 @@ def shortest(x, dt):
     return s
 
 
+def item(x, dt):
+    """An item of dtype dt as tensorcompare writes it: integers in full
+    (int64 and uint64 beyond 2^53 too), floats as shortest()."""
+    if dt.kind != "f":
+        return str(int(x))
+    return shortest(x, dt)
+
+
 def fmt_index(i, shape):
     return "[" + ", ".join(str(int(k)) for k in np.unravel_index(i, shape)) + "]"
 
@@ -115,8 +123,8 @@ def judge(a, e, rtol=1e-7, atol=0.0, max_ulp=-1, equal_nan=True, exact=None):
         else:
             bound = "beyond rtol=%g, atol=%g" % (rtol, atol)
         head = "%d of %d items differ %s; first at %s: %s against %s (abs %s, rel %.3g" % (
-            r["mismatches"], a.size, bound, fmt_index(i, a.shape), shortest(av, dt),
-            shortest(ev, dt), shortest(df[i], dt), float(relf.ravel()[i]))
+            r["mismatches"], a.size, bound, fmt_index(i, a.shape), item(av, dt),
+            item(ev, dt), shortest(df[i], dt), float(relf.ravel()[i]))
         if kind == "f" and max_ulp >= 0:
             head += ", ulp %d); worst ulp %d, worst abs %s at %s" % (
                 int(ulp.ravel()[i]), r["max-ulp"], shortest(r["max-abs"], dt),
@@ -169,6 +177,11 @@ def main():
     case("intatol", ia, np.array([1, 2, 4], np.int32), "atol=1", atol=1.0, exact=False)
     case("uint8", np.array([[0, 255], [7, 9]], np.uint8),
          np.array([[0, 250], [7, 9]], np.uint8))
+    # beyond 2^53 a double cannot tell these apart: the sentence must
+    big64 = np.array([5, 2 ** 53 + 1, -2 ** 62 - 1], np.int64)
+    case("int64big", big64, np.array([5, 2 ** 53, -2 ** 62 - 1], np.int64))
+    ubig = np.array([2 ** 64 - 1, 7], np.uint64)
+    case("uint64big", ubig, np.array([2 ** 64 - 2, 7], np.uint64))
     d = (np.arange(12, dtype=np.float64) / 3).reshape(3, 4)
     de = d.copy()
     de[2, 1] += 1e-9
