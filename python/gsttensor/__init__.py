@@ -11,6 +11,7 @@ Importing it initialises GStreamer (if the application has not) and the
 library (gst_tn_init: the layout meta's API type is registered from then
 on).  See docs/python.md.
 """
+import operator as _operator
 from fractions import Fraction as _Fraction
 from typing import NamedTuple, Optional, Tuple
 
@@ -89,20 +90,44 @@ def _tensor_type(dtype):
     return name
 
 
+_GINT_MAX = 2 ** 31 - 1
+
+
 def _fraction(framerate):
     if framerate is None:
         return None
     if isinstance(framerate, tuple):
-        return _Fraction(*framerate)
-    if isinstance(framerate, Gst.Fraction):
-        return _Fraction(framerate.num, framerate.denom)
-    return _Fraction(framerate)
+        fr = _Fraction(*framerate)
+    elif isinstance(framerate, Gst.Fraction):
+        fr = _Fraction(framerate.num, framerate.denom)
+    elif isinstance(framerate, float):
+        # A float's exact value (29.97 is 1054475631502295/2^45) fits no
+        # GStreamer fraction: the nearest one of a denominator up to 1001
+        # (29.97 is 2997/100, 30000 / 1001 is 30000/1001).
+        fr = _Fraction(framerate).limit_denominator(1001)
+    else:
+        fr = _Fraction(framerate)
+    if fr.numerator > _GINT_MAX or fr.denominator > _GINT_MAX:
+        raise ValueError(f"framerate {fr} does not fit a GStreamer fraction "
+                         f"(numerator and denominator up to {_GINT_MAX})")
+    return fr
+
+
+def _extent(d):
+    try:
+        d = _operator.index(d)
+    except TypeError:
+        raise TypeError(f"shape entry {d!r} is not an integer") from None
+    if d > _GINT_MAX:
+        raise ValueError(f"shape entry {d} is more than caps can hold "
+                         f"({_GINT_MAX})")
+    return d
 
 
 def caps(dtype, shape, framerate=None):
     """Fixed tensor/x-raw caps for arrays of dtype and shape;
     framerate: None (no field), a number, (num, den) or a Fraction."""
-    dims = ", ".join(str(int(d)) for d in shape)
+    dims = ", ".join(str(_extent(d)) for d in shape)
     text = (f"tensor/x-raw, type=(string){_tensor_type(dtype)}, "
             f"dims=(int)<{dims}>, dims-order=(string)row-major")
     fr = _fraction(framerate)

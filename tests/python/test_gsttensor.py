@@ -65,6 +65,16 @@ def test_caps_info_round_trip(name):
     assert gsttensor.info(c) == (np.dtype(name), (2, 3, 4), Fraction(25, 2))
 
 
+@pytest.mark.parametrize("rate,want", [(29.97, Fraction(2997, 100)),
+                                       (30000 / 1001, Fraction(30000, 1001)),
+                                       (25.0, Fraction(25)),
+                                       (np.int64(30), Fraction(30))])
+def test_caps_float_framerate(rate, want):
+    # a float's exact binary value fits no fraction of 32-bit integers
+    assert gsttensor.info(gsttensor.caps(np.uint8, (2,), rate)).framerate \
+        == want
+
+
 def test_info_reads_caps_strings():
     c = Gst.Caps.from_string("tensor/x-raw, type=uint8, dims=<480, 640, 3>, "
                              "dims-order=row-major, framerate=30/1")
@@ -86,6 +96,12 @@ def test_caps_errors():
     bf = Gst.Caps.from_string("tensor/x-raw, type=bfloat16, dims=<2>")
     with pytest.raises(TypeError, match="bfloat16 has no NumPy dtype"):
         gsttensor.info(bf)
+    with pytest.raises(TypeError, match="2.5 is not an integer"):
+        gsttensor.caps(np.uint8, (2.5, 3))
+    with pytest.raises(ValueError, match="more than caps can hold"):
+        gsttensor.caps(np.uint8, (2 ** 40,))
+    with pytest.raises(ValueError, match="does not fit a GStreamer fraction"):
+        gsttensor.caps(np.uint8, (2,), framerate=(2 ** 40, 1))
     with pytest.raises(ValueError, match="float33"):
         gsttensor.info(Gst.Caps.from_string("tensor/x-raw, type=float33, "
                                             "dims=<2>"))
