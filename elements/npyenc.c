@@ -253,11 +253,17 @@ gst_npy_enc_stack_start (GstNpyEnc *self)
       gst_object_unref (peer);
     return FALSE;
   }
-  gst_tn_info_size (&self->info, &row);
-  if (self->info.dtype == TN_BFLOAT16)
-    row *= 2;
+  /* The bytes of one buffer as the header's bound sees them (core/npy.c
+   * shape_fits): an axis of extent 0 counts as 1, so that a stack of
+   * empty tensors gets a count the header takes too. */
+  row = tn_dtype_size (
+      self->info.dtype == TN_BFLOAT16 ? TN_FLOAT32 : self->info.dtype);
+  for (gint i = 0; i < self->info.rank; i++)
+    if (!g_size_checked_mul (&row, row, MAX (self->info.dims[i], 1))
+        || row > G_MAXINT64)
+      row = G_MAXINT64;
   hdr = gst_npy_enc_stack_header (
-      &self->info, (row ? G_MAXINT64 / (gint64) row : G_MAXINT64) / 2, 0);
+      &self->info, G_MAXINT64 / (gint64) row / 2, 0);
   if (hdr == NULL) {
     NPY_ENC_ERROR (self, STREAM, ENCODE,
         "stack=true cannot write a header for tensors of rank %d: a .npy "

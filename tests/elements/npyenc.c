@@ -1009,6 +1009,43 @@ GST_START_TEST (test_stack)
 
 GST_END_TEST;
 
+/* stack=true of empty tensors: float32 <0, 5> twice is the header alone,
+ * what numpy.save of np.zeros ((2, 0, 5), np.float32) writes (the count
+ * kept room for was once too large for a header, and the stack an
+ * error about the rank). */
+GST_START_TEST (test_stack_empty)
+{
+  const gchar *dict = "{'descr': '<f4', 'fortran_order': False, "
+                      "'shape': (2, 0, 5), }";
+  gchar *dir = g_dir_make_tmp ("npyenc-XXXXXX", NULL);
+  gchar *out = g_build_filename (dir, "empty.npy", NULL);
+  gchar *launch, *text;
+  guint8 want[128];
+
+  fail_unless (dir != NULL);
+  memcpy (want, "\x93NUMPY\x01\x00\x76\x00", 10);
+  memset (want + 10, ' ', sizeof want - 10);
+  memcpy (want + 10, dict, strlen (dict));
+  want[sizeof want - 1] = '\n';
+  launch = g_strdup_printf ("tensorsrc num-buffers=2 "
+                            "! tensor/x-raw,type=float32,dims=<0,5> "
+                            "! npyenc stack=true ! filesink location=\"%s\"",
+      out);
+  text = run_pipeline (launch, NULL);
+  fail_unless (text == NULL, "%s: %s", launch, text);
+  fail_unless (
+      file_equals (out, want, sizeof want), "%s differs from NumPy's", out);
+  g_free (launch);
+
+  g_unlink (out);
+  g_rmdir (dir);
+  g_free (out);
+  g_free (dir);
+  tn_check_no_outstanding ();
+}
+
+GST_END_TEST;
+
 static Suite *
 npyenc_suite (void)
 {
@@ -1037,6 +1074,7 @@ npyenc_suite (void)
   tcase_add_test (tc, test_doc_launch_lines);
   tcase_add_test (tc, test_refusal_once);
   tcase_add_test (tc, test_stack);
+  tcase_add_test (tc, test_stack_empty);
   return s;
 }
 
