@@ -44,6 +44,43 @@ tn_compare_check (const tn_view *a, const tn_view *e, tn_err *err)
   return 0;
 }
 
+int
+tn_compare_narrow_bf16 (
+    uint16_t *dst, tn_view *nv, const void *e, const tn_view *ev, tn_err *err)
+{
+  const int64_t n = tn_view_count (ev);
+  float *f = malloc ((size_t) (n ? n : 1) * sizeof (float));
+
+  if (f == NULL) {
+    tn_err_set (
+        err, "no memory for the %lld items of the reference", (long long) n);
+    return -1;
+  }
+  tn_view_materialize (f, e, ev);
+  for (int64_t i = 0; i < n; i++) {
+    uint32_t u;
+
+    memcpy (&u, f + i, sizeof u);
+    if (u & 0xffffu) {
+      char idx[TN_MAX_RANK * 22 + 8], val[40];
+
+      tn_compare_format_index (idx, sizeof idx, i, ev->dims, ev->rank);
+      tn_compare_format_value (val, sizeof val, f[i], TN_FLOAT32);
+      tn_err_set (err,
+          "dtype bfloat16 against float32, and the float32 reference is "
+          "no bfloat16 tensor widened: its item %s, %s, is no bfloat16 value",
+          idx, val);
+      free (f);
+      return -1;
+    }
+    dst[i] = (uint16_t) (u >> 16);
+  }
+  free (f);
+  if (tn_view_init (nv, TN_BFLOAT16, ev->dims, ev->rank, err) < 0)
+    return -1;
+  return 0;
+}
+
 typedef struct {
   tn_cmp_run_fn run;
   tn_cmp_item_fn item;

@@ -47,6 +47,15 @@ void tn_cmp_tol_init (tn_cmp_tol *t);
  * both ("dtype float32 against float64", "dims <2, 3> against <3, 2>"). */
 int tn_compare_check (const tn_view *a, const tn_view *e, tn_err *err);
 
+/* NumPy has no bfloat16: npyenc and tensorcompare record=true write a
+ * bfloat16 tensor as float32, each value widened exactly.  For such a
+ * reference ev (float32, over e) of a bfloat16 tensor, narrows its
+ * tn_view_count (ev) items in row-major order into dst and makes *nv
+ * their dense bfloat16 view: 0.  -1, with err naming the first item that
+ * is no bfloat16 value (then ev is no recording of a bfloat16 tensor). */
+int tn_compare_narrow_bf16 (
+    uint16_t *dst, tn_view *nv, const void *e, const tn_view *ev, tn_err *err);
+
 /* Compares the items of view av over base a with those of ev over e
  * (same dtype and dims: tn_compare_check first).  Both views must have
  * been checked against their storage. */

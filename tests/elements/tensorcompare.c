@@ -10,6 +10,8 @@
 #include <gst/check/gstharness.h>
 
 #include "common/npyread.h"
+#include "core/array.h"
+#include "core/npy.h"
 #include "common/tncheck.h"
 
 typedef struct {
@@ -725,6 +727,77 @@ GST_START_TEST (test_record)
 
 GST_END_TEST;
 
+/* NumPy has no bfloat16: record=true (npyenc's writer) stores bfloat16 as
+ * float32, and comparing the same stream with that recording passes, in
+ * bfloat16 (one bfloat16 ulp is one ulp); a float32 reference that holds
+ * a value no bfloat16 has is an error that names the item. */
+static GstBuffer *
+bf16_buffer (GstHarness *h, guint16 last)
+{
+  const guint16 items[4] = { 0x0000, 0x3f80, 0x4000, last }; /* 0 1 2 .. */
+
+  gst_harness_set_src_caps_str (h,
+      "tensor/x-raw,type=bfloat16,dims=<4>,dims-order=row-major,"
+      "framerate=0/1");
+  return gst_buffer_new_memdup (items, sizeof items);
+}
+
+GST_START_TEST (test_record_bfloat16)
+{
+  gchar *cwd = g_get_current_dir ();
+  gchar *dir = g_dir_make_tmp ("tensorcompare-XXXXXX", NULL);
+  gchar *stack = g_build_filename (dir, "bf.npy", NULL);
+  gchar *odd = g_build_filename (dir, "odd.npy", NULL);
+  const float notbf[4] = { 0.0f, 1.0f, 2.0f, 3.01f };
+  const int64_t dims[1] = { 4 };
+  tn_array a = { 0 };
+  tn_err e;
+  gchar *text;
+  Cmp c;
+
+  fail_unless (dir != NULL);
+  cmp_new (&c, "reference", stack, "record", "true", NULL);
+  cmp_start (&c);
+  push_through (c.h, bf16_buffer (c.h, 0x4040)); /* 3 */
+  gst_harness_push_event (c.h, gst_event_new_eos ());
+  cmp_free (&c);
+
+  cmp_new (&c, "reference", stack, NULL);
+  cmp_start (&c);
+  push_through (c.h, bf16_buffer (c.h, 0x4040));
+  gst_harness_push_event (c.h, gst_event_new_eos ());
+  expect_results (&c, "1", 0);
+  cmp_free (&c);
+
+  cmp_new (&c, "reference", stack, "max-ulp", "0", NULL);
+  cmp_start (&c);
+  push_through (c.h, bf16_buffer (c.h, 0x4041)); /* 3.015625 */
+  text = next_failure_text (&c);
+  tn_assert_contains (text, "first at [3]: 3.015625 against 3 (abs 0.015625");
+  tn_assert_contains (text, "ulp 1)");
+  g_free (text);
+  cmp_free (&c);
+
+  fail_unless (tn_array_init (&a, TN_FLOAT32, dims, 1, &e) == 0, "%s", e.msg);
+  memcpy (a.data, notbf, sizeof notbf);
+  fail_unless (tn_array_save_npy (odd, &a, &e) == 0, "%s", e.msg);
+  tn_array_clear (&a);
+  cmp_new (&c, "reference", odd, NULL);
+  cmp_start (&c);
+  push_through (c.h, bf16_buffer (c.h, 0x4040));
+  text = next_failure_text (&c);
+  tn_assert_contains (text, "its item [3], 3.01, is no bfloat16 value");
+  g_free (text);
+  cmp_free (&c);
+
+  g_free (odd);
+  g_free (stack);
+  tn_tmp_dir_leave (dir, cwd);
+  tn_check_no_outstanding ();
+}
+
+GST_END_TEST;
+
 /* A reference that cannot be used stops the state change to PAUSED with
  * the property, the value and why. */
 static void
@@ -854,6 +927,7 @@ tensorcompare_suite (void)
   tcase_add_test (tc, test_strided);
   tcase_add_test (tc, test_allocation);
   tcase_add_test (tc, test_record);
+  tcase_add_test (tc, test_record_bfloat16);
   tcase_add_test (tc, test_property_errors);
   return s;
 }
