@@ -45,18 +45,27 @@ tn_compare_check (const tn_view *a, const tn_view *e, tn_err *err)
 }
 
 int
-tn_compare_narrow_bf16 (
-    uint16_t *dst, tn_view *nv, const void *e, const tn_view *ev, tn_err *err)
+tn_compare_bf16_ref (const tn_view *a, const void **e, const tn_view **ev,
+    tn_view *nv, void **owned, tn_err *err)
 {
-  const int64_t n = tn_view_count (ev);
-  float *f = malloc ((size_t) (n ? n : 1) * sizeof (float));
+  const tn_view *r = *ev;
+  int64_t n;
+  uint16_t *dst;
+  float *f;
 
-  if (f == NULL) {
+  *owned = NULL;
+  if (a->dtype != TN_BFLOAT16 || r->dtype != TN_FLOAT32 || a->rank != r->rank
+      || memcmp (a->dims, r->dims, sizeof a->dims[0] * (size_t) r->rank) != 0)
+    return 0;
+  n = tn_view_count (r);
+  f = malloc ((size_t) (n ? n : 1) * sizeof (float));
+  dst = malloc ((size_t) (n ? n : 1) * sizeof (uint16_t));
+  if (f == NULL || dst == NULL) {
     tn_err_set (
         err, "no memory for the %lld items of the reference", (long long) n);
-    return -1;
+    goto fail;
   }
-  tn_view_materialize (f, e, ev);
+  tn_view_materialize (f, *e, r);
   for (int64_t i = 0; i < n; i++) {
     uint32_t u;
 
@@ -64,21 +73,30 @@ tn_compare_narrow_bf16 (
     if (u & 0xffffu) {
       char idx[TN_MAX_RANK * 22 + 8], val[40];
 
-      tn_compare_format_index (idx, sizeof idx, i, ev->dims, ev->rank);
+      tn_compare_format_index (idx, sizeof idx, i, r->dims, r->rank);
       tn_compare_format_value (val, sizeof val, f[i], TN_FLOAT32);
       tn_err_set (err,
           "dtype bfloat16 against float32, and the float32 reference is "
           "no bfloat16 tensor widened: its item %s, %s, is no bfloat16 value",
           idx, val);
-      free (f);
-      return -1;
+      goto fail;
     }
     dst[i] = (uint16_t) (u >> 16);
   }
   free (f);
-  if (tn_view_init (nv, TN_BFLOAT16, ev->dims, ev->rank, err) < 0)
+  if (tn_view_init (nv, TN_BFLOAT16, r->dims, r->rank, err) < 0) {
+    free (dst);
     return -1;
+  }
+  *owned = dst;
+  *e = dst;
+  *ev = nv;
   return 0;
+
+fail:
+  free (f);
+  free (dst);
+  return -1;
 }
 
 typedef struct {

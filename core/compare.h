@@ -48,13 +48,16 @@ void tn_cmp_tol_init (tn_cmp_tol *t);
 int tn_compare_check (const tn_view *a, const tn_view *e, tn_err *err);
 
 /* NumPy has no bfloat16: npyenc and tensorcompare record=true write a
- * bfloat16 tensor as float32, each value widened exactly.  For such a
- * reference ev (float32, over e) of a bfloat16 tensor, narrows its
- * tn_view_count (ev) items in row-major order into dst and makes *nv
- * their dense bfloat16 view: 0.  -1, with err naming the first item that
- * is no bfloat16 value (then ev is no recording of a bfloat16 tensor). */
-int tn_compare_narrow_bf16 (
-    uint16_t *dst, tn_view *nv, const void *e, const tn_view *ev, tn_err *err);
+ * bfloat16 tensor as float32, each value widened exactly.  When a is
+ * bfloat16 and the reference *ev (over *e) float32 of a's dims, narrows
+ * the reference's items in row-major order into a block of its own
+ * (*owned: free() it) and points *e and *ev at them (*ev = nv, their
+ * dense bfloat16 view); any other pair is left as it is.  0, or -1 with
+ * err naming the first item that is no bfloat16 value (then the
+ * reference is no recording of a bfloat16 tensor) or the memory that
+ * was not there. */
+int tn_compare_bf16_ref (const tn_view *a, const void **e, const tn_view **ev,
+    tn_view *nv, void **owned, tn_err *err);
 
 /* Compares the items of view av over base a with those of ev over e
  * (same dtype and dims: tn_compare_check first).  Both views must have

@@ -38,9 +38,9 @@
  * reference of its dims: NumPy has no bfloat16, and npyenc and
  * record=true store it as float32 widened exactly, so such a reference
  * is read back as bfloat16 (max-ulp counts bfloat16 ulps), and one that
- * holds a value no bfloat16 has is a mismatch naming that item.  rtol and atol are 0 to +inf and max-ulp -1 or
- * more: another value (a negative tolerance, NaN) is an error when the
- * element goes to PAUSED, never the default.
+ * holds a value no bfloat16 has is a mismatch naming that item.  rtol and atol
+ * are 0 to +inf and max-ulp -1 or more: another value (a negative tolerance,
+ * NaN) is an error when the element goes to PAUSED, never the default.
  *
  * Every buffer posts an element message "tensorcompare" with the fields
  * index (guint64), pts (guint64, GST_CLOCK_TIME_NONE when unset), passed
@@ -88,7 +88,7 @@
 #endif
 
 #include <math.h>
-#include <string.h>
+#include <stdlib.h>
 
 #include "tensorcompare.h"
 
@@ -253,7 +253,7 @@ gst_tensor_compare_check (GstTensorCompare *self, const GstTnMap *m,
   tn_cmp_tol tol;
   tn_err e;
   tn_view nv;
-  guint16 *narrowed = NULL;
+  void *narrowed;
   gboolean go = TRUE;
 
   GST_OBJECT_LOCK (self);
@@ -261,27 +261,19 @@ gst_tensor_compare_check (GstTensorCompare *self, const GstTnMap *m,
   tol.exact = !self->rtol_set && !self->atol_set;
   GST_OBJECT_UNLOCK (self);
 
-  if (m->view.dtype == TN_BFLOAT16 && ev->dtype == TN_FLOAT32
-      && m->view.rank == ev->rank
-      && !memcmp (m->view.dims, ev->dims, sizeof (gint64) * ev->rank)) {
-    /* a bfloat16 recording: npyenc and record=true write it as float32 */
-    narrowed = g_new (guint16, MAX (tn_view_count (ev), 1));
-    if (tn_compare_narrow_bf16 (narrowed, &nv, ebase, ev, &e) < 0) {
-      name = gst_tensor_compare_buffer_name (index, pts);
-      text = g_strdup_printf ("%s: %s", name, e.msg);
-      self->failed++;
-      post_result (self, index, pts, NULL, NULL, text);
-      go = gst_tensor_compare_fail (self, text);
-      g_free (name);
-      g_free (text);
-      g_free (narrowed);
-      return go;
-    }
-    ev = &nv;
-    ebase = narrowed;
+  /* a bfloat16 recording: npyenc and record=true write it as float32 */
+  if (tn_compare_bf16_ref (&m->view, &ebase, &ev, &nv, &narrowed, &e) < 0) {
+    name = gst_tensor_compare_buffer_name (index, pts);
+    text = g_strdup_printf ("%s: %s", name, e.msg);
+    self->failed++;
+    post_result (self, index, pts, NULL, NULL, text);
+    go = gst_tensor_compare_fail (self, text);
+    g_free (name);
+    g_free (text);
+    return go;
   }
   if (tn_compare_check (&m->view, ev, &e) < 0) {
-    g_free (narrowed);
+    free (narrowed);
     name = gst_tensor_compare_buffer_name (index, pts);
     text = g_strdup_printf ("%s: %s (actual against expected)", name, e.msg);
     self->failed++;
@@ -292,7 +284,7 @@ gst_tensor_compare_check (GstTensorCompare *self, const GstTnMap *m,
     return go;
   }
   tn_compare (m->data, &m->view, ebase, ev, &tol, &r);
-  g_free (narrowed);
+  free (narrowed);
   self->compared++;
   self->max_abs = MAX (self->max_abs, r.max_abs);
   self->max_rel = MAX (self->max_rel, r.max_rel);

@@ -2,7 +2,7 @@
  * comparison of core/compare.c, as tensorcompare runs it. */
 #include "tensorcheck.h"
 
-#include <string.h>
+#include <stdlib.h>
 
 #include "core/compare.h"
 #include "core/npy.h"
@@ -21,7 +21,7 @@ gst_tn_buffer_compare_npy (GstBuffer *buffer, const GstTnInfo *info,
   tn_view nv;
   const tn_view *ev;
   gconstpointer ebase;
-  guint16 *narrowed = NULL;
+  void *narrowed;
   gboolean ok = FALSE;
 
   g_return_val_if_fail (GST_IS_BUFFER (buffer), FALSE);
@@ -48,22 +48,13 @@ gst_tn_buffer_compare_npy (GstBuffer *buffer, const GstTnInfo *info,
   }
   ev = &ref.view;
   ebase = ref.data;
-  if (m.view.dtype == TN_BFLOAT16 && ref.view.dtype == TN_FLOAT32
-      && m.view.rank == ref.view.rank
-      && !memcmp (
-          m.view.dims, ref.view.dims, sizeof (gint64) * ref.view.rank)) {
-    /* a bfloat16 recording: npyenc and record=true write it as float32 */
-    narrowed = g_new (guint16, MAX (tn_view_count (&ref.view), 1));
-    if (tn_compare_narrow_bf16 (narrowed, &nv, ref.data, &ref.view, &e) < 0) {
-      g_set_error (err, GST_STREAM_ERROR, GST_STREAM_ERROR_FAILED, "%s (%s)",
-          e.msg, path);
-      g_free (narrowed);
-      gst_tn_buffer_unmap (&m);
-      tn_array_clear (&ref);
-      return FALSE;
-    }
-    ev = &nv;
-    ebase = narrowed;
+  /* a bfloat16 recording: npyenc and record=true write it as float32 */
+  if (tn_compare_bf16_ref (&m.view, &ebase, &ev, &nv, &narrowed, &e) < 0) {
+    g_set_error (
+        err, GST_STREAM_ERROR, GST_STREAM_ERROR_FAILED, "%s (%s)", e.msg, path);
+    gst_tn_buffer_unmap (&m);
+    tn_array_clear (&ref);
+    return FALSE;
   }
   if (tn_compare_check (&m.view, ev, &e) < 0) {
     g_set_error (err, GST_STREAM_ERROR, GST_STREAM_ERROR_FAILED,
@@ -79,7 +70,7 @@ gst_tn_buffer_compare_npy (GstBuffer *buffer, const GstTnInfo *info,
       ok = TRUE;
     }
   }
-  g_free (narrowed);
+  free (narrowed);
   gst_tn_buffer_unmap (&m);
   tn_array_clear (&ref);
   return ok;
