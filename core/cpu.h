@@ -56,14 +56,23 @@ tn_stream_fence (void)
 #endif
 }
 
+/* Whether tn_stream_copy has non-temporal stores (SSE2, which every x86-64
+ * has): without them a caller computing blocks in L1 only to copy them
+ * out would add a pass, so it writes in place as before. */
+#if defined(__SSE2__)
+#define TN_HAVE_STREAM_COPY 1
+#else
+#define TN_HAVE_STREAM_COPY 0
+#endif
+
 /* Copies n bytes from s to d (not overlapping) with non-temporal stores
- * from d's first 16-byte border on (SSE2, which every x86-64 has; a plain
- * memcpy elsewhere): for results computed block by block in L1 whose
+ * from d's first 16-byte border on (a plain memcpy without
+ * TN_HAVE_STREAM_COPY): for results computed block by block in L1 whose
  * output is past the caches.  The caller fences as for a stream kernel. */
 static inline void
 tn_stream_copy (void *d, const void *s, size_t n)
 {
-#if defined(__SSE2__)
+#if TN_HAVE_STREAM_COPY
   char *dc = (char *) d;
   const char *sc = (const char *) s;
   size_t j = (size_t) (-(uintptr_t) dc & 15);

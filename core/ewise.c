@@ -972,10 +972,13 @@ tn_ewise_run (const tn_ewise *p, void *dst, const void *src, int nthreads)
       memcpy (dst, src, (size_t) p->n * tn_dtype_size (p->in));
     return;
   }
-  /* Streamed: every chain but a direct cast without a stream kernel (a
-   * small integer type to float32 has the ewise table's, float32 to a
-   * half type the half table's; tn_cast writes the others). */
-  ctx.stream = (!p->cast_direct || (p->in == TN_FLOAT32 && is_half (p->out)))
+  /* Streamed: a direct cast with a stream kernel (a small integer type
+   * to float32 has the ewise table's, float32 to a half type the half
+   * table's; tn_cast writes the others), and every other chain where
+   * tn_stream_copy has non-temporal stores. */
+  ctx.stream = (p->cast_stream
+                   || (p->cast_direct ? p->in == TN_FLOAT32 && is_half (p->out)
+                                      : TN_HAVE_STREAM_COPY))
                && dst != src
                && (uint64_t) p->n * tn_dtype_size (p->out) >= TN_STREAM_BYTES;
   /* Items are independent, so where the borders fall cannot change a
