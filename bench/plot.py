@@ -239,11 +239,14 @@ def parse_peers(lines, out):
     """A case's title line ("...:"), then "ours T, NNStreamer T: ours /
     NNStreamer R" when NNStreamer was found, and "identity T: ours /
     identity R" for the per-buffer case."""
-    case = None
+    case = ours = None
     for l in lines:
         if l.endswith(":") and not l.startswith(" "):
-            case = l[:-1]
+            case, ours = l[:-1], None
             continue
+        m = re.match(r"\s+ours ([0-9.]+ [a-z]+)", l)
+        if m:
+            ours = m.group(1)
         m = re.match(r"\s+ours (\S+ \S+), NNStreamer (\S+ \S+): ours / "
                      r"NNStreamer %s" % NUM, l)
         if m and case:
@@ -251,8 +254,8 @@ def parse_peers(lines, out):
                 m.group(3), "time")
         m = re.match(r"\s+identity (\S+ \S+): ours / identity %s" % NUM, l)
         if m and case:
-            rec(out, "peers", case, "identity", "", m.group(1), m.group(2),
-                "time")
+            rec(out, "peers", case, "identity", ours or "", m.group(1),
+                m.group(2), "time")
 
 
 PARSERS = {"alloc": parse_alloc, "ewise": parse_ewise, "gemm": parse_gemm,
