@@ -407,6 +407,24 @@ pack_weights (GstTensorMatmul *self, tn_dtype bt, gboolean tb)
   return TRUE;
 }
 
+/* The negotiation error for a file the user set as property prop (at
+ * *path) that does not fit what (why: core's sentence). */
+static void
+refuse_file (GstTensorMatmul *self, const gchar *prop, gchar *const *path,
+    const gchar *what, const gchar *why)
+{
+  gchar *p;
+
+  GST_OBJECT_LOCK (self);
+  p = g_strdup (*path);
+  GST_OBJECT_UNLOCK (self);
+  GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
+      ("%s: %s=\"%s\" does not fit %s: %s", GST_OBJECT_NAME (self), prop, p,
+          what, why),
+      (NULL));
+  g_free (p);
+}
+
 /* The product's caps, under run_lock. */
 static GstFlowReturn
 product_caps (GstTensorMatmul *self, GstCaps *caps, GstCaps **ret)
@@ -437,16 +455,7 @@ product_caps (GstTensorMatmul *self, GstCaps *caps, GstCaps **ret)
     if (tn_matmul_check_bias (bias->view.dtype, bias->view.dims,
             bias->view.rank, out.dtype, out.dims, out.rank, &e)
         < 0) {
-      gchar *path;
-
-      GST_OBJECT_LOCK (self);
-      path = g_strdup (self->bias_path);
-      GST_OBJECT_UNLOCK (self);
-      GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
-          ("%s: bias=\"%s\" does not fit the product: %s",
-              GST_OBJECT_NAME (self), path, e.msg),
-          (NULL));
-      g_free (path);
+      refuse_file (self, "bias", &self->bias_path, "the product", e.msg);
       return GST_FLOW_NOT_NEGOTIATED;
     }
   }
@@ -478,16 +487,7 @@ refused:
   /* With constant weights the user wrote one of the operands as a
    * property: name it and its file, as the bias message does. */
   if (self->weights.data) {
-    gchar *path;
-
-    GST_OBJECT_LOCK (self);
-    path = g_strdup (self->weights_path);
-    GST_OBJECT_UNLOCK (self);
-    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
-        ("%s: weights=\"%s\" does not fit the stream: %s",
-            GST_OBJECT_NAME (self), path, e.msg),
-        (NULL));
-    g_free (path);
+    refuse_file (self, "weights", &self->weights_path, "the stream", e.msg);
   } else {
     GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, ("%s", e.msg), (NULL));
   }
