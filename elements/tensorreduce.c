@@ -40,8 +40,10 @@
  * unit or on the input's strides: every run gives the same bits.  A float32
  * sum is within 9.6e-7 (relative) of the exact sum for items of one sign.
  *
- * NaN propagates through every reduction; `min` and `max` order -0.0
- * below +0.0.  Over an axis of extent 0, `sum` gives 0, `prod` 1 and `l2`
+ * NaN propagates through every reduction, and every NaN result is the
+ * one quiet NaN (+, payload 0) whatever NaN came in, so that a view and
+ * its dense copy agree to the bit; `min` and `max` order -0.0 below
+ * +0.0.  Over an axis of extent 0, `sum` gives 0, `prod` 1 and `l2`
  * 0; the other reductions have no value there and negotiation fails with
  * a message naming the axis.  `var` and `std` divide by
  * max(n - #GstTensorReduce:ddof, 0), as NumPy: inf (or NaN) when ddof
