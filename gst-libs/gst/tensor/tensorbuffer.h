@@ -74,6 +74,10 @@ void gst_tn_buffer_unmap (GstTnMap *m);
  *   last reference to the memory goes
  *
  * Wraps memory the application owns as a dense tensor buffer, no copy.
+ * The buffer holds the bytes @info needs, from @data: a @size beyond them
+ * is not part of it (to pass a strided view, wrap the bytes its strides
+ * reach as a uint8 tensor of that many items, then add the layout meta,
+ * as the Python package does).
  * The memory is writable: an element that writes in place writes into
  * it (gst_tn_buffer_wrap_full() with %GST_MEMORY_FLAG_READONLY prevents
  * that).  (@notify_arg is not a closure argument: a binding passes a callable
