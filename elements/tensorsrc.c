@@ -788,10 +788,11 @@ gst_tensor_src_fill (GstPushSrc *psrc, GstBuffer *buf)
   }
   job.data = map.data;
   /* A small tensor is one chunk: fill it here, without asking the pool
-   * (which counts the cores on every run). */
-  if (n_items <= GEN_GRAIN)
+   * (which counts the cores on every run).  A tensor of no items has no
+   * memory to fill (map.data may be NULL, which memset may not take). */
+  if (n_items > 0 && n_items <= GEN_GRAIN)
     gen_chunk (&job, 0, 0, (int64_t) n_items);
-  else
+  else if (n_items > 0)
     tn_parallel_run (n_threads, (int64_t) n_items, GEN_GRAIN, gen_chunk, &job);
   gst_buffer_unmap (buf, &map);
 
