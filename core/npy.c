@@ -374,17 +374,22 @@ parse_shape (parser *P, tn_npy *h)
 #define MAX_BYTES ((uint64_t) INT64_MAX)
 #endif
 
+uint64_t
+tn_npy_bytes (tn_dtype t, const int64_t *dims, int rank)
+{
+  uint64_t n = descr_of[t].size;
+
+  for (int i = 0; i < rank; i++)
+    if (__builtin_mul_overflow (n, dims[i] > 0 ? (uint64_t) dims[i] : 1, &n)
+        || n > MAX_BYTES)
+      return UINT64_MAX;
+  return n;
+}
+
 static bool
 shape_fits (tn_dtype t, const int64_t *dims, int rank)
 {
-  uint64_t n = descr_of[t].size;
-  int i;
-
-  for (i = 0; i < rank; i++)
-    if (__builtin_mul_overflow (n, dims[i] > 0 ? (uint64_t) dims[i] : 1, &n)
-        || n > MAX_BYTES)
-      return false;
-  return true;
+  return tn_npy_bytes (t, dims, rank) != UINT64_MAX;
 }
 
 static int

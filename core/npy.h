@@ -36,6 +36,12 @@ TN_API void tn_npy_view (const tn_npy *h, tn_view *v);
 /* Byte-swaps n items of size itemsize in place. */
 TN_API void tn_npy_swap (void *data, size_t itemsize, size_t n);
 
+/* The bytes of a .npy array of dtype t (not bfloat16) and dims as its
+ * header's bound counts them: extents of 0 count as 1, as NumPy's do (an
+ * empty array must have representable strides).  UINT64_MAX past 2^63
+ * bytes (or SIZE_MAX), the most a header takes. */
+TN_API uint64_t tn_npy_bytes (tn_dtype t, const int64_t *dims, int rank);
+
 /* Writes a version 1.0 header (2.0 if the header needs more than 65535
  * bytes) for a little-endian C-order array, padded so the data starts at a
  * multiple of 64.  Returns the header length, or 0 if cap is too small

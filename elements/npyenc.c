@@ -233,7 +233,7 @@ gst_npy_enc_stack_start (GstNpyEnc *self)
 {
   GstQuery *q = gst_query_new_seeking (GST_FORMAT_BYTES);
   gboolean seekable = FALSE;
-  gsize row = 0;
+  guint64 row;
   GstMemory *hdr;
   GstBuffer *b;
 
@@ -253,17 +253,14 @@ gst_npy_enc_stack_start (GstNpyEnc *self)
       gst_object_unref (peer);
     return FALSE;
   }
-  /* The bytes of one buffer as the header's bound sees them (core/npy.c
-   * shape_fits): an axis of extent 0 counts as 1, so that a stack of
-   * empty tensors gets a count the header takes too. */
-  row = tn_dtype_size (
-      self->info.dtype == TN_BFLOAT16 ? TN_FLOAT32 : self->info.dtype);
-  for (gint i = 0; i < self->info.rank; i++)
-    if (!g_size_checked_mul (&row, row, MAX (self->info.dims[i], 1))
-        || row > G_MAXINT64)
-      row = G_MAXINT64;
-  hdr = gst_npy_enc_stack_header (
-      &self->info, G_MAXINT64 / (gint64) row / 2, 0);
+  /* The bytes of one buffer as the header's bound counts them (an axis of
+   * extent 0 as 1), so that a stack of empty tensors gets a count the
+   * header takes too. */
+  row = tn_npy_bytes (
+      self->info.dtype == TN_BFLOAT16 ? TN_FLOAT32 : self->info.dtype,
+      self->info.dims, self->info.rank);
+  hdr = gst_npy_enc_stack_header (&self->info,
+      row > (guint64) G_MAXINT64 ? 0 : G_MAXINT64 / (gint64) row / 2, 0);
   if (hdr == NULL) {
     NPY_ENC_ERROR (self, STREAM, ENCODE,
         "stack=true cannot write a header for tensors of rank %d: a .npy "
